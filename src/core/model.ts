@@ -1,0 +1,165 @@
+// The one shared model every importer produces and every analysis reads.
+// Importers (src/core/formats/) turn a wire format into ParsedRequest; nothing downstream looks at raw JSON again.
+
+/** Wire formats of raw request bodies. Transcript formats rebuild requests in one of these. */
+export type WireFormat = 'anthropic-messages' | 'openai-chat' | 'openai-responses';
+
+/** Which provider's cache rules and tokenizer family apply. */
+export type Provider = 'anthropic' | 'openai';
+
+export function providerOf(format: WireFormat): Provider {
+  return format === 'anthropic-messages' ? 'anthropic' : 'openai';
+}
+
+/**
+ * Segment categories. The first eight have fixed palette colours (src/ui/palette.ts); the order here is the
+ * order of that palette and of every legend and table.
+ */
+export const CATEGORIES = [
+  'system',
+  'tools',
+  'user',
+  'assistant',
+  'tool_call',
+  'tool_result',
+  'thinking',
+  'image',
+  'document',
+  'audio',
+  'other',
+] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+/** A cache_control marker as Anthropic defines it (`ttl` defaults to 5m), or an OpenAI explicit breakpoint. */
+export interface CacheMarker {
+  ttl: '5m' | '1h';
+}
+
+/** Non-text content the model sees; tokens are estimated from its size, not by tokenizing base64. */
+export interface MediaInfo {
+  kind: 'image' | 'document' | 'audio';
+  /** Where the bytes come from: inline base64, a URL, or a provider-side file id. */
+  source: 'base64' | 'url' | 'file' | 'unknown';
+  mediaType: string | null;
+  /** Decoded byte length when inline (base64 length × 3/4), else 0. */
+  dataBytes: number;
+  /** Pixel size when it can be read from the image header bytes, else null. */
+  width: number | null;
+  height: number | null;
+}
+
+export interface Segment {
+  category: Category;
+  /** JSON path of the block inside the request body, e.g. `messages[3].content[1]`. */
+  path: string;
+  /**
+   * The text the model reads for this block, as tokenizers count it: plain text for text blocks, the JSON of
+   * a tool definition or tool call arguments, '' for media (see `media`). Interned: equal texts are one string.
+   */
+  text: string;
+  /**
+   * Identity for cache-prefix comparison: the block's JSON exactly as sent (key order kept) without its
+   * cache_control marker. Interned, so `===` compares identities in O(1) after the first sighting.
+   */
+  wire: string;
+  /** UTF-8 byte length of `wire`. */
+  bytes: number;
+  /** Content hash of `wire`: 16 hex digits (cyrb64-style, see src/core/text/hash.ts). Not a security hash. */
+  hash: string;
+  /** Block-level cache_control (Anthropic) or prompt_cache_breakpoint (OpenAI), or null. */
+  cacheMarker: CacheMarker | null;
+  /**
+   * Anthropic lookback position: 0-based index in serialization order where a run of consecutive tool_use
+   * blocks, or of consecutive tool_result blocks, shares one position.
+   */
+  position: number;
+  /** Index of the message (or Responses input item) this block belongs to; -1 for tools, system, instructions. */
+  messageIndex: number;
+  /** Role of that message, when it has one. */
+  role: string | null;
+  /** Tool name for tool definitions, tool calls and tool results, when known. */
+  toolName: string | null;
+  /** Tool call id linking tool_call and tool_result segments, when known. */
+  callId: string | null;
+  /** Present for image, document and audio segments. */
+  media: MediaInfo | null;
+  /** Anthropic: may carry a cache_control marker (not thinking, not empty text). */
+  cacheable: boolean;
+}
+
+/** The provider's usage as recorded next to a request (gateway response, batch output, transcript). */
+export interface RecordedUsage {
+  /** Prompt tokens NOT read from or written to the cache (Anthropic's sense: excludes cache tokens). */
+  input: number;
+  cacheRead: number;
+  cacheWrite5m: number;
+  cacheWrite1h: number;
+  output: number;
+}
+
+/** A block shape the importer did not understand: counted and reported, never silently dropped. */
+export interface UnknownShape {
+  path: string;
+  /** The `type` (or role) that was not recognized; never payload text. */
+  shape: string;
+}
+
+export interface ParsedRequest {
+  /** 0-based position in file order, over all files of one analysis. */
+  index: number;
+  /** 1-based line of the record (JSONL), or 1-based record number inside a JSON array / batch body. */
+  line: number;
+  /** Which input file (index into the analysis' file list). */
+  file: number;
+  format: WireFormat;
+  /** Model id exactly as written in the request, or null when absent. */
+  model: string | null;
+  segments: Segment[];
+  /** Number of messages (Chat/Anthropic) or input items (Responses); conversation matching compares these. */
+  messageCount: number;
+  /** Top-level (automatic) cache_control, Anthropic only. */
+  topLevelCacheMarker: CacheMarker | null;
+  unknownShapes: UnknownShape[];
+  /** Fixed-code notes about the request, e.g. `previous_response_id`. No payload text. */
+  notes: RequestNote[];
+  /** Envelope id (batch custom_id), kept for matching outputs; never written to reports. */
+  customId: string | null;
+  /** Milliseconds since the epoch, when the log records when the request was sent. */
+  timestamp: number | null;
+  recorded: RecordedUsage | null;
+  /** Request options that change caching or billing. */
+  options: RequestOptions;
+}
+
+export interface RequestOptions {
+  toolChoice: string | null;
+  /** Anthropic extended thinking enabled, or an OpenAI reasoning effort. */
+  thinking: string | null;
+  promptCacheKey: string | null;
+  promptCacheRetention: string | null;
+  /** GPT-5.6+ `prompt_cache_options.mode`. */
+  promptCacheMode: 'implicit' | 'explicit' | null;
+  stream: boolean;
+  /** Responses API server-side state: the file does not hold what this points at. */
+  previousResponseId: boolean;
+}
+
+export type RequestNoteCode =
+  | 'previous_response_id'
+  | 'system_role_in_messages'
+  | 'unknown_shapes'
+  | 'no_model'
+  | 'transcript_missing_tools'
+  | 'transcript_missing_system';
+
+export interface RequestNote {
+  code: RequestNoteCode;
+  message: string;
+}
+
+/** A record that could not be read. `line` is 1-based (JSONL line, or record number in an array). */
+export interface ReadError {
+  file: number;
+  line: number;
+  message: string;
+}
