@@ -1,0 +1,42 @@
+// ctxray command-line entry: dispatches to one module per command (src/cli/commands/).
+import { processIO, type CliIO, type Command } from './io.ts';
+
+const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  analyze: {
+    summary: 'tokens by category, cache simulation and findings for request logs and transcripts',
+    load: async () => (await import('./commands/analyze.ts')).analyzeCommand,
+  },
+  dupes: {
+    summary: 'exact duplicate-context contract: pass / fail / unknown (exit 0 / 1 / 2)',
+    load: async () => (await import('./commands/dupes.ts')).dupesCommand,
+  },
+  clearing: {
+    summary: 'tool-result clearing opportunity: BUILD / DEFER / STOP from pi journals and a sidecar',
+    load: async () => (await import('./commands/clearing.ts')).clearingCommand,
+  },
+  qualify: {
+    summary: 'offline payload qualification with the installed @mariozechner/pi-ai builders',
+    load: async () => (await import('./commands/qualify.ts')).qualifyCommand,
+  },
+};
+
+export function usage(): string {
+  const lines = ['usage: ctxray <command> [options]', '', 'commands:'];
+  for (const [name, { summary }] of Object.entries(COMMANDS)) lines.push(`  ${name.padEnd(9)} ${summary}`);
+  lines.push('', 'Run `ctxray <command> --help` for a command\'s options.');
+  return lines.join('\n') + '\n';
+}
+
+export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(usage());
+    return name === undefined ? 1 : 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr(`ctxray: unknown command "${name}"\n\n${usage()}`);
+    return 1;
+  }
+  return (await command.load())(rest, io);
+}
