@@ -1,0 +1,162 @@
+// Types shared by the prompt-cache simulations (anthropic.ts, openai.ts), cost, observed-vs-simulated and
+// calibration, and by the orchestrator (index.ts) and findings that consume their events.
+// Token figures are whole tokens; money is USD. Nothing here ever holds payload text.
+
+import type { ParsedRequest } from '../model.ts';
+import type { ModelPricing } from '../pricing/types.ts';
+
+/**
+ * `actual` compares blocks exactly as sent; `optimized` re-runs the same rules with volatile values normalized,
+ * JSON keys and the tool list in a deterministic order and, for Anthropic, a breakpoint on every request's tail.
+ */
+export type Scenario = 'actual' | 'optimized';
+
+export interface SimulationInput {
+  requests: readonly ParsedRequest[];
+  /** Per request, tokens of each segment, aligned with `request.segments`. */
+  segmentTokens: readonly (readonly number[])[];
+  /** Per request, tokens that precede every segment (message framing, the tool-use system prompt). */
+  overheadTokens: readonly number[];
+  /** Pricing and cache rules of request `i`'s model; null = unknown model (simulated, never priced). */
+  pricingOf: (requestIndex: number) => ModelPricing | null;
+  scenario: Scenario;
+}
+
+/**
+ * Diagnostics the simulation raises; findings.ts turns them into located findings.
+ * - `too_many_breakpoints`: more than 4 breakpoints (automatic included) — the API answers 400.
+ * - `automatic_ttl_conflict`: top-level cache_control with a TTL different from the last block's marker — 400.
+ * - `automatic_no_eligible_block`: top-level cache_control but no cacheable block to put it on (no caching).
+ * - `breakpoint_below_minimum`: a breakpoint whose prefix is shorter than the model's minimum (silently uncached).
+ * - `lookback_exceeded`: an earlier entry matches this request's prefix but lies beyond every breakpoint's
+ *   20-position lookback window, so it is not read.
+ * - `ttl_order`: a 1-hour breakpoint after a 5-minute one (Anthropic requires 1h entries first).
+ * - `entry_expired`: the longest matching entry had expired by the request's timestamp.
+ * - `explicit_no_breakpoint`: OpenAI explicit mode with no `prompt_cache_breakpoint` — nothing is cached.
+ * - `no_breakpoint`: Anthropic request with no breakpoint at all (nothing can be written or read).
+ */
+export type SimulationEventCode =
+  | 'too_many_breakpoints'
+  | 'automatic_ttl_conflict'
+  | 'automatic_no_eligible_block'
+  | 'breakpoint_below_minimum'
+  | 'lookback_exceeded'
+  | 'ttl_order'
+  | 'entry_expired'
+  | 'explicit_no_breakpoint'
+  | 'no_breakpoint';
+
+export interface SimulationEvent {
+  code: SimulationEventCode;
+  /** Index into `request.segments` the event is about (a breakpoint's block), or null for the whole request. */
+  segment: number | null;
+  /** A number that locates or sizes the event: breakpoint count, prefix tokens, positions back; null if none. */
+  value: number | null;
+}
+
+/** Where a breakpoint sits and what became of it. */
+export interface BreakpointInfo {
+  /** Index into `request.segments`. */
+  segment: number;
+  /** Lookback position of that block (`segment.position`). */
+  position: number;
+  ttl: '5m' | '1h';
+  /** `explicit` = marker on the block; `automatic` = Anthropic top-level cache_control / OpenAI implicit mode. */
+  source: 'explicit' | 'automatic';
+  /** Tokens of the prefix that ends at this block, overhead included. */
+  prefixTokens: number;
+  /** False when the prefix is below the model's minimum: this breakpoint never caches. */
+  eligible: boolean;
+}
+
+/** One request's simulated cache outcome. `read + write5m + write1h + uncached` = the whole prompt. */
+export interface RequestCacheResult {
+  requestIndex: number;
+  provider: 'anthropic' | 'openai';
+  /** Cache-scope key: the priced model id, else the model as written; caches are never shared across keys. */
+  cacheScope: string;
+  promptTokens: number;
+  read: number;
+  write5m: number;
+  /** Anthropic 1-hour writes; OpenAI GPT-5.6+ writes are reported in `write5m` (one write price). */
+  write1h: number;
+  uncached: number;
+  /** True when any prefix was read from the cache. */
+  hit: boolean;
+  /** Breakpoints as simulated (after automatic placement), in block order. Empty for OpenAI automatic caching. */
+  breakpoints: BreakpointInfo[];
+  /** Segment index of the longest cached prefix's last block, or null when nothing was read. */
+  hitSegment: number | null;
+  /** The request was rejected by the API's rules (e.g. >4 breakpoints): simulated with no cache read or write. */
+  rejected: boolean;
+  /** OpenAI: whether the request carries a prompt_cache_key (its value is never kept). */
+  promptCacheKey: boolean;
+  events: SimulationEvent[];
+}
+
+export interface SimulationTotals {
+  requests: number;
+  promptTokens: number;
+  read: number;
+  write5m: number;
+  write1h: number;
+  uncached: number;
+  hits: number;
+  rejected: number;
+  promptCacheKeys: number;
+}
+
+export interface SimulationResult {
+  scenario: Scenario;
+  requests: RequestCacheResult[];
+  totals: SimulationTotals;
+  /**
+   * True when at least one request had no timestamp (or none did): such requests are assumed to arrive within
+   * every entry's TTL, so no entry expires before them.
+   */
+  assumedWithinTtl: boolean;
+}
+
+/** USD cost of one request under one scenario; null when its model has no pricing entry. */
+export interface RequestCost {
+  requestIndex: number;
+  /** Priced model id, or null when unknown. */
+  pricedAs: string | null;
+  input: number | null;
+  cacheRead: number | null;
+  cacheWrite: number | null;
+  output: number | null;
+  total: number | null;
+  /** Output tokens billed: recorded usage's output when present, else 0. */
+  outputTokens: number;
+  outputRecorded: boolean;
+  /** A long-context rate applied (Haiku 5.5 above 100K prompt tokens, OpenAI above 272K input tokens). */
+  longContextTier: boolean;
+}
+
+export interface CostTotals {
+  /** Sum over priced requests. */
+  total: number;
+  priced: number;
+  /** Requests whose model has no pricing entry: counted, never priced as another model. */
+  unpriced: number;
+  outputRecorded: number;
+}
+
+/** Per request: its simulated cache figures plus the cost, in both scenarios. */
+export interface ScenarioReport {
+  simulation: SimulationResult;
+  costs: RequestCost[];
+  totals: CostTotals;
+}
+
+export interface CostComparison {
+  actual: ScenarioReport;
+  optimized: ScenarioReport;
+  /** actual − optimized total (USD); a negative value (optimizing cost more) is reported as is, not clamped. */
+  potentialSavings: number;
+  /** potentialSavings / actual total, 0 when the actual total is 0. */
+  savingsFraction: number;
+  /** Plain multiplication: this input's totals × `projection.sessions`, labelled as such in every view. */
+  projection: { sessions: number; actual: number; optimized: number; savings: number };
+}
