@@ -1,0 +1,119 @@
+// The "optimized" scenario's view of a block: what its identity would be if the agent stopped sending values that
+// change every request and serialized JSON deterministically. The actual scenario compares `segment.wire` as sent.
+import type { Segment } from '../model.ts';
+
+/** Placeholders that stand in for volatile values; fixed strings so two normalized texts compare with ===. */
+export const VOLATILE_PLACEHOLDERS = {
+  timestamp: '<timestamp>',
+  uuid: '<uuid>',
+  epoch: '<epoch>',
+} as const;
+
+// ISO-8601 date-times (date, 'T' or space, hh:mm, optional seconds, fraction and zone) and bare calendar dates.
+// Letters/digits on either side mean the digits belong to something else (a hex id, a version string).
+const ISO_DATE_TIME =
+  /(?<![0-9A-Za-z])\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?:[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:[.,]\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?)?(?![0-9A-Za-z])/g;
+const UUID = /(?<![0-9A-Za-z])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9A-Za-z])/gi;
+// 10-digit seconds or 13-digit milliseconds, optionally with a fraction (Python's time.time()). The range check
+// below keeps ordinary large numbers (sizes, counts) out.
+const EPOCH_CANDIDATE = /(?<![0-9A-Za-z.])(\d{13}|\d{10})(?:\.\d+)?(?![0-9A-Za-z])/g;
+
+/** Plausible epoch range: 2001-09-09 (1e9 s) to 2100-01-01 (4,102,444,800 s). */
+const EPOCH_MIN_SECONDS = 1_000_000_000;
+const EPOCH_MAX_SECONDS = 4_102_444_800;
+
+function isPlausibleEpoch(digits: string): boolean {
+  const value = Number(digits);
+  const seconds = digits.length === 13 ? value / 1000 : value;
+  return seconds >= EPOCH_MIN_SECONDS && seconds <= EPOCH_MAX_SECONDS;
+}
+
+/**
+ * Replaces ISO-8601 timestamps and dates, UUIDs and epoch-like integers with fixed placeholders, so a system
+ * prompt that interpolates "now" compares equal from one request to the next.
+ */
+export function normalizeVolatile(text: string): string {
+  // Cheap guard: every pattern needs at least one digit; most tool schemas and prose blocks skip all three passes.
+  if (!/\d/.test(text)) return text;
+  return text
+    .replace(ISO_DATE_TIME, VOLATILE_PLACEHOLDERS.timestamp)
+    .replace(UUID, VOLATILE_PLACEHOLDERS.uuid)
+    .replace(EPOCH_CANDIDATE, (match: string, digits: string) =>
+      isPlausibleEpoch(digits) ? VOLATILE_PLACEHOLDERS.epoch : match,
+    );
+}
+
+/** Whether the text holds at least one value normalizeVolatile would replace. */
+export function hasVolatileValue(text: string): boolean {
+  return normalizeVolatile(text) !== text;
+}
+
+/**
+ * The same JSON with object keys sorted (by UTF-16 code units) at every depth, serialized compactly.
+ * Text that is not JSON is returned unchanged: the identity then stays the exact text.
+ */
+export function canonicalJson(wire: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(wire);
+  } catch {
+    return wire;
+  }
+  try {
+    return serializeSorted(value);
+  } catch (error) {
+    // Nesting deep enough to exhaust the stack: keep the exact text rather than fail the analysis.
+    if (error instanceof RangeError) return wire;
+    throw error;
+  }
+}
+
+// Writes the string directly instead of building sorted objects: a key named "__proto__" would otherwise be
+// swallowed by the object literal's prototype setter.
+function serializeSorted(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return '[' + value.map(serializeSorted).join(',') + ']';
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  return '{' + keys.map((key) => JSON.stringify(key) + ':' + serializeSorted(record[key])).join(',') + '}';
+}
+
+/**
+ * Identity of a segment in the optimized scenario: canonical JSON (key order no longer matters), then volatile
+ * values replaced. Canonicalizing first keeps the JSON parseable when an epoch is a bare number.
+ * Pass a memo (one per analysis) to normalize each distinct interned wire string once.
+ */
+export function optimizedWire(segment: Pick<Segment, 'wire'>, memo?: Map<string, string>): string {
+  const known = memo?.get(segment.wire);
+  if (known !== undefined) return known;
+  const identity = normalizeVolatile(canonicalJson(segment.wire));
+  memo?.set(segment.wire, identity);
+  return identity;
+}
+
+/**
+ * Serialization order of a request's segments in the optimized scenario: tool definitions sorted by tool name
+ * (then by optimized identity, for nameless or same-named tools) in the slots the tools occupied, every other
+ * segment where it was. Returns segment indices, so token arrays stay aligned with `segments`.
+ */
+export function sortedTools(
+  segments: readonly Pick<Segment, 'category' | 'toolName' | 'wire'>[],
+  memo?: Map<string, string>,
+): number[] {
+  const order = segments.map((_, index) => index);
+  const toolSlots = order.filter((index) => segments[index]?.category === 'tools');
+  if (toolSlots.length < 2) return order;
+  const keyed = toolSlots.map((index) => {
+    const segment = segments[index]!;
+    return { index, name: segment.toolName ?? '', identity: optimizedWire(segment, memo) };
+  });
+  keyed.sort((a, b) => compareStrings(a.name, b.name) || compareStrings(a.identity, b.identity) || a.index - b.index);
+  toolSlots.forEach((slot, rank) => {
+    order[slot] = keyed[rank]!.index;
+  });
+  return order;
+}
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
