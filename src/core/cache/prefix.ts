@@ -1,0 +1,53 @@
+// Where two requests stop sharing a prefix, in the provider's serialization order (tools → system → messages for
+// Anthropic, tools → messages / instructions → input for OpenAI), and the full segment diff between them.
+import type { Segment } from '../model.ts';
+import { myersDiff, type DiffHunk } from './myers.ts';
+
+/** How a segment is identified when comparing: `wire` as sent (actual) or a normalized form (optimized). */
+export type SegmentIdentity = (segment: Segment) => string;
+
+export const wireIdentity: SegmentIdentity = (segment) => segment.wire;
+
+/** Length of the longest common prefix of two lists, items compared with `===`. */
+export function commonPrefixLength<T>(a: readonly T[], b: readonly T[]): number {
+  const limit = Math.min(a.length, b.length);
+  let length = 0;
+  while (length < limit && a[length] === b[length]) length++;
+  return length;
+}
+
+export interface PrefixComparison {
+  /** Segments the two requests share from the start. */
+  commonSegments: number;
+  /**
+   * Index in the newer request's segments of the first block that differs from the older request, or null
+   * when the newer request only appends (it holds every older segment, in order, at the start). Equals
+   * `newer.length` when the newer request is the older one with its tail dropped.
+   */
+  firstChange: number | null;
+  /** Whether the older request holds segments the newer one dropped or replaced (the prefix was broken). */
+  prefixBroken: boolean;
+}
+
+export function comparePrefix(
+  older: readonly Segment[],
+  newer: readonly Segment[],
+  identity: SegmentIdentity = wireIdentity,
+): PrefixComparison {
+  const common = commonPrefixLength(older.map(identity), newer.map(identity));
+  const prefixBroken = common < older.length;
+  return {
+    commonSegments: common,
+    firstChange: prefixBroken ? common : null,
+    prefixBroken,
+  };
+}
+
+/** Myers diff of two requests' whole segment lists, so one moved or edited block reads as a local change. */
+export function diffSegments(
+  older: readonly Segment[],
+  newer: readonly Segment[],
+  identity: SegmentIdentity = wireIdentity,
+): DiffHunk[] {
+  return myersDiff(older.map(identity), newer.map(identity));
+}
