@@ -1,0 +1,299 @@
+// Which earlier request each request continues. A log is rarely one conversation: a proxy capture interleaves an
+// agent's main loop with side requests, a gateway log interleaves every user. Matching is by content only, so a
+// conversation reads the same whether it is alone in the file or interleaved with others.
+import type { ParsedRequest } from '../model.ts';
+import { optimizedWire } from './normalize.ts';
+
+/**
+ * How a request relates to the request it is compared with:
+ * - `continues`: it starts with all of that request's messages, in order (the next turn of a loop, or a retry).
+ * - `edited`: it re-sends at least half of a recent request's messages (sliding window, trimmed tool result).
+ * - `same-setup`: a new conversation, compared with the earlier request sharing the most tools and system prompt.
+ * - `new`: a new conversation with nothing to compare it with.
+ */
+export type ConversationLink = 'continues' | 'edited' | 'same-setup' | 'new';
+
+export interface Conversations {
+  /** Conversation number of each request, 0-based in order of first appearance. */
+  conversationOf: number[];
+  /** The request each request is compared with (null for `new`). For `same-setup` it is in another conversation. */
+  continues: (number | null)[];
+  kind: ConversationLink[];
+  /** Number of conversations. */
+  count: number;
+}
+
+export interface ConversationOptions {
+  /**
+   * How many most recently active conversations a request with an edited history is compared against. Bounds the
+   * work per request; the conversation of the deepest prefix match is always among the candidates.
+   */
+  recentConversations?: number;
+}
+
+const DEFAULT_RECENT_CONVERSATIONS = 32;
+
+/** A trie node over message identities; `lastRequest` is the latest request whose messages end exactly here. */
+interface TrieNode {
+  children: Map<number, TrieNode>;
+  lastRequest: number;
+}
+
+const newNode = (): TrieNode => ({ children: new Map(), lastRequest: -1 });
+
+export function findConversations(
+  requests: readonly ParsedRequest[],
+  options: ConversationOptions = {},
+): Conversations {
+  const recentLimit = Math.max(1, options.recentConversations ?? DEFAULT_RECENT_CONVERSATIONS);
+  const messages = new MessageIdentities();
+  const setups = new SetupIndex();
+  const root = newNode();
+
+  const conversationOf: number[] = [];
+  const continues: (number | null)[] = [];
+  const kind: ConversationLink[] = [];
+  // Per conversation: its latest request. Message ids are kept for tips only, so memory follows conversations.
+  const tipOf: number[] = [];
+  const tipMessages = new Map<number, Int32Array>();
+  // Conversations in order of last activity (Map keeps insertion order; re-inserting moves one to the end).
+  const recency = new Map<number, true>();
+
+  for (let r = 0; r < requests.length; r++) {
+    const request = requests[r]!;
+    const ids = messages.idsOf(request);
+
+    // Rule 1: the deepest trie node on this request's path where an earlier request ended.
+    let node = root;
+    let prefixMatch = -1;
+    let prefixDepth = 0;
+    let depth = 0;
+    for (; depth < ids.length; depth++) {
+      const child = node.children.get(ids[depth]!);
+      if (child === undefined) break;
+      node = child;
+      if (node.lastRequest >= 0) {
+        prefixMatch = node.lastRequest;
+        prefixDepth = depth + 1;
+      }
+    }
+
+    let link: ConversationLink = 'new';
+    let compared: number | null = null;
+    if (prefixMatch >= 0) {
+      link = 'continues';
+      compared = prefixMatch;
+    }
+
+    // Rule 2, also consulted when the prefix match is a request its conversation already moved past (a shallow
+    // match such as the first turn): an edited history that re-sends more messages than that match holds is read
+    // as an edit of the recent request, not as a fork from the first turn. A normal next turn skips this.
+    const matchIsTip = prefixMatch >= 0 && tipOf[conversationOf[prefixMatch]!] === prefixMatch;
+    if (!matchIsTip && ids.length > 0) {
+      const candidates = recentTips(recency, tipOf, recentLimit);
+      if (prefixMatch >= 0) {
+        const tip = tipOf[conversationOf[prefixMatch]!]!;
+        if (!candidates.includes(tip)) candidates.push(tip);
+      }
+      const edited = bestEditedMatch(ids, candidates, tipMessages, prefixDepth);
+      if (edited !== null) {
+        link = 'edited';
+        compared = edited;
+      }
+    }
+
+    let conversation: number;
+    if (compared !== null) conversation = conversationOf[compared]!;
+    else {
+      conversation = tipOf.length;
+      const sameSetup = setups.bestMatch(request);
+      if (sameSetup !== null) {
+        link = 'same-setup';
+        compared = sameSetup;
+      }
+    }
+
+    conversationOf.push(conversation);
+    continues.push(compared);
+    kind.push(link);
+    setups.add(request, r);
+
+    // Record the request: its full message path ends at a trie node, and it becomes its conversation's tip.
+    for (; depth < ids.length; depth++) {
+      const id = ids[depth]!;
+      let child = node.children.get(id);
+      if (child === undefined) {
+        child = newNode();
+        node.children.set(id, child);
+      }
+      node = child;
+    }
+    if (ids.length > 0) node.lastRequest = r;
+    const previousTip = tipOf[conversation];
+    if (previousTip !== undefined) tipMessages.delete(previousTip);
+    tipOf[conversation] = r;
+    tipMessages.set(r, ids);
+    recency.delete(conversation);
+    recency.set(conversation, true);
+  }
+
+  return { conversationOf, continues, kind, count: tipOf.length };
+}
+
+/** Latest requests of the most recently active conversations, newest last. */
+function recentTips(recency: Map<number, true>, tipOf: readonly number[], limit: number): number[] {
+  const conversations = [...recency.keys()];
+  return conversations.slice(Math.max(0, conversations.length - limit)).map((c) => tipOf[c]!);
+}
+
+/**
+ * The candidate at least half of whose messages this request re-sends, re-sending the most of them (and more than
+ * `mustExceed`, the depth of the prefix match it would replace); ties go to the most recent request.
+ */
+function bestEditedMatch(
+  ids: Int32Array,
+  candidates: readonly number[],
+  tipMessages: ReadonlyMap<number, Int32Array>,
+  mustExceed: number,
+): number | null {
+  const present = new Set<number>(ids);
+  let best: number | null = null;
+  let bestShared = mustExceed;
+  for (const candidate of candidates) {
+    const theirs = tipMessages.get(candidate);
+    if (theirs === undefined || theirs.length === 0) continue;
+    let shared = 0;
+    for (const id of theirs) if (present.has(id)) shared++;
+    if (shared * 2 < theirs.length) continue;
+    if (shared > bestShared || (shared === bestShared && best !== null && candidate > best)) {
+      best = candidate;
+      bestShared = shared;
+    }
+  }
+  return best;
+}
+
+/**
+ * Numbers messages by content. A message is identified by the interned wire strings of its segments, in order;
+ * wire strings get small integers first so the message key is short whatever the message's size.
+ */
+class MessageIdentities {
+  private readonly wireIds = new Map<string, number>();
+  private readonly messageIds = new Map<string, number>();
+
+  idsOf(request: ParsedRequest): Int32Array {
+    const parts: number[][] = Array.from({ length: request.messageCount }, () => []);
+    const roles: string[] = Array.from({ length: request.messageCount }, () => '');
+    for (const segment of request.segments) {
+      if (segment.messageIndex < 0) continue;
+      // Importers keep messageIndex < messageCount; grow defensively rather than drop a block if one does not.
+      while (parts.length <= segment.messageIndex) {
+        parts.push([]);
+        roles.push('');
+      }
+      parts[segment.messageIndex]!.push(this.wireId(segment.wire));
+      roles[segment.messageIndex] = segment.role ?? '';
+    }
+    // A message with no blocks (empty content) still occupies its place in the conversation.
+    return Int32Array.from(parts, (wireIds, index) => this.messageId(wireIds, roles[index] ?? ''));
+  }
+
+  private wireId(wire: string): number {
+    let id = this.wireIds.get(wire);
+    if (id === undefined) {
+      id = this.wireIds.size;
+      this.wireIds.set(wire, id);
+    }
+    return id;
+  }
+
+  private messageId(wireIds: readonly number[], role: string): number {
+    const key = `${role}:${wireIds.join(',')}`;
+    let id = this.messageIds.get(key);
+    if (id === undefined) {
+      id = this.messageIds.size;
+      this.messageIds.set(key, id);
+    }
+    return id;
+  }
+}
+
+/**
+ * The shared setup of an application: tool definitions, system prompt / instructions, and leading system or
+ * developer messages, each compared by its optimized identity (volatile values normalized, keys sorted) and as a
+ * set (tool order ignored). An inverted index from item to setups keeps lookups proportional to the request's
+ * own setup size.
+ */
+class SetupIndex {
+  private readonly itemIds = new Map<string, number>();
+  private readonly setupIds = new Map<string, number>();
+  private readonly latestOfSetup: number[] = [];
+  private readonly setupsOfItem = new Map<number, number[]>();
+  private readonly memo = new Map<string, string>();
+
+  /** The latest earlier request whose setup shares the most items with this one, or null if none shares any. */
+  bestMatch(request: ParsedRequest): number | null {
+    const items = this.itemsOf(request);
+    const shared = new Map<number, number>();
+    for (const item of items) {
+      for (const setup of this.setupsOfItem.get(item) ?? []) shared.set(setup, (shared.get(setup) ?? 0) + 1);
+    }
+    let best: number | null = null;
+    let bestShared = 0;
+    for (const [setup, count] of shared) {
+      const latest = this.latestOfSetup[setup]!;
+      if (count > bestShared || (count === bestShared && best !== null && latest > best)) {
+        best = latest;
+        bestShared = count;
+      }
+    }
+    return best;
+  }
+
+  add(request: ParsedRequest, requestIndex: number): void {
+    const items = this.itemsOf(request);
+    if (items.length === 0) return;
+    const key = items.join(',');
+    let setup = this.setupIds.get(key);
+    if (setup === undefined) {
+      setup = this.setupIds.size;
+      this.setupIds.set(key, setup);
+      for (const item of items) {
+        let setupsWithItem = this.setupsOfItem.get(item);
+        if (setupsWithItem === undefined) {
+          setupsWithItem = [];
+          this.setupsOfItem.set(item, setupsWithItem);
+        }
+        setupsWithItem.push(setup);
+      }
+    }
+    this.latestOfSetup[setup] = requestIndex;
+  }
+
+  /** Sorted distinct item ids of the request's setup. */
+  private itemsOf(request: ParsedRequest): number[] {
+    // Leading system/developer messages belong to the setup; the first other message starts the conversation.
+    let firstConversational = Number.POSITIVE_INFINITY;
+    for (const segment of request.segments) {
+      if (segment.messageIndex >= 0 && !isInstructionRole(segment.role)) {
+        firstConversational = Math.min(firstConversational, segment.messageIndex);
+      }
+    }
+    const items = new Set<number>();
+    for (const segment of request.segments) {
+      if (segment.messageIndex >= firstConversational) continue;
+      const identity = optimizedWire(segment, this.memo);
+      let id = this.itemIds.get(identity);
+      if (id === undefined) {
+        id = this.itemIds.size;
+        this.itemIds.set(identity, id);
+      }
+      items.add(id);
+    }
+    return [...items].sort((a, b) => a - b);
+  }
+}
+
+function isInstructionRole(role: string | null): boolean {
+  return role === 'system' || role === 'developer';
+}

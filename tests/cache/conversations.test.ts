@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { findConversations } from '../../src/core/cache/conversations.ts';
+import { loopMessages, makeRequests, type SyntheticRequest } from './conversations-helpers.ts';
+
+const setup = { tools: ['read_file', 'bash'], system: [{ text: 'synthetic agent system prompt' }] };
+const turn = (topic: string, n: number, extra: Partial<SyntheticRequest> = {}): SyntheticRequest => ({
+  ...setup,
+  messages: loopMessages(topic, n),
+  ...extra,
+});
+
+describe('findConversations', () => {
+  it('pairs each turn of one loop with the turn before it', () => {
+    const result = findConversations(makeRequests([turn('a', 0), turn('a', 1), turn('a', 2), turn('a', 3)]));
+    expect(result).toEqual({
+      conversationOf: [0, 0, 0, 0],
+      continues: [null, 0, 1, 2],
+      kind: ['new', 'continues', 'continues', 'continues'],
+      count: 1,
+    });
+  });
+
+  it('reads an interleaved conversation exactly as it reads alone', () => {
+    // a0 b0 a1 side0 b1 a2 side1 b2: two loops on one setup plus side requests on another model and setup.
+    const side = (n: number): SyntheticRequest => ({
+      model: 'claude-haiku-4-5',
+      system: [{ text: 'synthetic title generator' }],
+      messages: [{ role: 'user', text: `synthetic title request ${n}` }],
+    });
+    const specs = [turn('a', 0), turn('b', 0), turn('a', 1), side(0), turn('b', 1), turn('a', 2), side(1), turn('b', 2)];
+    const result = findConversations(makeRequests(specs));
+    expect(result.conversationOf).toEqual([0, 1, 0, 2, 1, 0, 3, 1]);
+    expect(result.kind).toEqual(['new', 'same-setup', 'continues', 'new', 'continues', 'continues', 'same-setup', 'continues']);
+    expect(result.continues).toEqual([null, 0, 0, null, 1, 2, 3, 4]);
+    expect(result.count).toBe(4);
+
+    const alone = findConversations(makeRequests([turn('a', 0), turn('a', 1), turn('a', 2)]));
+    const aIndices = [0, 2, 5];
+    expect(aIndices.map((i) => result.kind[i])).toEqual(alone.kind);
+    expect(aIndices.map((i) => result.continues[i])).toEqual(alone.continues.map((c) => (c === null ? null : aIndices[c])));
+  });
+
+  it('treats a retry with the same messages as continuing the first attempt', () => {
+    const result = findConversations(makeRequests([turn('a', 1), turn('a', 1)]));
+    expect(result.kind).toEqual(['new', 'continues']);
+    expect(result.continues).toEqual([null, 0]);
+  });
+
+  it('follows a sliding window that drops the oldest messages as an edited history', () => {
+    const full = loopMessages('w', 3); // 7 messages
+    const windowed = [...loopMessages('w', 4).slice(2)]; // drops the first two, re-sends 5 of the previous 7
+    const result = findConversations(makeRequests([{ ...setup, messages: full }, { ...setup, messages: windowed }]));
+    expect(result.kind).toEqual(['new', 'edited']);
+    expect(result.continues).toEqual([null, 0]);
+    expect(result.conversationOf).toEqual([0, 0]);
+  });
+
+  it('prefers the latest turn over the first turn when a tool result in the middle was trimmed', () => {
+    const trimmed = loopMessages('t', 3);
+    trimmed[2] = { role: 'user', text: 'synthetic t: [result trimmed]' };
+    trimmed.push({ role: 'assistant', text: 'synthetic t: step 4' }, { role: 'user', text: 'synthetic t: result 4' });
+    const result = findConversations(makeRequests([turn('t', 0), turn('t', 1), turn('t', 2), turn('t', 3), { ...setup, messages: trimmed }]));
+    // Rule 1 alone would pair the last request with turn 0 (it starts with that single message).
+    expect(result.kind[4]).toBe('edited');
+    expect(result.continues[4]).toBe(3);
+  });
+
+  it('does not call a request that re-sends under half of any recent request an edit', () => {
+    const other = [{ role: 'user' as const, text: 'synthetic unrelated question' }, ...loopMessages('x', 3).slice(0, 2)];
+    const result = findConversations(makeRequests([turn('x', 3), { messages: other }]));
+    // Shares 2 of the first request's 7 messages, has no setup: a new conversation.
+    expect(result.kind).toEqual(['new', 'new']);
+    expect(result.conversationOf).toEqual([0, 1]);
+  });
+
+  it('keeps a Chat Completions loop together when its system message changes every request', () => {
+    const chat = (n: number, time: string): SyntheticRequest => ({
+      format: 'openai-chat',
+      model: 'gpt-4o',
+      messages: [{ role: 'system', text: `synthetic assistant, now ${time}` }, ...loopMessages('c', n)],
+    });
+    const result = findConversations(makeRequests([chat(0, '2026-11-30T05:00:00Z'), chat(1, '2026-11-30T05:01:00Z'), chat(2, '2026-11-30T05:02:00Z')]));
+    expect(result.kind).toEqual(['new', 'edited', 'edited']);
+    expect(result.continues).toEqual([null, 0, 1]);
+  });
+
+  it('matches a new conversation on the same setup even with tools reordered and a timestamp changed', () => {
+    const first: SyntheticRequest = { tools: ['a', 'b', 'c'], system: [{ text: 'synthetic, today 2026-11-29' }], messages: loopMessages('p', 1) };
+    const unrelated: SyntheticRequest = { tools: ['z'], system: [{ text: 'synthetic other app' }], messages: loopMessages('q', 0) };
+    const second: SyntheticRequest = { tools: ['c', 'a', 'b'], system: [{ text: 'synthetic, today 2026-11-30' }], messages: loopMessages('r', 0) };
+    const result = findConversations(makeRequests([first, unrelated, second]));
+    expect(result.kind).toEqual(['new', 'new', 'same-setup']);
+    expect(result.continues).toEqual([null, null, 0]);
+    expect(result.conversationOf).toEqual([0, 1, 2]);
+  });
+
+  it('handles requests without messages and an empty input', () => {
+    expect(findConversations([])).toEqual({ conversationOf: [], continues: [], kind: [], count: 0 });
+    const result = findConversations(makeRequests([{ messages: [] }, { messages: [] }]));
+    expect(result.kind).toEqual(['new', 'new']);
+    expect(result.count).toBe(2);
+  });
+
+  it('separates 150 interleaved conversations of 20 turns (3,000 requests)', () => {
+    const specs: SyntheticRequest[] = [];
+    for (let t = 0; t < 20; t++) for (let c = 0; c < 150; c++) specs.push(turn(`conv${c}`, t));
+    const result = findConversations(makeRequests(specs));
+    expect(result.count).toBe(150);
+    for (let i = 150; i < specs.length; i++) {
+      expect(result.kind[i]).toBe('continues');
+      expect(result.continues[i]).toBe(i - 150);
+      expect(result.conversationOf[i]).toBe(i % 150);
+    }
+    expect(result.kind.slice(1, 150).every((k) => k === 'same-setup')).toBe(true);
+  });
+});
