@@ -1,0 +1,269 @@
+// Anthropic prompt caching, simulated request by request under the documented rules:
+// - at most 4 breakpoints (a top-level cache_control takes one); more is the API's 400, so the request is
+//   simulated as rejected: nothing read, nothing written, the whole prompt counted uncached;
+// - entries are written only at breakpoints, keyed by the cumulative prefix, per model, shared by content;
+// - a breakpoint reads the longest earlier entry within 20 lookback positions (itself counted as the first);
+// - a breakpoint whose prefix is below the model's minimum never caches (no error);
+// - mixed TTL billing: A = highest hit, B = highest 1h breakpoint after A, C = last breakpoint;
+//   read A, 1h writes B−A, 5m writes C−B;
+// - with timestamps, entries expire TTL after the start of the last request that wrote or read them.
+
+import type { CacheMarker, ParsedRequest } from '../model.ts';
+import type { ModelPricing } from '../pricing/types.ts';
+import type { BreakpointInfo, RequestCacheResult, Scenario, SimulationEvent } from './types.ts';
+import type { RequestView, SimBlock } from './view.ts';
+
+export const MAX_BREAKPOINTS = 4;
+export const LOOKBACK_POSITIONS = 20;
+/** Minimum used when the model has no pricing entry: the most common Claude minimum. */
+export const UNKNOWN_MODEL_MIN_TOKENS = 1024;
+
+const TTL_MS: Record<CacheMarker['ttl'], number> = { '5m': 5 * 60_000, '1h': 60 * 60_000 };
+
+interface Entry {
+  /** Epoch ms after which the entry is gone; Infinity when it was written or read without a timestamp. */
+  expiresAt: number;
+  ttlMs: number;
+}
+
+interface PlannedBreakpoint {
+  block: number;
+  ttl: CacheMarker['ttl'];
+  source: 'explicit' | 'automatic';
+}
+
+interface Plan {
+  breakpoints: PlannedBreakpoint[];
+  rejected: boolean;
+  events: SimulationEvent[];
+}
+
+/** Cache state of every model seen so far; one instance per simulation run. */
+export class AnthropicCache {
+  private readonly scopes = new Map<string, Map<number, Entry>>();
+
+  constructor(private readonly scenario: Scenario) {}
+
+  simulate(
+    request: ParsedRequest,
+    view: RequestView,
+    pricing: ModelPricing | null,
+    cacheScope: string,
+  ): RequestCacheResult {
+    const plan = planBreakpoints(request, view.blocks, this.scenario);
+    const events = plan.events;
+    const minTokens = pricing?.minCacheableTokens ?? UNKNOWN_MODEL_MIN_TOKENS;
+    const breakpoints: BreakpointInfo[] = plan.breakpoints.map((bp) => {
+      const block = view.blocks[bp.block]!;
+      const prefixTokens = view.cumulative[bp.block] ?? 0;
+      return {
+        segment: block.segment,
+        position: block.position,
+        ttl: bp.ttl,
+        source: bp.source,
+        prefixTokens,
+        eligible: prefixTokens >= minTokens,
+      };
+    });
+    const result: RequestCacheResult = {
+      requestIndex: request.index,
+      provider: 'anthropic',
+      cacheScope,
+      promptTokens: view.promptTokens,
+      read: 0,
+      write5m: 0,
+      write1h: 0,
+      uncached: view.promptTokens,
+      hit: false,
+      breakpoints,
+      hitSegment: null,
+      rejected: plan.rejected,
+      promptCacheKey: false,
+      events,
+    };
+    if (plan.rejected) return result;
+
+    breakpoints.forEach((bp) => {
+      if (!bp.eligible) events.push({ code: 'breakpoint_below_minimum', segment: bp.segment, value: bp.prefixTokens });
+    });
+    const usable = plan.breakpoints.filter((_, i) => breakpoints[i]!.eligible);
+    if (usable.length === 0) return result;
+
+    const entries = this.entriesOf(cacheScope);
+    const now = request.timestamp;
+    const hit = findHit(view, usable, entries, now);
+    if (hit.expiredBlock !== null && (hit.block === null || hit.expiredBlock > hit.block)) {
+      events.push({ code: 'entry_expired', segment: view.blocks[hit.expiredBlock]!.segment, value: null });
+    }
+    const missed = entryBeyondLookback(view, usable, entries, now, hit.block);
+    if (missed !== null) {
+      events.push({ code: 'lookback_exceeded', segment: view.blocks[missed.block]!.segment, value: missed.distance });
+    }
+
+    const readTokens = hit.block === null ? 0 : view.cumulative[hit.block]!;
+    let lastTokens = 0;
+    let last1hTokens = 0;
+    for (const bp of usable) {
+      const tokens = view.cumulative[bp.block]!;
+      lastTokens = Math.max(lastTokens, tokens);
+      if (bp.ttl === '1h' && tokens > readTokens) last1hTokens = Math.max(last1hTokens, tokens);
+    }
+    const b = Math.max(readTokens, last1hTokens);
+    const c = Math.max(b, lastTokens);
+    result.read = readTokens;
+    result.write1h = b - readTokens;
+    result.write5m = c - b;
+    result.uncached = view.promptTokens - c;
+    result.hit = hit.block !== null;
+    result.hitSegment = hit.block === null ? null : view.blocks[hit.block]!.segment;
+
+    // Refresh what was read, then store every breakpoint's prefix (a later request may read any of them).
+    if (hit.block !== null) touch(entries, view.keys[hit.block]!, hit.ttlMs, now);
+    for (const bp of usable) touch(entries, view.keys[bp.block]!, TTL_MS[bp.ttl], now);
+    return result;
+  }
+
+  private entriesOf(scope: string): Map<number, Entry> {
+    let entries = this.scopes.get(scope);
+    if (entries === undefined) {
+      entries = new Map();
+      this.scopes.set(scope, entries);
+    }
+    return entries;
+  }
+}
+
+/**
+ * Breakpoints in block order, after placing the automatic one. Explicit markers on blocks stay where they are;
+ * the optimized scenario always adds a tail breakpoint (keeping at most 3 explicit ones so the request stays
+ * within the limit) and resolves a TTL conflict in favour of the explicit marker.
+ */
+export function planBreakpoints(request: ParsedRequest, blocks: readonly SimBlock[], scenario: Scenario): Plan {
+  const events: SimulationEvent[] = [];
+  let explicit: PlannedBreakpoint[] = [];
+  blocks.forEach((block, index) => {
+    if (block.marker !== null) explicit.push({ block: index, ttl: block.marker.ttl, source: 'explicit' });
+  });
+  const automaticMarker: CacheMarker | null =
+    scenario === 'optimized' ? (request.topLevelCacheMarker ?? { ttl: '5m' }) : request.topLevelCacheMarker;
+  let automatic: PlannedBreakpoint | null = null;
+  let rejected = false;
+  if (automaticMarker !== null) {
+    const target = lastCacheableBlock(blocks);
+    if (target === null) {
+      events.push({ code: 'automatic_no_eligible_block', segment: null, value: null });
+    } else {
+      const existing = blocks[target]!.marker;
+      if (existing === null) {
+        automatic = { block: target, ttl: automaticMarker.ttl, source: 'automatic' };
+      } else if (existing.ttl !== automaticMarker.ttl && scenario === 'actual') {
+        events.push({ code: 'automatic_ttl_conflict', segment: blocks[target]!.segment, value: null });
+        rejected = true;
+      }
+      // Same TTL as the explicit marker on that block: the top-level marker adds nothing.
+    }
+  }
+  if (scenario === 'optimized' && automatic !== null && explicit.length >= MAX_BREAKPOINTS) {
+    explicit = explicit.slice(0, MAX_BREAKPOINTS - 1);
+  } else if (scenario === 'optimized' && explicit.length > MAX_BREAKPOINTS) {
+    explicit = explicit.slice(0, MAX_BREAKPOINTS);
+  }
+  const breakpoints = automatic === null ? explicit : [...explicit, automatic].sort((a, b) => a.block - b.block);
+  if (breakpoints.length > MAX_BREAKPOINTS) {
+    events.push({ code: 'too_many_breakpoints', segment: null, value: breakpoints.length });
+    rejected = true;
+  }
+  if (breakpoints.length === 0 && automaticMarker === null) {
+    events.push({ code: 'no_breakpoint', segment: null, value: null });
+  }
+  let seen5m = false;
+  for (const bp of breakpoints) {
+    if (bp.ttl === '5m') seen5m = true;
+    else if (seen5m) {
+      events.push({ code: 'ttl_order', segment: blocks[bp.block]!.segment, value: null });
+      break;
+    }
+  }
+  return { breakpoints, rejected, events };
+}
+
+/** The last block that may carry a marker (not thinking, not empty text), walking back from the end. */
+function lastCacheableBlock(blocks: readonly SimBlock[]): number | null {
+  for (let i = blocks.length - 1; i >= 0; i--) if (blocks[i]!.cacheable) return i;
+  return null;
+}
+
+function isAlive(entry: Entry | undefined, now: number | null): entry is Entry {
+  return entry !== undefined && (now === null || now < entry.expiresAt);
+}
+
+function touch(entries: Map<number, Entry>, key: number, ttlMs: number, now: number | null): void {
+  const expiresAt = now === null ? Infinity : now + ttlMs;
+  const entry = entries.get(key);
+  if (entry === undefined) {
+    entries.set(key, { expiresAt, ttlMs });
+    return;
+  }
+  entry.ttlMs = Math.max(entry.ttlMs, ttlMs);
+  // A hit refreshes the entry for its full TTL; a lapsed entry written again starts over.
+  entry.expiresAt = now === null ? Infinity : Math.max(isAlive(entry, now) ? entry.expiresAt : 0, now + entry.ttlMs);
+}
+
+interface Hit {
+  block: number | null;
+  ttlMs: number;
+  /** Longest block whose entry exists within a window but had expired, or null. */
+  expiredBlock: number | null;
+}
+
+/** The longest live entry any breakpoint's 20-position lookback window reaches. */
+function findHit(
+  view: RequestView,
+  breakpoints: readonly PlannedBreakpoint[],
+  entries: Map<number, Entry>,
+  now: number | null,
+): Hit {
+  let best: number | null = null;
+  let bestTtl = 0;
+  let expired: number | null = null;
+  for (const bp of breakpoints) {
+    const floor = view.blocks[bp.block]!.position - (LOOKBACK_POSITIONS - 1);
+    for (let i = bp.block; i >= 0 && view.blocks[i]!.position >= floor; i--) {
+      if (best !== null && i <= best) break;
+      const entry = entries.get(view.keys[i]!);
+      if (entry === undefined) continue;
+      if (isAlive(entry, now)) {
+        best = i;
+        bestTtl = entry.ttlMs;
+        break;
+      }
+      if (expired === null || i > expired) expired = i;
+    }
+  }
+  return { block: best, ttlMs: bestTtl, expiredBlock: expired };
+}
+
+/**
+ * A live entry longer than the hit that no window reached: the cache held it, but the breakpoint sat more than
+ * 20 positions after it. Reports the longest such entry and how many positions back from the next breakpoint.
+ */
+function entryBeyondLookback(
+  view: RequestView,
+  breakpoints: readonly PlannedBreakpoint[],
+  entries: Map<number, Entry>,
+  now: number | null,
+  hitBlock: number | null,
+): { block: number; distance: number } | null {
+  const lastBreakpoint = breakpoints[breakpoints.length - 1];
+  if (lastBreakpoint === undefined) return null;
+  const lowest = hitBlock === null ? 0 : hitBlock + 1;
+  for (let i = lastBreakpoint.block; i >= lowest; i--) {
+    if (!isAlive(entries.get(view.keys[i]!), now)) continue;
+    const next = breakpoints.find((bp) => bp.block >= i);
+    if (next === undefined) return null;
+    const distance = view.blocks[next.block]!.position - view.blocks[i]!.position;
+    // Inside some window it would have been the hit; only an entry outside every window counts.
+    if (distance >= LOOKBACK_POSITIONS) return { block: i, distance };
+  }
+  return null;
+}

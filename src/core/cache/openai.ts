@@ -1,0 +1,208 @@
+// OpenAI prompt caching, simulated request by request.
+// Before GPT-5.6 (pricing.explicitBreakpoints false): automatic prefix caching for prompts of at least the
+// model's minimum (1,024 tokens); the cached portion is the longest prefix any earlier request on the same model
+// sent, rounded down to `pricing.cacheRounding` (128). Matching is per block: a change inside a long block earns
+// the real API some partial credit for that block, which this simulation does not give, so it errs low.
+// GPT-5.6 and later: entries only at breakpoints, matched exactly (no shorter fallback), writes billed at the
+// cache-write price. Implicit mode (default): an automatic breakpoint on the newest message plus the latest 3
+// explicit ones; explicit mode: up to 4 explicit `prompt_cache_breakpoint`s, and none means nothing is cached.
+
+import type { ParsedRequest } from '../model.ts';
+import type { ModelPricing } from '../pricing/types.ts';
+import type { BreakpointInfo, RequestCacheResult, SimulationEvent } from './types.ts';
+import type { RequestView } from './view.ts';
+
+/** Eligibility threshold when the model has no pricing entry. */
+export const OPENAI_MIN_TOKENS = 1024;
+/** Rounding when the model has no pricing entry (the pre-GPT-5.6 rule). */
+export const OPENAI_DEFAULT_ROUNDING = 128;
+export const OPENAI_MAX_EXPLICIT_BREAKPOINTS = 4;
+/** Implicit mode keeps at most this many explicit breakpoints beside the automatic one. */
+export const OPENAI_IMPLICIT_EXPLICIT_BREAKPOINTS = 3;
+/** GPT-5.6+ matching considers the latest this-many breakpoints written on the model. */
+export const OPENAI_CONSIDERED_BREAKPOINTS = 80;
+
+const MINUTE = 60_000;
+/** `prompt_cache_options.ttl` (GPT-5.6+): "30m" is the only value. */
+const BREAKPOINT_TTL_MS = 30 * MINUTE;
+/** In-memory retention lasts minutes of inactivity (up to an hour); 24h retention is the default without ZDR. */
+const IN_MEMORY_TTL_MS = 10 * MINUTE;
+const EXTENDED_TTL_MS = 24 * 60 * MINUTE;
+
+export class OpenAICache {
+  /** Per scope: prefix key → epoch ms after which it is gone (Infinity when seen without a timestamp). */
+  private readonly scopes = new Map<string, Map<number, number>>();
+  private readonly breakpointScopes = new Map<string, BreakpointEntries>();
+
+  simulate(
+    request: ParsedRequest,
+    view: RequestView,
+    pricing: ModelPricing | null,
+    cacheScope: string,
+  ): RequestCacheResult {
+    const result: RequestCacheResult = {
+      requestIndex: request.index,
+      provider: 'openai',
+      cacheScope,
+      promptTokens: view.promptTokens,
+      read: 0,
+      write5m: 0,
+      write1h: 0,
+      uncached: view.promptTokens,
+      hit: false,
+      breakpoints: [],
+      hitSegment: null,
+      rejected: false,
+      promptCacheKey: request.options.promptCacheKey !== null,
+      events: [],
+    };
+    if (view.blocks.length === 0) return result;
+    if (pricing?.explicitBreakpoints === true) {
+      simulateBreakpoints(request, view, pricing, this.breakpointEntriesOf(cacheScope), result);
+    } else {
+      simulateAutomatic(request, view, pricing, this.entriesOf(cacheScope), result);
+    }
+    return result;
+  }
+
+  private breakpointEntriesOf(scope: string): BreakpointEntries {
+    let entries = this.breakpointScopes.get(scope);
+    if (entries === undefined) {
+      entries = new BreakpointEntries();
+      this.breakpointScopes.set(scope, entries);
+    }
+    return entries;
+  }
+
+  private entriesOf(scope: string): Map<number, number> {
+    let entries = this.scopes.get(scope);
+    if (entries === undefined) {
+      entries = new Map();
+      this.scopes.set(scope, entries);
+    }
+    return entries;
+  }
+}
+
+function isAlive(expiresAt: number | undefined, now: number | null): boolean {
+  return expiresAt !== undefined && (now === null || now < expiresAt);
+}
+
+function store(entries: Map<number, number>, key: number, now: number | null, ttlMs: number): void {
+  entries.set(key, now === null ? Infinity : Math.max(entries.get(key) ?? 0, now + ttlMs));
+}
+
+function roundDown(tokens: number, multiple: number): number {
+  return multiple > 1 ? Math.floor(tokens / multiple) * multiple : tokens;
+}
+
+function simulateAutomatic(
+  request: ParsedRequest,
+  view: RequestView,
+  pricing: ModelPricing | null,
+  entries: Map<number, number>,
+  result: RequestCacheResult,
+): void {
+  const minTokens = pricing?.minCacheableTokens ?? OPENAI_MIN_TOKENS;
+  if (view.promptTokens < minTokens) return;
+  const now = request.timestamp;
+  // Every earlier prompt's prefixes are stored, so the set is prefix-closed: walk forward until the first miss.
+  let longest = -1;
+  while (longest + 1 < view.keys.length && isAlive(entries.get(view.keys[longest + 1]!), now)) longest++;
+  const cached = longest < 0 ? 0 : roundDown(view.cumulative[longest]!, pricing?.cacheRounding ?? OPENAI_DEFAULT_ROUNDING);
+  if (cached >= minTokens) {
+    result.read = cached;
+    result.uncached = view.promptTokens - cached;
+    result.hit = true;
+    result.hitSegment = view.blocks[longest]!.segment;
+  }
+  const ttlMs = request.options.promptCacheRetention === 'in_memory' ? IN_MEMORY_TTL_MS : EXTENDED_TTL_MS;
+  for (const key of view.keys) store(entries, key, now, ttlMs);
+}
+
+function simulateBreakpoints(
+  request: ParsedRequest,
+  view: RequestView,
+  pricing: ModelPricing,
+  scope: BreakpointEntries,
+  result: RequestCacheResult,
+): void {
+  const events: SimulationEvent[] = result.events;
+  const explicitMode = request.options.promptCacheMode === 'explicit';
+  let explicit: number[] = [];
+  view.blocks.forEach((block, index) => {
+    if (block.marker !== null) explicit.push(index);
+  });
+  if (explicitMode && explicit.length === 0) {
+    events.push({ code: 'explicit_no_breakpoint', segment: null, value: null });
+    return;
+  }
+  if (explicitMode && explicit.length > OPENAI_MAX_EXPLICIT_BREAKPOINTS) {
+    events.push({ code: 'too_many_breakpoints', segment: null, value: explicit.length });
+  }
+  const keep = explicitMode ? OPENAI_MAX_EXPLICIT_BREAKPOINTS : OPENAI_IMPLICIT_EXPLICIT_BREAKPOINTS;
+  explicit = explicit.slice(-keep);
+  const planned: { block: number; source: BreakpointInfo['source'] }[] = explicit.map((block) => ({
+    block,
+    source: 'explicit',
+  }));
+  const newest = view.blocks.length - 1;
+  if (!explicitMode && !explicit.includes(newest)) planned.push({ block: newest, source: 'automatic' });
+
+  const minTokens = pricing.minCacheableTokens;
+  const breakpoints: BreakpointInfo[] = planned.map(({ block, source }) => {
+    const prefixTokens = view.cumulative[block]!;
+    return {
+      segment: view.blocks[block]!.segment,
+      position: view.blocks[block]!.position,
+      ttl: '5m',
+      source,
+      prefixTokens,
+      eligible: prefixTokens >= minTokens,
+    };
+  });
+  result.breakpoints = breakpoints;
+  const now = request.timestamp;
+  let lastBlock = -1;
+  planned.forEach(({ block }, i) => {
+    const bp = breakpoints[i]!;
+    if (bp.eligible) lastBlock = Math.max(lastBlock, block);
+    else events.push({ code: 'breakpoint_below_minimum', segment: bp.segment, value: bp.prefixTokens });
+  });
+  // An entry matches only where an earlier request put a breakpoint, exactly there (no shorter fallback), but
+  // anywhere in this request (no lookback limit), among the latest breakpoints written on this model.
+  let readBlock = -1;
+  for (let i = view.keys.length - 1; i >= 0; i--) {
+    if (scope.isLive(view.keys[i]!, now)) {
+      readBlock = i;
+      break;
+    }
+  }
+  const read = readBlock < 0 ? 0 : roundDown(view.cumulative[readBlock]!, pricing.cacheRounding);
+  result.read = read;
+  result.hit = read > 0;
+  result.hitSegment = readBlock < 0 ? null : view.blocks[readBlock]!.segment;
+  result.write5m = lastBlock < 0 ? 0 : Math.max(0, view.cumulative[lastBlock]! - read);
+  result.uncached = view.promptTokens - read - result.write5m;
+  if (readBlock >= 0) scope.write(view.keys[readBlock]!, now);
+  planned.forEach(({ block }, i) => {
+    if (breakpoints[i]!.eligible) scope.write(view.keys[block]!, now);
+  });
+}
+
+/** GPT-5.6+ entries of one model: written at breakpoints, the latest 80 considered, 30-minute TTL. */
+class BreakpointEntries {
+  private readonly entries = new Map<number, { expiresAt: number; sequence: number }>();
+  private writes = 0;
+
+  isLive(key: number, now: number | null): boolean {
+    const entry = this.entries.get(key);
+    if (entry === undefined || entry.sequence <= this.writes - OPENAI_CONSIDERED_BREAKPOINTS) return false;
+    return now === null || now < entry.expiresAt;
+  }
+
+  write(key: number, now: number | null): void {
+    this.writes++;
+    this.entries.set(key, { expiresAt: now === null ? Infinity : now + BREAKPOINT_TTL_MS, sequence: this.writes });
+  }
+}
