@@ -1,0 +1,257 @@
+// Output-file safety for every CLI `--out`: a report is only ever written to a NEW file that is not an input,
+// not inside an input directory, not an alias of an input, not a case variant of an input's name in the same
+// directory, not a SQLite companion name of the sidecar, and not reached through a symlink at the destination.
+// Identity is by device/inode (not by spelling), and the output's parent is canonicalized with realpath first.
+// Messages never echo input paths: they say which rule refused, not what was read.
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+export type OutputRefusalCode =
+  | 'OUTPUT_INVALID'
+  | 'OUTPUT_PARENT_MISSING'
+  | 'OUTPUT_EXISTS'
+  | 'OUTPUT_SYMLINK'
+  | 'OUTPUT_IS_INPUT'
+  | 'OUTPUT_ALIASES_INPUT'
+  | 'OUTPUT_INSIDE_INPUT'
+  | 'OUTPUT_NAME_CLASH'
+  | 'OUTPUT_COMPANION_CLASH'
+  | 'OUTPUT_WRITE_FAILED';
+
+export type OutputCheck =
+  | { ok: true; /** Canonical destination: realpath of the parent joined with the requested file name. */ path: string }
+  | { ok: false; code: OutputRefusalCode; message: string };
+
+export interface OutputCheckOptions {
+  /** The SQLite sidecar whose `-wal`, `-shm` and `-journal` companion names the output must not take. */
+  companionsOf?: string;
+  /** Base for relative paths (the CLI passes io.cwd); defaults to the process working directory. */
+  cwd?: string;
+}
+
+/** SQLite's companion-file suffixes (write-ahead log, shared memory, rollback journal). */
+export const SQLITE_COMPANION_SUFFIXES = ['-wal', '-shm', '-journal'] as const;
+
+/** Thrown by writeExclusive; `code` says which rule stopped the write. */
+export class SafeOutputError extends Error {
+  constructor(
+    readonly code: OutputRefusalCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SafeOutputError';
+  }
+}
+
+function refuse(code: OutputRefusalCode, message: string): OutputCheck {
+  return { ok: false, code, message };
+}
+
+/** dev:ino of what `p` names (following symlinks), or null when it does not exist or cannot be read. */
+function identityOf(p: string, follow = true): string | null {
+  try {
+    const stats = follow ? fs.statSync(p, { bigint: true }) : fs.lstatSync(p, { bigint: true });
+    return `${stats.dev}:${stats.ino}`;
+  } catch {
+    return null;
+  }
+}
+
+function lstatOrNull(p: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(p);
+  } catch {
+    return null;
+  }
+}
+
+function realpathOrNull(p: string): string | null {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Case-insensitive name key used on every platform (conservative on case-sensitive filesystems):
+ * compatibility-normalized, upper- then lower-cased so "ß"/"SS" and similar fold together.
+ */
+export function foldName(name: string): string {
+  return name.normalize('NFKC').toUpperCase().toLowerCase();
+}
+
+/** Directory identity + folded file name: how "same directory, same name modulo case" is compared. */
+function nameKey(dirIdentity: string, name: string): string {
+  return `${dirIdentity}/${foldName(name)}`;
+}
+
+/**
+ * Every (directory identity, folded name) an input occupies: under the path as given and, for symlinks,
+ * under its resolved target too. Missing inputs still occupy their name when their directory exists.
+ */
+function occupiedNames(p: string, suffixes: readonly string[] = ['']): string[] {
+  const keys: string[] = [];
+  const spellings = [p];
+  const real = realpathOrNull(p);
+  if (real !== null && real !== p) spellings.push(real);
+  for (const spelling of spellings) {
+    const dirIdentity = identityOf(path.dirname(spelling));
+    if (dirIdentity === null) continue;
+    for (const suffix of suffixes) keys.push(nameKey(dirIdentity, path.basename(spelling) + suffix));
+  }
+  return keys;
+}
+
+/** Checks that `outPath` may be created as a new report file given the inputs of the run. Never writes. */
+export function checkOutputPath(outPath: string, inputPaths: readonly string[], options: OutputCheckOptions = {}): OutputCheck {
+  const cwd = options.cwd ?? process.cwd();
+  if (typeof outPath !== 'string' || outPath.length === 0 || outPath.includes('\0')) {
+    return refuse('OUTPUT_INVALID', '--out needs a file name');
+  }
+  const requested = path.resolve(cwd, outPath);
+  const name = path.basename(requested);
+  if (name === '' || name === '.' || name === '..' || /[\\/]$/.test(outPath)) {
+    return refuse('OUTPUT_INVALID', '--out must name a file, not a directory');
+  }
+
+  const realParent = realpathOrNull(path.dirname(requested));
+  if (realParent === null || !lstatOrNull(realParent)?.isDirectory()) {
+    return refuse('OUTPUT_PARENT_MISSING', "--out's parent directory does not exist");
+  }
+  const destination = path.join(realParent, name);
+
+  const inputs = inputPaths.map((p) => path.resolve(cwd, p));
+  const inputIdentities = new Map<string, string>(); // identity -> canonical input path
+  for (const input of inputs) {
+    const identity = identityOf(input);
+    if (identity !== null) inputIdentities.set(identity, realpathOrNull(input) ?? input);
+  }
+
+  // Exclusive creation: anything already at the destination (file, directory, dangling symlink) is refused.
+  for (const spelling of new Set([requested, destination])) {
+    const existing = lstatOrNull(spelling);
+    if (existing === null) continue;
+    if (existing.isSymbolicLink()) return refuse('OUTPUT_SYMLINK', '--out is a symlink; symlink destinations are refused');
+    const identity = identityOf(spelling, false);
+    const aliased = identity === null ? undefined : inputIdentities.get(identity);
+    if (aliased !== undefined) {
+      return aliased === destination
+        ? refuse('OUTPUT_IS_INPUT', '--out is one of the inputs; inputs are never overwritten')
+        : refuse('OUTPUT_ALIASES_INPUT', '--out is another name (hard link) of an input; inputs are never overwritten');
+    }
+    return refuse('OUTPUT_EXISTS', '--out already exists; choose a new file name (existing files are never overwritten)');
+  }
+
+  // Containment: no ancestor of the destination, up to and including the filesystem root, may be an input.
+  for (let dir = realParent; ; dir = path.dirname(dir)) {
+    const identity = identityOf(dir);
+    if (identity !== null && inputIdentities.has(identity)) {
+      return refuse('OUTPUT_INSIDE_INPUT', '--out lies inside an input directory');
+    }
+    if (path.dirname(dir) === dir) break;
+  }
+
+  // Same-directory names, compared case-insensitively by directory identity.
+  const parentIdentity = identityOf(realParent);
+  if (parentIdentity !== null) {
+    const outKeys = new Set([nameKey(parentIdentity, name)]);
+    for (const input of inputs) {
+      if (occupiedNames(input).some((key) => outKeys.has(key))) {
+        return refuse('OUTPUT_NAME_CLASH', '--out has the same name as an input in the same directory (compared ignoring case)');
+      }
+    }
+    if (options.companionsOf !== undefined) {
+      const sidecar = path.resolve(cwd, options.companionsOf);
+      if (occupiedNames(sidecar, ['', ...SQLITE_COMPANION_SUFFIXES]).some((key) => outKeys.has(key))) {
+        return refuse('OUTPUT_COMPANION_CLASH', "--out takes the name of the sidecar or one of its -wal/-shm/-journal companions (compared ignoring case)");
+      }
+    }
+  }
+  return { ok: true, path: destination };
+}
+
+// Filesystems without hard links: fall back to an exclusive create of the destination itself.
+const LINK_UNSUPPORTED = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
+
+function errorCode(error: unknown): string | undefined {
+  return error instanceof Error && 'code' in error ? String((error as NodeJS.ErrnoException).code) : undefined;
+}
+
+/**
+ * Writes `data` to `destination` only if nothing exists there, never leaving a partial file under that name:
+ * the bytes go to a fresh temp file in the same directory (created exclusively), are flushed, and are then
+ * hard-linked into place — link() fails rather than replace an existing entry, unlike rename(). The temp name
+ * is always removed. Throws SafeOutputError.
+ */
+export function writeExclusive(destination: string, data: string | Uint8Array): void {
+  const dir = path.dirname(destination);
+  const temp = path.join(dir, `.${path.basename(destination)}.${process.pid}.${randomBytes(6).toString('hex')}.partial`);
+  try {
+    try {
+      const fd = fs.openSync(temp, 'wx', 0o644);
+      try {
+        fs.writeFileSync(fd, data);
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch (error) {
+      throw new SafeOutputError('OUTPUT_WRITE_FAILED', `could not write the --out file (${errorCode(error) ?? 'error'}); nothing was created`);
+    }
+    try {
+      fs.linkSync(temp, destination);
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === 'EEXIST') throw new SafeOutputError('OUTPUT_EXISTS', '--out appeared while writing; it was not overwritten');
+      if (code === undefined || !LINK_UNSUPPORTED.has(code)) {
+        throw new SafeOutputError('OUTPUT_WRITE_FAILED', `could not create the --out file (${code ?? 'error'}); nothing was created`);
+      }
+      writeByExclusiveCreate(destination, data);
+    }
+  } finally {
+    fs.rmSync(temp, { force: true });
+  }
+}
+
+/** Fallback without hard links: O_CREAT|O_EXCL on the destination, removed again if the write fails. */
+function writeByExclusiveCreate(destination: string, data: string | Uint8Array): void {
+  let fd: number;
+  try {
+    fd = fs.openSync(destination, 'wx', 0o644);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'EEXIST') throw new SafeOutputError('OUTPUT_EXISTS', '--out appeared while writing; it was not overwritten');
+    throw new SafeOutputError('OUTPUT_WRITE_FAILED', `could not create the --out file (${code ?? 'error'}); nothing was created`);
+  }
+  let open = true;
+  try {
+    fs.writeFileSync(fd, data);
+    fs.fsyncSync(fd);
+    open = false;
+    fs.closeSync(fd);
+  } catch (error) {
+    if (open) fs.closeSync(fd);
+    fs.rmSync(destination, { force: true });
+    throw new SafeOutputError('OUTPUT_WRITE_FAILED', `could not write the --out file (${errorCode(error) ?? 'error'}); nothing was kept`);
+  }
+}
+
+/** checkOutputPath then writeExclusive on the canonical destination: the one call a command needs for `--out`. */
+export function writeOutputSafely(
+  outPath: string,
+  inputPaths: readonly string[],
+  data: string | Uint8Array,
+  options: OutputCheckOptions = {},
+): OutputCheck {
+  const check = checkOutputPath(outPath, inputPaths, options);
+  if (!check.ok) return check;
+  try {
+    writeExclusive(check.path, data);
+  } catch (error) {
+    if (error instanceof SafeOutputError) return refuse(error.code, error.message);
+    throw error;
+  }
+  return check;
+}
