@@ -1,0 +1,200 @@
+// Near-duplicate content: the same file or tool output fetched more than once in one conversation, possibly with
+// small differences. Each block becomes a set of 5-word shingles hashed with FNV-1a (32-bit); blocks whose sets
+// have Jaccard similarity ≥ 0.85 are joined with union-find.
+//
+// Scope: the last request of each conversation only. An agent loop re-sends its whole history every turn, so
+// comparing across requests would flag every earlier turn as a copy of itself; the last request already holds the
+// conversation's accumulated context.
+import type { Category, ParsedRequest } from '../model.ts';
+import type { Conversations } from './conversations.ts';
+
+export const SHINGLE_WORDS = 5;
+/** Jaccard threshold as an exact fraction (85/100), so boundary cases do not depend on float rounding. */
+export const JACCARD_NUMERATOR = 85;
+export const JACCARD_DENOMINATOR = 100;
+
+export interface NearDuplicateGroup {
+  requestIndex: number;
+  /** Indices into the request's segments, ascending; at least two. */
+  segments: number[];
+  /** The lowest Jaccard similarity among the pairs that joined the group (≥ 0.85; 1 = identical shingles). */
+  similarity: number;
+}
+
+/** Blocks whose text is content the model reads; tool definitions and tool-call arguments are left out. */
+const SCANNED: ReadonlySet<Category> = new Set<Category>([
+  'system',
+  'user',
+  'assistant',
+  'tool_result',
+  'thinking',
+  'document',
+  'other',
+]);
+
+/** FNV-1a, 32-bit, over the UTF-8 bytes of the given words joined by single spaces. */
+export function fnv1aWords(words: readonly string[], start: number, count: number): number {
+  let hash = 0x811c9dc5;
+  const feed = (byte: number) => {
+    hash = Math.imul(hash ^ byte, 0x01000193);
+  };
+  for (let w = start; w < start + count; w++) {
+    if (w > start) feed(0x20);
+    const word = words[w]!;
+    for (let i = 0; i < word.length; i++) {
+      let code = word.codePointAt(i)!;
+      if (code > 0xffff) i++;
+      else if (code >= 0xd800 && code <= 0xdfff) code = 0xfffd; // lone surrogate, as TextEncoder writes it
+      if (code < 0x80) feed(code);
+      else if (code < 0x800) {
+        feed(0xc0 | (code >> 6));
+        feed(0x80 | (code & 0x3f));
+      } else if (code < 0x10000) {
+        feed(0xe0 | (code >> 12));
+        feed(0x80 | ((code >> 6) & 0x3f));
+        feed(0x80 | (code & 0x3f));
+      } else {
+        feed(0xf0 | (code >> 18));
+        feed(0x80 | ((code >> 12) & 0x3f));
+        feed(0x80 | ((code >> 6) & 0x3f));
+        feed(0x80 | (code & 0x3f));
+      }
+    }
+  }
+  return hash >>> 0;
+}
+
+/** Distinct shingle hashes of a text, ascending. Texts shorter than five words have none. */
+export function shingles(text: string): Uint32Array {
+  const words = text.toLowerCase().split(/\s+/).filter((word) => word.length > 0);
+  if (words.length < SHINGLE_WORDS) return new Uint32Array(0);
+  const hashes = new Uint32Array(words.length - SHINGLE_WORDS + 1);
+  for (let i = 0; i < hashes.length; i++) hashes[i] = fnv1aWords(words, i, SHINGLE_WORDS);
+  hashes.sort();
+  let distinct = 0;
+  for (let i = 0; i < hashes.length; i++) if (i === 0 || hashes[i] !== hashes[i - 1]) hashes[distinct++] = hashes[i]!;
+  return hashes.slice(0, distinct);
+}
+
+/** Size of the intersection of two ascending arrays. */
+function intersectionSize(a: Uint32Array, b: Uint32Array): number {
+  let i = 0;
+  let j = 0;
+  let shared = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      shared++;
+      i++;
+      j++;
+    } else if (a[i]! < b[j]!) i++;
+    else j++;
+  }
+  return shared;
+}
+
+export function jaccard(a: Uint32Array, b: Uint32Array): number {
+  const shared = intersectionSize(a, b);
+  const union = a.length + b.length - shared;
+  return union === 0 ? 0 : shared / union;
+}
+
+/** Smallest overlap a set of this size needs with a partner to reach the threshold: ceil(0.85·size). */
+const minimumOverlap = (size: number) => Math.floor((JACCARD_NUMERATOR * size + JACCARD_DENOMINATOR - 1) / JACCARD_DENOMINATOR);
+
+/**
+ * Near-duplicate groups inside one request. Candidate pairs come from a prefix filter (each set ordered rarest
+ * shingle first; two sets reaching the threshold must share a shingle among their first |s| − ⌈0.85·|s|⌉ + 1),
+ * then every candidate is verified exactly, so the result equals the all-pairs comparison without its cost.
+ */
+export function nearDuplicatesInRequest(
+  request: ParsedRequest,
+  requestIndex: number,
+  shingleMemo = new Map<string, Uint32Array>(),
+): NearDuplicateGroup[] {
+  const entries: { segment: number; set: Uint32Array }[] = [];
+  request.segments.forEach((segment, index) => {
+    if (!SCANNED.has(segment.category) || segment.text.length === 0) return;
+    let set = shingleMemo.get(segment.text);
+    if (set === undefined) {
+      set = shingles(segment.text);
+      shingleMemo.set(segment.text, set);
+    }
+    if (set.length > 0) entries.push({ segment: index, set });
+  });
+  if (entries.length < 2) return [];
+
+  const frequency = new Map<number, number>();
+  for (const { set } of entries) for (const hash of set) frequency.set(hash, (frequency.get(hash) ?? 0) + 1);
+  const rarestFirst = (a: number, b: number) => frequency.get(a)! - frequency.get(b)! || a - b;
+
+  // Smaller sets first: each set is probed against the already indexed ones, which the size filter allows.
+  const order = entries.map((_, i) => i).sort((a, b) => entries[a]!.set.length - entries[b]!.set.length || a - b);
+  const index = new Map<number, number[]>();
+  const parent = entries.map((_, i) => i);
+  const find = (x: number): number => {
+    while (parent[x] !== x) {
+      parent[x] = parent[parent[x]!]!;
+      x = parent[x]!;
+    }
+    return x;
+  };
+  const edges: { a: number; b: number; similarity: number }[] = [];
+
+  for (const current of order) {
+    const set = entries[current]!.set;
+    const prefix = Array.from(set).sort(rarestFirst).slice(0, set.length - minimumOverlap(set.length) + 1);
+    const seen = new Set<number>();
+    for (const hash of prefix) {
+      for (const other of index.get(hash) ?? []) {
+        if (seen.has(other)) continue;
+        seen.add(other);
+        const otherSet = entries[other]!.set;
+        // Jaccard ≥ 0.85 needs |smaller| ≥ 0.85·|larger|.
+        if (otherSet.length * JACCARD_DENOMINATOR < set.length * JACCARD_NUMERATOR) continue;
+        const shared = intersectionSize(set, otherSet);
+        const union = set.length + otherSet.length - shared;
+        if (shared * JACCARD_DENOMINATOR < union * JACCARD_NUMERATOR) continue;
+        edges.push({ a: other, b: current, similarity: shared / union });
+        parent[find(other)] = find(current);
+      }
+    }
+    for (const hash of prefix) {
+      let holders = index.get(hash);
+      if (holders === undefined) {
+        holders = [];
+        index.set(hash, holders);
+      }
+      holders.push(current);
+    }
+  }
+  if (edges.length === 0) return [];
+
+  const members = new Map<number, number[]>();
+  entries.forEach((_, i) => {
+    const root = find(i);
+    const list = members.get(root) ?? [];
+    list.push(entries[i]!.segment);
+    members.set(root, list);
+  });
+  const lowest = new Map<number, number>();
+  for (const { a, similarity } of edges) {
+    const root = find(a);
+    lowest.set(root, Math.min(lowest.get(root) ?? 1, similarity));
+  }
+  const groups: NearDuplicateGroup[] = [];
+  for (const [root, segments] of members) {
+    if (segments.length < 2) continue;
+    groups.push({ requestIndex, segments: segments.sort((a, b) => a - b), similarity: lowest.get(root) ?? 1 });
+  }
+  return groups.sort((a, b) => a.segments[0]! - b.segments[0]!);
+}
+
+/** Near-duplicate groups in the last request of every conversation, in request order. */
+export function findNearDuplicates(requests: readonly ParsedRequest[], conversations: Conversations): NearDuplicateGroup[] {
+  const lastOf = new Map<number, number>();
+  conversations.conversationOf.forEach((conversation, requestIndex) => lastOf.set(conversation, requestIndex));
+  const memo = new Map<string, Uint32Array>();
+  return [...lastOf.values()]
+    .sort((a, b) => a - b)
+    .flatMap((requestIndex) => nearDuplicatesInRequest(requests[requestIndex]!, requestIndex, memo));
+}

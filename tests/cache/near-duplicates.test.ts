@@ -1,0 +1,133 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { findConversations } from '../../src/core/cache/conversations.ts';
+import {
+  findNearDuplicates,
+  fnv1aWords,
+  jaccard,
+  nearDuplicatesInRequest,
+  shingles,
+} from '../../src/core/cache/near-duplicates.ts';
+import { loopMessages, makeRequest, makeRequests } from './conversations-helpers.ts';
+
+/** A synthetic "file" of n distinct lines, each a few words. */
+const syntheticFile = (name: string, lines: number) =>
+  Array.from({ length: lines }, (_, i) => `line ${i} of synthetic ${name} holds value ${i * 7}`).join('\n');
+
+describe('fnv1aWords', () => {
+  it('matches the published FNV-1a 32-bit test vectors', () => {
+    // FNV-1a("a") = 0xe40c292c, FNV-1a("foobar") = 0xbf9cf968 (Fowler/Noll/Vo reference values).
+    expect(fnv1aWords(['a'], 0, 1)).toBe(0xe40c292c);
+    expect(fnv1aWords(['foobar'], 0, 1)).toBe(0xbf9cf968);
+    // Words are joined by one space: "foo bar" hashes like the string with the space.
+    expect(fnv1aWords(['foo', 'bar'], 0, 2)).toBe(fnv1aWords(['foo bar'], 0, 1));
+  });
+
+  it('hashes UTF-8 bytes: "é" is C3 A9', () => {
+    const manual = Math.imul(Math.imul(0x811c9dc5 ^ 0xc3, 0x01000193) ^ 0xa9, 0x01000193) >>> 0;
+    expect(fnv1aWords(['é'], 0, 1)).toBe(manual);
+  });
+});
+
+describe('shingles', () => {
+  it('makes one shingle per 5-word window, case- and whitespace-insensitive', () => {
+    expect(shingles('one two three four')).toHaveLength(0);
+    expect(shingles('one two three four five')).toHaveLength(1);
+    expect(shingles('one two three four five six')).toHaveLength(2);
+    expect(shingles('One  two\nthree four FIVE')).toEqual(shingles('one two three four five'));
+  });
+
+  it('gives identical texts Jaccard 1 and disjoint texts 0', () => {
+    const a = shingles(syntheticFile('a', 20));
+    expect(jaccard(a, a)).toBe(1);
+    expect(jaccard(a, shingles('entirely different synthetic words with nothing shared at all'))).toBe(0);
+  });
+});
+
+describe('nearDuplicatesInRequest', () => {
+  it('groups a file read twice with one line changed, and leaves other content alone', () => {
+    const file = syntheticFile('ledger.ts', 80);
+    const edited = file.replace('line 40 of', 'line forty of');
+    const request = makeRequest({
+      messages: [
+        { role: 'user', text: 'synthetic: please read the ledger file and fix the bug in it today' },
+        { role: 'tool', text: file },
+        { role: 'assistant', text: 'synthetic: I will read it again after looking at the tests first' },
+        { role: 'tool', text: syntheticFile('tests.ts', 80) },
+        { role: 'tool', text: edited },
+      ],
+    });
+    const sim = jaccard(shingles(file), shingles(edited));
+    expect(sim).toBeGreaterThanOrEqual(0.85);
+    expect(nearDuplicatesInRequest(request, 0)).toEqual([{ requestIndex: 0, segments: [1, 4], similarity: sim }]);
+  });
+
+  it('joins three copies transitively and reports the weakest link', () => {
+    const file = syntheticFile('x', 60);
+    const request = makeRequest({ messages: [{ role: 'tool', text: file }, { role: 'tool', text: file }, { role: 'tool', text: file + '\nextra synthetic trailing line here' }] });
+    const groups = nearDuplicatesInRequest(request, 3);
+    expect(groups).toHaveLength(1);
+    expect(groups[0]!.segments).toEqual([0, 1, 2]);
+    expect(groups[0]!.similarity).toBe(jaccard(shingles(file), shingles(file + '\nextra synthetic trailing line here')));
+  });
+
+  it('does not group texts below the threshold', () => {
+    const file = syntheticFile('y', 20);
+    const half = file.split('\n').slice(0, 12).join('\n');
+    expect(jaccard(shingles(file), shingles(half))).toBeLessThan(0.85);
+    expect(nearDuplicatesInRequest(makeRequest({ messages: [{ role: 'tool', text: file }, { role: 'tool', text: half }] }), 0)).toEqual([]);
+  });
+
+  it('ignores tool definitions and texts too short to shingle', () => {
+    const request = makeRequest({ tools: ['a', 'a'], messages: [{ role: 'user', text: 'ok' }, { role: 'user', text: 'ok' }] });
+    expect(nearDuplicatesInRequest(request, 0)).toEqual([]);
+  });
+
+  it('finds exactly the pairs an all-pairs comparison finds (random texts)', () => {
+    const vocabulary = ['alpha', 'beta', 'gamma', 'delta', 'eps'];
+    const text = fc.array(fc.constantFrom(...vocabulary), { minLength: 5, maxLength: 14 }).map((w) => w.join(' '));
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 2, maxLength: 8 }), (texts) => {
+        const request = makeRequest({ messages: texts.map((t) => ({ role: 'tool' as const, text: t })) });
+        const grouped = new Set(nearDuplicatesInRequest(request, 0).flatMap((g) => g.segments));
+        const sets = texts.map(shingles);
+        const expected = new Set<number>();
+        for (let i = 0; i < sets.length; i++) {
+          for (let j = i + 1; j < sets.length; j++) {
+            const a = sets[i]!;
+            const b = sets[j]!;
+            const shared = a.filter((h) => b.includes(h)).length;
+            if (shared * 100 >= (a.length + b.length - shared) * 85) {
+              expected.add(i);
+              expected.add(j);
+            }
+          }
+        }
+        expect([...grouped].sort()).toEqual([...expected].sort());
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe('findNearDuplicates', () => {
+  it('scans only the last request of each conversation', () => {
+    const file = syntheticFile('re-read', 40);
+    const base = loopMessages('r', 0);
+    const specs = [
+      { messages: [...base, { role: 'assistant' as const, text: 'synthetic: reading' }, { role: 'tool' as const, text: file }] },
+      {
+        messages: [
+          ...base,
+          { role: 'assistant' as const, text: 'synthetic: reading' },
+          { role: 'tool' as const, text: file },
+          { role: 'assistant' as const, text: 'synthetic: reading again' },
+          { role: 'tool' as const, text: file },
+        ],
+      },
+    ];
+    const requests = makeRequests(specs);
+    const groups = findNearDuplicates(requests, findConversations(requests));
+    expect(groups).toEqual([{ requestIndex: 1, segments: [2, 4], similarity: 1 }]);
+  });
+});
