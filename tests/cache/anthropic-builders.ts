@@ -1,5 +1,13 @@
 // Hand-built ParsedRequests and pricing entries for the cache simulation tests (synthetic data).
-import type { CacheMarker, Category, ParsedRequest, RequestOptions, Segment, WireFormat } from '../../src/core/model.ts';
+import type {
+  CacheMarker,
+  Category,
+  ParsedRequest,
+  RecordedUsage,
+  RequestOptions,
+  Segment,
+  WireFormat,
+} from '../../src/core/model.ts';
 import type { ModelPricing } from '../../src/core/pricing/types.ts';
 import { simulateCache } from '../../src/core/cache/simulate.ts';
 import type { Scenario, SimulationResult } from '../../src/core/cache/types.ts';
@@ -26,6 +34,7 @@ export interface RequestSpec {
   timestamp?: number;
   overhead?: number;
   options?: Partial<RequestOptions>;
+  recorded?: RecordedUsage;
 }
 
 export interface BuiltInput {
@@ -67,7 +76,7 @@ export function buildRequests(specs: readonly RequestSpec[]): BuiltInput {
       notes: [],
       customId: null,
       timestamp: spec.timestamp ?? null,
-      recorded: null,
+      recorded: spec.recorded ?? null,
       options: {
         toolChoice: null,
         thinking: null,

@@ -1,0 +1,108 @@
+// Prices each request's simulated cache figures with the request's own model, in the actual and the optimized
+// scenario. An unknown model yields a null cost and is counted, never priced as some other model. Output tokens
+// come from recorded usage when the log has it, else 0 (the request body alone does not say how long the answer
+// was), and every total says how many requests had it.
+
+import type { ParsedRequest } from '../model.ts';
+import { effectivePricing } from '../pricing/lookup.ts';
+import type { PricedModel } from '../pricing/table.ts';
+import type { ModelPricing } from '../pricing/types.ts';
+import { simulateCache } from './simulate.ts';
+import type {
+  CostComparison,
+  CostTotals,
+  RequestCacheResult,
+  RequestCost,
+  Scenario,
+  ScenarioReport,
+  SimulationInput,
+} from './types.ts';
+
+/** The projection multiplies this input's cost by this many sessions (a plain multiplication, not a model). */
+export const PROJECTED_SESSIONS = 1000;
+
+const PER_MILLION = 1_000_000;
+
+function hasTiers(pricing: ModelPricing): pricing is PricedModel {
+  return 'longPromptTier' in pricing && 'longContextModifier' in pricing;
+}
+
+/** Cost of one request from its simulated cache figures; null fields when the model has no pricing entry. */
+export function priceRequest(
+  request: ParsedRequest,
+  cache: RequestCacheResult,
+  pricing: ModelPricing | null,
+): RequestCost {
+  const outputTokens = request.recorded?.output ?? 0;
+  const base: RequestCost = {
+    requestIndex: request.index,
+    pricedAs: null,
+    input: null,
+    cacheRead: null,
+    cacheWrite: null,
+    output: null,
+    total: null,
+    outputTokens,
+    outputRecorded: request.recorded !== null,
+    longContextTier: false,
+  };
+  if (pricing === null) return base;
+  // Haiku 5.5 above 100K prompt tokens and OpenAI's 272K modifier reprice the whole request, output included.
+  const rates = hasTiers(pricing) ? effectivePricing(pricing, cache.promptTokens) : pricing;
+  // A write price that does not exist (no separate write fee) bills the tokens as plain input.
+  const write5mRate = rates.cacheWrite5m ?? rates.input;
+  const write1hRate = rates.cacheWrite1h ?? write5mRate;
+  const input = (cache.uncached * rates.input) / PER_MILLION;
+  const cacheRead = (cache.read * rates.cacheRead) / PER_MILLION;
+  const cacheWrite = (cache.write5m * write5mRate + cache.write1h * write1hRate) / PER_MILLION;
+  const output = (outputTokens * rates.output) / PER_MILLION;
+  return {
+    ...base,
+    pricedAs: pricing.id,
+    input,
+    cacheRead,
+    cacheWrite,
+    output,
+    total: input + cacheRead + cacheWrite + output,
+    longContextTier: rates !== pricing,
+  };
+}
+
+function totalsOf(costs: readonly RequestCost[]): CostTotals {
+  const totals: CostTotals = { total: 0, priced: 0, unpriced: 0, outputRecorded: 0 };
+  for (const cost of costs) {
+    if (cost.total === null) totals.unpriced++;
+    else {
+      totals.total += cost.total;
+      totals.priced++;
+    }
+    if (cost.outputRecorded) totals.outputRecorded++;
+  }
+  return totals;
+}
+
+/** One scenario: simulation, then every request priced with its own model. */
+export function scenarioReport(input: Omit<SimulationInput, 'scenario'>, scenario: Scenario): ScenarioReport {
+  const simulation = simulateCache({ ...input, scenario });
+  const costs = simulation.requests.map((cache, i) => priceRequest(input.requests[i]!, cache, input.pricingOf(i)));
+  return { simulation, costs, totals: totalsOf(costs) };
+}
+
+/** Actual vs optimized, the difference (potential savings) and the labelled projection to 1,000 sessions. */
+export function costScenarios(input: Omit<SimulationInput, 'scenario'>): CostComparison {
+  const actual = scenarioReport(input, 'actual');
+  const optimized = scenarioReport(input, 'optimized');
+  const potentialSavings = actual.totals.total - optimized.totals.total;
+  return {
+    actual,
+    optimized,
+    potentialSavings,
+    savingsFraction: actual.totals.total > 0 ? potentialSavings / actual.totals.total : 0,
+    projection: {
+      sessions: PROJECTED_SESSIONS,
+      actual: actual.totals.total * PROJECTED_SESSIONS,
+      optimized: optimized.totals.total * PROJECTED_SESSIONS,
+      savings: potentialSavings * PROJECTED_SESSIONS,
+    },
+  };
+}
