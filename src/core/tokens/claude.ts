@@ -1,0 +1,80 @@
+// Claude token ESTIMATE. Anthropic publishes no tokenizer, so counts are a fitted heuristic, always flagged
+// `exact: false` and shown with ≈. Constants were fitted on 95 requests with recorded usage; docs/tokens.md
+// gives the fit, the held-out error and what is not modelled.
+
+/** Characters per token for prose (no symbols) and for fully symbol-dense text (JSON, code). */
+const PROSE_CHARS_PER_TOKEN = 4.0;
+const SYMBOL_CHARS_PER_TOKEN = 2.5;
+/** Symbol fraction (non-alphanumeric, non-space characters / length) at which text counts as fully dense. */
+const DENSE_SYMBOL_FRACTION = 0.35;
+
+/** Claude 4.7 and later use a newer tokenizer that yields about 30% more tokens for the same text. */
+export const NEW_TOKENIZER_FACTOR = 1.3;
+const NEW_TOKENIZER_MODELS = /claude-(?:opus-4-[7-9]|opus-[5-9]|sonnet-[5-9]|haiku-[5-9]|fable|mythos)/;
+
+export function usesNewTokenizer(model: string | null): boolean {
+  return model !== null && NEW_TOKENIZER_MODELS.test(model.toLowerCase());
+}
+
+/** Per-request framing: a constant plus tokens per message (role markers). */
+export const CLAUDE_REQUEST_BASE_TOKENS = 4;
+export const CLAUDE_PER_MESSAGE_TOKENS = 3;
+/** Extended thinking enabled adds a hidden instruction (two recorded pairs differ by 28–29 tokens). */
+export const CLAUDE_THINKING_TOKENS = 28;
+/**
+ * Hidden tool-use system prompt, by tool_choice. Anthropic's docs quote 346 (auto/none) and 313 (any/tool);
+ * the recorded usage (Sonnet 4.5/4.6, Haiku 4.5, Opus 4.6, Fable 5) fits 483 and 604 instead.
+ */
+export const CLAUDE_TOOL_SYSTEM_AUTO = 483;
+export const CLAUDE_TOOL_SYSTEM_ANY = 604;
+/** A tool definition is rendered more compactly than its JSON text: this many fewer tokens per definition. */
+export const CLAUDE_TOOL_DEFINITION_DISCOUNT = 36;
+
+function isAlphanumeric(code: number): boolean {
+  return (
+    (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code > 127
+  );
+}
+
+function isSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13;
+}
+
+/**
+ * Estimated tokens of one text on a pre-4.7 tokenizer: characters divided by a characters-per-token rate
+ * interpolated between prose and symbol-dense text, since BPE splits more often on punctuation.
+ * Non-ASCII characters count as alphanumeric here and as one character each.
+ */
+export function estimateClaudeTextTokens(text: string): number {
+  if (text.length === 0) return 0;
+  let symbols = 0;
+  let length = 0;
+  for (const char of text) {
+    length++;
+    const code = char.codePointAt(0) ?? 0;
+    if (!isAlphanumeric(code) && !isSpace(code)) symbols++;
+  }
+  const density = Math.min(1, symbols / length / DENSE_SYMBOL_FRACTION);
+  const charsPerToken = PROSE_CHARS_PER_TOKEN + (SYMBOL_CHARS_PER_TOKEN - PROSE_CHARS_PER_TOKEN) * density;
+  return Math.max(1, Math.round(length / charsPerToken));
+}
+
+/** Longest edge and pixel budget Claude resizes images to before counting (≈ 1,600 tokens at most). */
+const CLAUDE_IMAGE_MAX_EDGE = 1568;
+const CLAUDE_IMAGE_MAX_PIXELS = 1_150_000;
+
+/** Image tokens ≈ width × height / 750 after Claude's resize. */
+export function claudeImageTokens(width: number, height: number): number {
+  let w = width;
+  let h = height;
+  const edgeScale = Math.min(1, CLAUDE_IMAGE_MAX_EDGE / Math.max(w, h));
+  w *= edgeScale;
+  h *= edgeScale;
+  const pixelScale = Math.min(1, Math.sqrt(CLAUDE_IMAGE_MAX_PIXELS / (w * h)));
+  w *= pixelScale;
+  h *= pixelScale;
+  return Math.max(1, Math.round((w * h) / 750));
+}
+
+/** A PDF page is sent as its text plus an image of the page: ~1,600 tokens (one recorded one-page PDF). */
+export const CLAUDE_TOKENS_PER_PDF_PAGE = 1600;

@@ -1,0 +1,333 @@
+// One TokenCounter per analysis. An agent loop resends its whole history every turn, so each distinct text
+// (interned, so the Map key is one string object) is tokenized once and looked up afterwards.
+import type { Category, ParsedRequest, Segment } from '../model.ts';
+import {
+  CLAUDE_PER_MESSAGE_TOKENS,
+  CLAUDE_REQUEST_BASE_TOKENS,
+  CLAUDE_THINKING_TOKENS,
+  CLAUDE_TOKENS_PER_PDF_PAGE,
+  CLAUDE_TOOL_DEFINITION_DISCOUNT,
+  CLAUDE_TOOL_SYSTEM_ANY,
+  CLAUDE_TOOL_SYSTEM_AUTO,
+  NEW_TOKENIZER_FACTOR,
+  claudeImageTokens,
+  estimateClaudeTextTokens,
+  usesNewTokenizer,
+} from './claude.ts';
+import { imageDetailOf, pdfPageCount } from './media.ts';
+import {
+  NAMESPACE_CLOSE,
+  NAMESPACE_OPEN,
+  OPENAI_AUDIO_BYTES_PER_TOKEN,
+  OPENAI_TOKENS_PER_PDF_PAGE,
+  TOOLS_PREAMBLE_TOKENS,
+  TOOL_CALL_FRAMING_TOKENS,
+  UNKNOWN_IMAGE_SIZE,
+  encodingForModel,
+  framingForModel,
+  functionToolOf,
+  loadEncoding,
+  openaiImageTokens,
+  renderFunctionTool,
+  type OpenAIEncoding,
+  type TokenCountFn,
+} from './openai.ts';
+
+export type Tokenizer = OpenAIEncoding | 'claude-estimate';
+
+/** Why a count is not exact. Fixed codes, never payload text. */
+export type TokenNoteCode =
+  | 'claude_estimate'
+  | 'encoding_assumed'
+  | 'framing_unverified'
+  | 'tools_rendering_estimated'
+  | 'media_estimated'
+  | 'server_tool_not_modelled'
+  | 'multi_part_message'
+  | 'unknown_shapes';
+
+/** Hidden tokens a request pays that belong to no block. */
+export interface OverheadTokens {
+  /** Message framing and reply priming (OpenAI), role markers (Claude), tool-call framing. */
+  framing: number;
+  /** OpenAI: the `namespace functions` wrapper and tools preamble around the rendered definitions. */
+  toolsPreamble: number;
+  /** Claude: the hidden tool-use system prompt (by tool_choice) and the extended-thinking instruction. */
+  toolUseSystem: number;
+}
+
+export interface RequestTokens {
+  /** Tokens per segment, aligned with `request.segments`. */
+  segments: number[];
+  overhead: OverheadTokens;
+  /** Sum of the overhead parts. */
+  overheadTotal: number;
+  /** Σ segments + overhead: the prompt size as the provider bills it. */
+  total: number;
+  exact: boolean;
+  /** Segment tokens per category (overhead not included). */
+  byCategory: Partial<Record<Category, number>>;
+  tokenizer: Tokenizer;
+  notes: TokenNoteCode[];
+}
+
+const OPENAI_FORMATS = new Set(['openai-chat', 'openai-responses']);
+
+export class TokenCounter {
+  private readonly encoders = new Map<OpenAIEncoding, TokenCountFn>();
+  private readonly caches = new Map<Tokenizer, Map<string, number>>();
+  private readonly pdfPages = new Map<string, number | null>();
+
+  /** Loads the vocabularies these requests need (lazily: Claude-only input loads none). */
+  async prepare(requests: readonly ParsedRequest[], modelOf: (request: ParsedRequest) => string | null): Promise<void> {
+    const needed = new Set<OpenAIEncoding>();
+    for (const request of requests) {
+      if (OPENAI_FORMATS.has(request.format)) needed.add(encodingForModel(modelOf(request)).encoding);
+    }
+    for (const encoding of needed) {
+      if (!this.encoders.has(encoding)) this.encoders.set(encoding, await loadEncoding(encoding));
+    }
+  }
+
+  /** Number of distinct texts tokenized so far, per tokenizer. */
+  distinctTexts(tokenizer: Tokenizer): number {
+    return this.caches.get(tokenizer)?.size ?? 0;
+  }
+
+  private cached(tokenizer: Tokenizer, text: string, compute: (text: string) => number): number {
+    let cache = this.caches.get(tokenizer);
+    if (!cache) {
+      cache = new Map();
+      this.caches.set(tokenizer, cache);
+    }
+    const known = cache.get(text);
+    if (known !== undefined) return known;
+    const value = compute(text);
+    cache.set(text, value);
+    return value;
+  }
+
+  private openaiCount(encoding: OpenAIEncoding, text: string): number {
+    if (text === '') return 0;
+    const encode = this.encoders.get(encoding);
+    if (!encode) throw new Error(`tokenizer ${encoding} was not loaded: call prepare() first`);
+    return this.cached(encoding, text, encode);
+  }
+
+  private claudeCount(text: string): number {
+    if (text === '') return 0;
+    return this.cached('claude-estimate', text, estimateClaudeTextTokens);
+  }
+
+  private pagesOf(wire: string): number | null {
+    if (!this.pdfPages.has(wire)) this.pdfPages.set(wire, pdfPageCount(wire));
+    return this.pdfPages.get(wire) ?? null;
+  }
+
+  /** Counts one request as billed by `model` (the resolved id: the request's own or the override). */
+  count(request: ParsedRequest, model: string | null): RequestTokens {
+    return OPENAI_FORMATS.has(request.format) ? this.countOpenAI(request, model) : this.countClaude(request, model);
+  }
+
+  private countOpenAI(request: ParsedRequest, model: string | null): RequestTokens {
+    const { encoding, assumed } = encodingForModel(model);
+    const framing = framingForModel(model);
+    const count = (text: string): number => this.openaiCount(encoding, text);
+    const notes = new Set<TokenNoteCode>();
+    if (assumed) notes.add('encoding_assumed');
+    if (framing.family === 'o1-mini') notes.add('framing_unverified');
+    if (request.format === 'openai-responses') notes.add('framing_unverified');
+
+    const segments: number[] = [];
+    let functionTools = 0;
+    let toolCallFraming = 0;
+    const textPartsPerMessage = new Map<number, number>();
+    for (const segment of request.segments) {
+      segments.push(this.openaiSegment(segment, framing.billsSystemMessages, count, notes));
+      if (segment.category === 'tools' && isFunctionToolSegment(segment)) functionTools++;
+      if (segment.category === 'tool_call') {
+        toolCallFraming += TOOL_CALL_FRAMING_TOKENS + count(segment.toolName ?? '');
+        notes.add('tools_rendering_estimated');
+      }
+      if (segment.media === null && segment.category !== 'tools') {
+        textPartsPerMessage.set(segment.messageIndex, (textPartsPerMessage.get(segment.messageIndex) ?? 0) + 1);
+      }
+    }
+    // Joined parts may merge tokens across the seam; each part is counted alone.
+    for (const parts of textPartsPerMessage.values()) if (parts > 1) notes.add('multi_part_message');
+
+    const roles = messageRoles(request);
+    let messageFraming = framing.priming + framing.fixed;
+    let hasSystemMessage = false;
+    for (const role of roles) {
+      const isSystem = role === 'system' || role === 'developer';
+      hasSystemMessage ||= isSystem;
+      if (isSystem && !framing.billsSystemMessages) continue;
+      messageFraming += framing.perMessage + count(role);
+    }
+
+    let toolsPreamble = 0;
+    if (functionTools > 0) {
+      notes.add('tools_rendering_estimated');
+      // With a system message the definitions join it and the preamble is 4 tokens shorter (hmarr's rule).
+      toolsPreamble = count(NAMESPACE_OPEN) + count(NAMESPACE_CLOSE) + TOOLS_PREAMBLE_TOKENS - (hasSystemMessage ? 4 : 0);
+    }
+    const overhead: OverheadTokens = { framing: messageFraming + toolCallFraming, toolsPreamble, toolUseSystem: 0 };
+    return finish(request, segments, overhead, encoding, notes);
+  }
+
+  private openaiSegment(
+    segment: Segment,
+    billsSystemMessages: boolean,
+    count: (text: string) => number,
+    notes: Set<TokenNoteCode>,
+  ): number {
+    switch (segment.category) {
+      case 'system':
+        return billsSystemMessages ? count(segment.text) : 0;
+      case 'tools': {
+        const tool = functionToolOf(parseJson(segment.wire));
+        if (tool) return count(renderFunctionTool(tool));
+        notes.add('server_tool_not_modelled');
+        return count(segment.text);
+      }
+      case 'tool_call':
+        return count(segment.text);
+      case 'image': {
+        notes.add('media_estimated');
+        const media = segment.media;
+        const width = media?.width ?? UNKNOWN_IMAGE_SIZE.width;
+        const height = media?.height ?? UNKNOWN_IMAGE_SIZE.height;
+        return openaiImageTokens(width, height, imageDetailOf(segment.wire));
+      }
+      case 'document':
+        notes.add('media_estimated');
+        return OPENAI_TOKENS_PER_PDF_PAGE * (this.pagesOf(segment.wire) ?? 1);
+      case 'audio':
+        notes.add('media_estimated');
+        return Math.max(1, Math.round((segment.media?.dataBytes ?? 0) / OPENAI_AUDIO_BYTES_PER_TOKEN));
+      default:
+        return count(segment.text);
+    }
+  }
+
+  private countClaude(request: ParsedRequest, model: string | null): RequestTokens {
+    const notes = new Set<TokenNoteCode>(['claude_estimate']);
+    const factor = usesNewTokenizer(model) ? NEW_TOKENIZER_FACTOR : 1;
+    const scale = (tokens: number): number => Math.round(tokens * factor);
+    const segments: number[] = [];
+    let tools = 0;
+    for (const segment of request.segments) {
+      if (segment.category === 'tools') tools++;
+      segments.push(scale(this.claudeSegment(segment, notes)));
+    }
+    let toolUseSystem = 0;
+    if (tools > 0) {
+      const choice = request.options.toolChoice ?? 'auto';
+      toolUseSystem += /any|tool/.test(choice) ? CLAUDE_TOOL_SYSTEM_ANY : CLAUDE_TOOL_SYSTEM_AUTO;
+    }
+    const thinking = request.options.thinking;
+    if (thinking !== null && thinking !== 'disabled') toolUseSystem += CLAUDE_THINKING_TOKENS;
+    const overhead: OverheadTokens = {
+      framing: scale(CLAUDE_REQUEST_BASE_TOKENS + CLAUDE_PER_MESSAGE_TOKENS * request.messageCount),
+      toolsPreamble: 0,
+      toolUseSystem: scale(toolUseSystem),
+    };
+    return finish(request, segments, overhead, 'claude-estimate', notes);
+  }
+
+  private claudeSegment(segment: Segment, notes: Set<TokenNoteCode>): number {
+    switch (segment.category) {
+      case 'tools': {
+        const estimate = this.claudeCount(segment.text);
+        // Server tools (web search, code execution, ...) carry hidden prompts of their own, not modelled.
+        if (!segment.wire.includes('"input_schema"')) {
+          notes.add('server_tool_not_modelled');
+          return estimate;
+        }
+        return Math.max(1, estimate - CLAUDE_TOOL_DEFINITION_DISCOUNT);
+      }
+      case 'tool_call':
+        return this.claudeCount(segment.toolName ?? '') + this.claudeCount(segment.text);
+      case 'image': {
+        const media = segment.media;
+        return claudeImageTokens(media?.width ?? UNKNOWN_IMAGE_SIZE.width, media?.height ?? UNKNOWN_IMAGE_SIZE.height);
+      }
+      case 'document': {
+        const pages = this.pagesOf(segment.wire);
+        if (pages === null && segment.text !== '') return this.claudeCount(segment.text);
+        return CLAUDE_TOKENS_PER_PDF_PAGE * (pages ?? 1);
+      }
+      default:
+        return this.claudeCount(segment.text);
+    }
+  }
+}
+
+function finish(
+  request: ParsedRequest,
+  segments: number[],
+  overhead: OverheadTokens,
+  tokenizer: Tokenizer,
+  notes: Set<TokenNoteCode>,
+): RequestTokens {
+  const byCategory: Partial<Record<Category, number>> = {};
+  let segmentTotal = 0;
+  request.segments.forEach((segment, i) => {
+    const tokens = segments[i] ?? 0;
+    segmentTotal += tokens;
+    byCategory[segment.category] = (byCategory[segment.category] ?? 0) + tokens;
+  });
+  const overheadTotal = overhead.framing + overhead.toolsPreamble + overhead.toolUseSystem;
+  if (request.unknownShapes.length > 0) notes.add('unknown_shapes');
+  return {
+    segments,
+    overhead,
+    overheadTotal,
+    total: segmentTotal + overheadTotal,
+    exact: notes.size === 0,
+    byCategory,
+    tokenizer,
+    notes: [...notes].sort(),
+  };
+}
+
+function isFunctionToolSegment(segment: Segment): boolean {
+  return functionToolOf(parseJson(segment.wire)) !== null;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The role of each message the request holds, in order. Messages with no segment (an assistant turn whose
+ * content is empty) still pay framing; their role is taken as assistant. Responses `instructions`
+ * (messageIndex −1, category system) is framed as one more system message.
+ */
+function messageRoles(request: ParsedRequest): string[] {
+  const roles: (string | null)[] = new Array<string | null>(request.messageCount).fill(null);
+  let instructions = false;
+  for (const segment of request.segments) {
+    if (segment.messageIndex < 0) {
+      if (segment.category === 'system') instructions = true;
+      continue;
+    }
+    if (segment.messageIndex < roles.length && roles[segment.messageIndex] === null) {
+      roles[segment.messageIndex] = segment.role ?? roleOfCategory(segment.category);
+    }
+  }
+  const resolved = roles.map((role) => role ?? 'assistant');
+  return instructions ? ['system', ...resolved] : resolved;
+}
+
+function roleOfCategory(category: Category): string {
+  if (category === 'tool_result') return 'tool';
+  if (category === 'system') return 'system';
+  if (category === 'user') return 'user';
+  return 'assistant';
+}

@@ -1,0 +1,6 @@
+// Token counting: exact OpenAI BPE counts with billed framing, and the documented Claude estimate.
+export { TokenCounter } from './counter.ts';
+export type { OverheadTokens, RequestTokens, TokenNoteCode, Tokenizer } from './counter.ts';
+export { encodingForModel, framingForModel, loadEncoding } from './openai.ts';
+export type { EncodingChoice, FramingRule, OpenAIEncoding } from './openai.ts';
+export { estimateClaudeTextTokens, usesNewTokenizer } from './claude.ts';

@@ -1,0 +1,186 @@
+// OpenAI token counting: exact BPE counts with gpt-tokenizer plus the framing rules the API bills on top of
+// message text. The framing constants were read off recorded `prompt_tokens` (docs/tokens.md shows the data).
+
+export type OpenAIEncoding = 'o200k_base' | 'cl100k_base';
+
+/** Counts tokens of one string; a loaded vocabulary. */
+export type TokenCountFn = (text: string) => number;
+
+/**
+ * Loads a vocabulary on first use. Dynamic imports keep each vocabulary in its own chunk, so the web app
+ * fetches the ~1 MB table only when an OpenAI request is analyzed.
+ */
+export async function loadEncoding(encoding: OpenAIEncoding): Promise<TokenCountFn> {
+  if (encoding === 'o200k_base') {
+    const mod = await import('gpt-tokenizer/encoding/o200k_base');
+    return (text) => mod.countTokens(text);
+  }
+  const mod = await import('gpt-tokenizer/encoding/cl100k_base');
+  return (text) => mod.countTokens(text);
+}
+
+export interface EncodingChoice {
+  encoding: OpenAIEncoding;
+  /** True when the model id is not one tiktoken maps (GPT-6.x, unrecognized ids): o200k_base is assumed. */
+  assumed: boolean;
+}
+
+const O200K_MODELS = /^(?:gpt-4o|gpt-4\.1|gpt-4\.5|o1|o3|o4|gpt-5|chatgpt-4o|codex-)/;
+const CL100K_MODELS = /^(?:gpt-4(?![o.])|gpt-3\.5|text-embedding-)/;
+const ASSUMED_O200K = /^gpt-6/;
+
+/** tiktoken's model → encoding map, extended to GPT-6.x by assumption. */
+export function encodingForModel(model: string | null): EncodingChoice {
+  const id = (model ?? '').toLowerCase();
+  if (O200K_MODELS.test(id)) return { encoding: 'o200k_base', assumed: false };
+  if (CL100K_MODELS.test(id)) return { encoding: 'cl100k_base', assumed: false };
+  if (ASSUMED_O200K.test(id)) return { encoding: 'o200k_base', assumed: true };
+  return { encoding: 'o200k_base', assumed: true };
+}
+
+/** How the API frames messages around their text, per model family. */
+export interface FramingRule {
+  family: 'gpt-4o' | 'reasoning' | 'o1-mini' | 'search-preview' | 'cl100k';
+  /** Tokens per message besides its role name and content (`<|start|>`, separator, `<|end|>`). */
+  perMessage: number;
+  /** Tokens that prime the reply (`<|start|>assistant<|message|>`). */
+  priming: number;
+  /** Constant extra tokens per request seen on this family. */
+  fixed: number;
+  /** Search-preview models do not bill system/developer messages. */
+  billsSystemMessages: boolean;
+}
+
+// Measured on pai_text_only_requests (18 requests): gpt-4o/4o-mini/4.1-mini/4.5-preview bill 3 + role per
+// message + 3; o3-mini/gpt-5 bill 3 + role per message + 2; o1-mini needs 8 more (one request); the
+// search-preview models bill only non-system messages with the reasoning-family framing.
+export function framingForModel(model: string | null): FramingRule {
+  const id = (model ?? '').toLowerCase();
+  if (id.includes('search-preview')) {
+    return { family: 'search-preview', perMessage: 3, priming: 2, fixed: 0, billsSystemMessages: false };
+  }
+  if (/^o1-(?:mini|preview)/.test(id)) {
+    return { family: 'o1-mini', perMessage: 3, priming: 2, fixed: 8, billsSystemMessages: true };
+  }
+  if (/^(?:o\d|gpt-5|gpt-6|codex-)/.test(id)) {
+    return { family: 'reasoning', perMessage: 3, priming: 2, fixed: 0, billsSystemMessages: true };
+  }
+  if (encodingForModel(model).encoding === 'cl100k_base') {
+    return { family: 'cl100k', perMessage: 3, priming: 3, fixed: 0, billsSystemMessages: true };
+  }
+  return { family: 'gpt-4o', perMessage: 3, priming: 3, fixed: 0, billsSystemMessages: true };
+}
+
+/** Tokens a request with function tools pays besides the rendered definitions (hmarr/openai-chat-tokens: 9). */
+export const TOOLS_PREAMBLE_TOKENS = 9;
+/**
+ * A tool call in history costs its name and arguments plus about 4 tokens of call framing, and the tool
+ * result repeats the function name (fitted on the Chat tool-loop fixtures; docs/tokens.md).
+ */
+export const TOOL_CALL_FRAMING_TOKENS = 4;
+
+export const NAMESPACE_OPEN = 'namespace functions {\n\n';
+export const NAMESPACE_CLOSE = '} // namespace functions';
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A function tool as it appears in either API: Chat `{type, function:{...}}` or Responses' flat form. */
+export interface FunctionTool {
+  name: string;
+  description: string | null;
+  parameters: JsonObject | null;
+}
+
+/** Reads a tool definition's JSON; null when it is not a function tool (e.g. a hosted tool such as `mcp`). */
+export function functionToolOf(definition: unknown): FunctionTool | null {
+  if (!isObject(definition)) return null;
+  const inner = isObject(definition.function) ? definition.function : definition;
+  if (typeof inner.name !== 'string') return null;
+  if (definition.type !== undefined && definition.type !== 'function') return null;
+  return {
+    name: inner.name,
+    description: typeof inner.description === 'string' ? inner.description : null,
+    parameters: isObject(inner.parameters) ? inner.parameters : null,
+  };
+}
+
+function formatType(schema: JsonObject, indent: number): string {
+  const enumValues = Array.isArray(schema.enum) ? schema.enum : null;
+  switch (schema.type) {
+    case 'string':
+      return enumValues ? enumValues.map((v) => JSON.stringify(v)).join(' | ') : 'string';
+    case 'number':
+    case 'integer':
+      return enumValues ? enumValues.map((v) => String(v)).join(' | ') : 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'null':
+      return 'null';
+    case 'array':
+      return isObject(schema.items) ? `${formatType(schema.items, indent)}[]` : 'any[]';
+    case 'object':
+      return ['{', formatProperties(schema, indent + 2), '}'].join('\n');
+    default:
+      return 'any';
+  }
+}
+
+function formatProperties(schema: JsonObject, indent: number): string {
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  const required = Array.isArray(schema.required) ? schema.required : [];
+  const lines: string[] = [];
+  for (const [name, value] of Object.entries(properties)) {
+    const property = isObject(value) ? value : {};
+    if (typeof property.description === 'string' && property.description !== '' && indent < 2) {
+      lines.push(`// ${property.description}`);
+    }
+    const optional = required.includes(name) ? '' : '?';
+    lines.push(`${name}${optional}: ${formatType(property, indent)},`);
+  }
+  return lines.map((line) => ' '.repeat(indent) + line).join('\n');
+}
+
+/**
+ * One tool's part of the hidden TypeScript-namespace rendering the model reads:
+ * `// description` then `type name = (_: { ... }) => any;` and a blank line.
+ */
+export function renderFunctionTool(tool: FunctionTool): string {
+  const lines: string[] = [];
+  if (tool.description) lines.push(`// ${tool.description}`);
+  const properties = tool.parameters && isObject(tool.parameters.properties) ? tool.parameters.properties : {};
+  if (tool.parameters && Object.keys(properties).length > 0) {
+    lines.push(`type ${tool.name} = (_: {`, formatProperties(tool.parameters, 0), '}) => any;');
+  } else {
+    lines.push(`type ${tool.name} = () => any;`);
+  }
+  lines.push('', '');
+  return lines.join('\n');
+}
+
+/** Image tokens by OpenAI's tile rule (GPT-4o family): 85 base + 170 per 512-px tile at high detail. */
+export function openaiImageTokens(width: number, height: number, detail: 'low' | 'high' | 'auto'): number {
+  if (detail === 'low') return 85;
+  let w = width;
+  let h = height;
+  const fit = Math.min(1, 2048 / Math.max(w, h));
+  w *= fit;
+  h *= fit;
+  const shortest = Math.min(w, h);
+  if (shortest > 768) {
+    w *= 768 / shortest;
+    h *= 768 / shortest;
+  }
+  const tiles = Math.ceil(w / 512) * Math.ceil(h / 512);
+  return 85 + 170 * tiles;
+}
+
+/** Size assumed when an image's pixels are not in the file (a URL or file id). */
+export const UNKNOWN_IMAGE_SIZE = { width: 1024, height: 768 } as const;
+/** Input audio: ~1 token per 1,230 decoded bytes (one recorded request: 54,000 bytes → 44 audio tokens). */
+export const OPENAI_AUDIO_BYTES_PER_TOKEN = 1230;
+/** PDF file parts: ~220 tokens per page (one recorded one-page PDF billed 219 tokens beyond its prompt). */
+export const OPENAI_TOKENS_PER_PDF_PAGE = 220;

@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import { TokenCounter } from '../../src/core/tokens/counter.ts';
+import { imageDetailOf } from '../../src/core/tokens/media.ts';
+import {
+  encodingForModel,
+  framingForModel,
+  functionToolOf,
+  openaiImageTokens,
+  renderFunctionTool,
+} from '../../src/core/tokens/openai.ts';
+import type { ParsedRequest } from '../../src/core/model.ts';
+import { chatMessage, request, segment } from './build.ts';
+
+async function countAll(requests: ParsedRequest[]) {
+  const counter = new TokenCounter();
+  await counter.prepare(requests, (r) => r.model);
+  return { counter, results: requests.map((r) => counter.count(r, r.model)) };
+}
+
+describe('encodingForModel', () => {
+  it('maps tiktoken families and flags GPT-6 and unknown ids as assumed', () => {
+    expect(encodingForModel('gpt-4o-mini')).toEqual({ encoding: 'o200k_base', assumed: false });
+    expect(encodingForModel('gpt-4.1-2025-04-14')).toEqual({ encoding: 'o200k_base', assumed: false });
+    expect(encodingForModel('o3-mini')).toEqual({ encoding: 'o200k_base', assumed: false });
+    expect(encodingForModel('gpt-5.6-sol')).toEqual({ encoding: 'o200k_base', assumed: false });
+    expect(encodingForModel('gpt-4')).toEqual({ encoding: 'cl100k_base', assumed: false });
+    expect(encodingForModel('gpt-4-turbo')).toEqual({ encoding: 'cl100k_base', assumed: false });
+    expect(encodingForModel('gpt-3.5-turbo')).toEqual({ encoding: 'cl100k_base', assumed: false });
+    expect(encodingForModel('gpt-6-sol')).toEqual({ encoding: 'o200k_base', assumed: true });
+    expect(encodingForModel(null)).toEqual({ encoding: 'o200k_base', assumed: true });
+  });
+
+  it('picks the framing family per model', () => {
+    expect(framingForModel('gpt-4o').priming).toBe(3);
+    expect(framingForModel('gpt-5').priming).toBe(2);
+    expect(framingForModel('o1-mini').fixed).toBe(8);
+    expect(framingForModel('gpt-4o-search-preview').billsSystemMessages).toBe(false);
+  });
+});
+
+describe('OpenAI Chat request totals (values recorded by the API in pai_text_only_requests)', () => {
+  it('matches recorded prompt_tokens for text-only requests of several families', async () => {
+    const requests = [
+      request('openai-chat', 'gpt-4o', [chatMessage(0, 'user', 'hello')], { messageCount: 1 }), // recorded 8
+      request('openai-chat', 'o3-mini', [chatMessage(0, 'user', 'hello')], { messageCount: 1 }), // recorded 7
+      request('openai-chat', 'gpt-5', [chatMessage(0, 'user', 'What is the capital of France?')]), // recorded 13
+      request('openai-chat', 'gpt-4o', [
+        chatMessage(0, 'system', 'You are a helpful assistant.'),
+        chatMessage(1, 'user', 'What is the capital of France?'),
+      ]), // recorded 24
+      request('openai-chat', 'gpt-4o-search-preview', [
+        chatMessage(0, 'system', 'You are a helpful assistant.'),
+        chatMessage(1, 'user', 'What day is today?'),
+      ]), // recorded 11
+    ];
+    const { results } = await countAll(requests);
+    expect(results.map((r) => r.total)).toEqual([8, 7, 13, 24, 11]);
+    expect(results.every((r) => r.exact)).toBe(true);
+    // 'hello' is 1 token; the remaining 7 are framing (3 + role 1 + priming 3).
+    expect(results[0]?.segments).toEqual([1]);
+    expect(results[0]?.overhead.framing).toBe(7);
+    expect(results[0]?.byCategory).toEqual({ user: 1 });
+  });
+
+  it('frames an empty assistant message that has no segment', async () => {
+    const r = request('openai-chat', 'gpt-4o', [chatMessage(0, 'user', 'hello')], { messageCount: 2 });
+    const { results } = await countAll([r]);
+    expect(results[0]?.total).toBe(12); // 1 + (3+1) + (3+1) + 3
+  });
+
+  it('tokenizes each distinct text once per counter', async () => {
+    const shared = 'The same system prompt resent every turn.';
+    const requests = [1, 2, 3].map((n) =>
+      request('openai-chat', 'gpt-4o', [chatMessage(0, 'system', shared), chatMessage(1, 'user', `turn ${n}`)]),
+    );
+    const { counter } = await countAll(requests);
+    // shared text, 3 user texts, the role names 'system' and 'user'.
+    expect(counter.distinctTexts('o200k_base')).toBe(6);
+  });
+
+  it('counts function tools through the namespace rendering and flags the total as an estimate', async () => {
+    const tool = {
+      type: 'function',
+      function: {
+        name: 'get_capital',
+        description: 'Get the capital of a country.',
+        parameters: { type: 'object', properties: { country: { type: 'string', description: 'The country name.' } }, required: ['country'] },
+      },
+    };
+    const r = request('openai-chat', 'gpt-4o-mini', [
+      segment({ category: 'tools', text: JSON.stringify(tool), wire: JSON.stringify(tool), path: 'tools[0]' }),
+      chatMessage(0, 'user', 'What is the capital of France?'),
+    ]);
+    const { results } = await countAll([r]);
+    const result = results[0]!;
+    expect(result.exact).toBe(false);
+    expect(result.notes).toContain('tools_rendering_estimated');
+    expect(result.overhead.toolsPreamble).toBeGreaterThan(9);
+    expect(result.total).toBe(result.segments.reduce((a, b) => a + b, 0) + result.overheadTotal);
+  });
+});
+
+describe('renderFunctionTool', () => {
+  it('renders the TypeScript namespace form, optional and enum properties included', () => {
+    const tool = functionToolOf({
+      type: 'function',
+      name: 'search',
+      description: 'Find things.',
+      parameters: {
+        type: 'object',
+        properties: {
+          query: { type: 'string', description: 'What to find.' },
+          limit: { type: 'integer' },
+          mode: { type: 'string', enum: ['fast', 'deep'] },
+          tags: { type: 'array', items: { type: 'string' } },
+        },
+        required: ['query'],
+      },
+    });
+    expect(tool).not.toBeNull();
+    expect(renderFunctionTool(tool!)).toBe(
+      '// Find things.\ntype search = (_: {\n// What to find.\nquery: string,\nlimit?: number,\nmode?: "fast" | "deep",\ntags?: string[],\n}) => any;\n\n',
+    );
+    expect(renderFunctionTool({ name: 'ping', description: null, parameters: null })).toBe('type ping = () => any;\n\n');
+  });
+
+  it('does not treat hosted tools as function tools', () => {
+    expect(functionToolOf({ type: 'mcp', server_label: 'x' })).toBeNull();
+    expect(functionToolOf('not an object')).toBeNull();
+  });
+});
+
+describe('OpenAI media estimates', () => {
+  it('applies the tile rule', () => {
+    expect(openaiImageTokens(540, 360, 'low')).toBe(85);
+    expect(openaiImageTokens(540, 360, 'high')).toBe(85 + 170 * 2);
+    // 4096² → 2048² → 768² → 2×2 tiles.
+    expect(openaiImageTokens(4096, 4096, 'auto')).toBe(85 + 170 * 4);
+  });
+
+  it('reads detail near the ends of the wire JSON only', () => {
+    expect(imageDetailOf('{"type":"image_url","image_url":{"url":"https://x","detail":"low"}}')).toBe('low');
+    expect(imageDetailOf('{"type":"image_url","image_url":{"url":"https://x"}}')).toBe('auto');
+  });
+});
