@@ -76,5 +76,11 @@ export function claudeImageTokens(width: number, height: number): number {
   return Math.max(1, Math.round((w * h) / 750));
 }
 
+/**
+ * Size assumed for an image whose pixels are not in the file (URL or file id): 512×384 (≈ 262 tokens); the
+ * recorded URL images billed 250–300 tokens each.
+ */
+export const CLAUDE_UNKNOWN_IMAGE_SIZE = { width: 512, height: 384 } as const;
+
 /** A PDF page is sent as its text plus an image of the page: ~1,600 tokens (one recorded one-page PDF). */
 export const CLAUDE_TOKENS_PER_PDF_PAGE = 1600;

@@ -9,6 +9,7 @@ import {
   CLAUDE_TOOL_DEFINITION_DISCOUNT,
   CLAUDE_TOOL_SYSTEM_ANY,
   CLAUDE_TOOL_SYSTEM_AUTO,
+  CLAUDE_UNKNOWN_IMAGE_SIZE,
   NEW_TOKENIZER_FACTOR,
   claudeImageTokens,
   estimateClaudeTextTokens,
@@ -24,11 +25,13 @@ import {
   TOOL_CALL_FRAMING_TOKENS,
   UNKNOWN_IMAGE_SIZE,
   encodingForModel,
+  encryptedReasoningTokens,
   framingForModel,
   functionToolOf,
   loadEncoding,
   openaiImageTokens,
   renderFunctionTool,
+  responsesToolsAdjustment,
   type OpenAIEncoding,
   type TokenCountFn,
 } from './openai.ts';
@@ -44,6 +47,7 @@ export type TokenNoteCode =
   | 'media_estimated'
   | 'server_tool_not_modelled'
   | 'multi_part_message'
+  | 'reasoning_estimated'
   | 'unknown_shapes';
 
 /** Hidden tokens a request pays that belong to no block. */
@@ -171,6 +175,7 @@ export class TokenCounter {
       notes.add('tools_rendering_estimated');
       // With a system message the definitions join it and the preamble is 4 tokens shorter (hmarr's rule).
       toolsPreamble = count(NAMESPACE_OPEN) + count(NAMESPACE_CLOSE) + TOOLS_PREAMBLE_TOKENS - (hasSystemMessage ? 4 : 0);
+      if (request.format === 'openai-responses') toolsPreamble += responsesToolsAdjustment(framing);
     }
     const overhead: OverheadTokens = { framing: messageFraming + toolCallFraming, toolsPreamble, toolUseSystem: 0 };
     return finish(request, segments, overhead, encoding, notes);
@@ -192,6 +197,12 @@ export class TokenCounter {
         return count(segment.text);
       }
       case 'tool_call':
+        return count(segment.text);
+      case 'thinking':
+        if (segment.wire.includes('"encrypted_content"') && segment.text !== '') {
+          notes.add('reasoning_estimated');
+          return encryptedReasoningTokens(segment.text.length);
+        }
         return count(segment.text);
       case 'image': {
         notes.add('media_estimated');
@@ -251,7 +262,7 @@ export class TokenCounter {
         return this.claudeCount(segment.toolName ?? '') + this.claudeCount(segment.text);
       case 'image': {
         const media = segment.media;
-        return claudeImageTokens(media?.width ?? UNKNOWN_IMAGE_SIZE.width, media?.height ?? UNKNOWN_IMAGE_SIZE.height);
+        return claudeImageTokens(media?.width ?? CLAUDE_UNKNOWN_IMAGE_SIZE.width, media?.height ?? CLAUDE_UNKNOWN_IMAGE_SIZE.height);
       }
       case 'document': {
         const pages = this.pagesOf(segment.wire);

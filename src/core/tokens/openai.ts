@@ -79,6 +79,24 @@ export const TOOLS_PREAMBLE_TOKENS = 9;
  */
 export const TOOL_CALL_FRAMING_TOKENS = 4;
 
+/**
+ * The Responses API bills function tools a few tokens below Chat's rendering: 7 fewer on gpt-4o / gpt-4.1
+ * (two requests, both then exact), about 1 fewer on the reasoning family (gpt-5: +2, gpt-5.5: −4 before this).
+ */
+export function responsesToolsAdjustment(framing: FramingRule): number {
+  return framing.family === 'gpt-4o' ? -7 : -1;
+}
+
+/**
+ * Encrypted reasoning items are billed as the reasoning tokens they carry, not as their base64 text. Two
+ * recorded round trips (1,356 chars ↔ 63 reasoning tokens, 9,572 chars ↔ 1,792) give length ≈ 1,056 + 4.75 × tokens.
+ */
+export function encryptedReasoningTokens(encryptedLength: number): number {
+  return Math.max(0, Math.round((encryptedLength - ENCRYPTED_REASONING_BASE_CHARS) / ENCRYPTED_REASONING_CHARS_PER_TOKEN));
+}
+const ENCRYPTED_REASONING_BASE_CHARS = 1056;
+const ENCRYPTED_REASONING_CHARS_PER_TOKEN = 4.75;
+
 export const NAMESPACE_OPEN = 'namespace functions {\n\n';
 export const NAMESPACE_CLOSE = '} // namespace functions';
 
@@ -178,8 +196,8 @@ export function openaiImageTokens(width: number, height: number, detail: 'low' |
   return 85 + 170 * tiles;
 }
 
-/** Size assumed when an image's pixels are not in the file (a URL or file id). */
-export const UNKNOWN_IMAGE_SIZE = { width: 1024, height: 768 } as const;
+/** Size assumed when an image's pixels are not in the file (a URL or file id); one recorded URL image billed 425. */
+export const UNKNOWN_IMAGE_SIZE = { width: 768, height: 512 } as const;
 /** Input audio: ~1 token per 1,230 decoded bytes (one recorded request: 54,000 bytes → 44 audio tokens). */
 export const OPENAI_AUDIO_BYTES_PER_TOKEN = 1230;
 /** PDF file parts: ~220 tokens per page (one recorded one-page PDF billed 219 tokens beyond its prompt). */
