@@ -146,6 +146,8 @@ export interface RequestOptions {
 
 export type RequestNoteCode =
   | 'previous_response_id'
+  /** Responses `item_reference`: an input item given only by id (server-side state). */
+  | 'item_reference'
   | 'system_role_in_messages'
   | 'unknown_shapes'
   | 'no_model'

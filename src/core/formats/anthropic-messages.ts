@@ -1,0 +1,297 @@
+// Anthropic Messages API body → ParsedRequest. Serialization order (the order the prompt cache hashes): tools,
+// then system, then messages.
+
+import type { Category, MediaInfo, ParsedRequest, RequestNote } from '../model.ts';
+import { isObject, stringField, type JsonObject } from '../input/json-value.ts';
+import { inlineMedia, referencedMedia } from './media.ts';
+import {
+  assembleRequest,
+  cacheMarkerOf,
+  emptyOptions,
+  jsonText,
+  note,
+  SegmentListBuilder,
+  type ImportContext,
+  type SegmentSpec,
+} from './segments.ts';
+import { utf8Length } from '../text/utf8.ts';
+
+/** Client tool calls and results: the blocks Anthropic's lookback counts as runs. */
+const TOOL_USE_TYPES = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
+/** Results of server tools (web search, web fetch, code execution, MCP, advisor, tool search). */
+const SERVER_RESULT_TYPE = /^(web_search|web_fetch|code_execution|bash_code_execution|text_editor_code_execution|tool_search_tool|mcp|advisor)_tool_result$/;
+
+export function importAnthropicMessages(body: JsonObject, ctx: ImportContext): ParsedRequest {
+  const builder = new SegmentListBuilder(ctx.store);
+  const notes: RequestNote[] = [];
+
+  const tools = body['tools'];
+  if (Array.isArray(tools)) {
+    tools.forEach((tool, i) => {
+      builder.add({
+        category: 'tools',
+        path: `tools[${i}]`,
+        text: jsonText(withoutMarker(tool)),
+        block: tool,
+        messageIndex: -1,
+        role: null,
+        toolName: isObject(tool) ? stringField(tool, 'name') : null,
+        cacheable: true,
+      });
+    });
+  }
+
+  const system = body['system'];
+  if (typeof system === 'string') {
+    builder.add({ category: 'system', path: 'system', text: system, block: system, messageIndex: -1, role: null, cacheable: system !== '' });
+  } else if (Array.isArray(system)) {
+    system.forEach((block, i) => addBlock(builder, block, `system[${i}]`, -1, 'system'));
+  }
+
+  const messages = Array.isArray(body['messages']) ? body['messages'] : [];
+  let systemInMessages = false;
+  messages.forEach((message, m) => {
+    const path = `messages[${m}]`;
+    if (!isObject(message)) {
+      builder.unknown(path, typeof message, message, m, null);
+      return;
+    }
+    const role = stringField(message, 'role');
+    if (role === 'system') systemInMessages = true;
+    if (role !== 'user' && role !== 'assistant' && role !== 'system') {
+      builder.unknown(path, `role:${role ?? '(none)'}`, message, m, role);
+      return;
+    }
+    const content = message['content'];
+    if (typeof content === 'string') {
+      builder.add({
+        category: roleCategory(role),
+        path: `${path}.content`,
+        text: content,
+        block: message,
+        messageIndex: m,
+        role,
+        cacheable: content !== '',
+      });
+    } else if (Array.isArray(content)) {
+      content.forEach((block, b) => addBlock(builder, block, `${path}.content[${b}]`, m, role));
+    } else if (content !== undefined && content !== null) {
+      builder.unknown(`${path}.content`, typeof content, content, m, role);
+    }
+  });
+  if (systemInMessages) notes.push(note('system_role_in_messages'));
+
+  const options = emptyOptions();
+  options.toolChoice = toolChoice(body['tool_choice']);
+  const thinking = body['thinking'];
+  if (isObject(thinking) && typeof thinking['type'] === 'string' && thinking['type'] !== 'disabled') {
+    options.thinking = thinking['type'];
+  }
+  const effort = isObject(body['output_config']) ? body['output_config']['effort'] : undefined;
+  if (typeof effort === 'string') options.thinking = options.thinking ? `${options.thinking}:${effort}` : effort;
+  options.stream = body['stream'] === true;
+
+  return assembleRequest(
+    {
+      format: 'anthropic-messages',
+      body,
+      builder,
+      messageCount: messages.length,
+      options,
+      topLevelCacheMarker: cacheMarkerOf(body),
+      notes,
+    },
+    ctx,
+  );
+}
+
+function roleCategory(role: string): Category {
+  if (role === 'assistant') return 'assistant';
+  if (role === 'system') return 'system';
+  return 'user';
+}
+
+function toolChoice(choice: unknown): string | null {
+  if (typeof choice === 'string') return choice;
+  if (!isObject(choice) || typeof choice['type'] !== 'string') return null;
+  return typeof choice['name'] === 'string' ? `${choice['type']}:${choice['name']}` : choice['type'];
+}
+
+function withoutMarker(block: unknown): unknown {
+  if (!isObject(block) || !('cache_control' in block)) return block;
+  const { cache_control: _marker, ...rest } = block;
+  return rest;
+}
+
+function addBlock(builder: SegmentListBuilder, block: unknown, path: string, messageIndex: number, role: string): void {
+  if (!isObject(block)) {
+    builder.unknown(path, typeof block, block, messageIndex, role);
+    return;
+  }
+  const type = stringField(block, 'type');
+  const base = { path, block, messageIndex, role };
+  switch (type) {
+    case 'text': {
+      const text = stringField(block, 'text') ?? '';
+      builder.add({ ...base, category: roleCategory(role), text, cacheable: text !== '' });
+      return;
+    }
+    case 'image':
+    case 'document': {
+      const media = sourceMedia(type, block['source']);
+      if (media === null) {
+        builder.unknown(path, `${type}.source:${sourceType(block['source'])}`, block, messageIndex, role);
+        return;
+      }
+      builder.add({ ...base, category: type, text: sourceText(block['source']), media, cacheable: true });
+      return;
+    }
+    case 'search_result': {
+      builder.add({ ...base, category: roleCategory(role), text: flattenText(block['content']), cacheable: true });
+      return;
+    }
+    case 'thinking':
+      builder.add({ ...base, category: 'thinking', text: stringField(block, 'thinking') ?? '', cacheable: false });
+      return;
+    case 'redacted_thinking':
+      builder.add({ ...base, category: 'thinking', text: stringField(block, 'data') ?? '', cacheable: false });
+      return;
+    case 'tool_addition': {
+      const tool = block['tool'];
+      builder.add({
+        ...base,
+        category: 'tools',
+        text: jsonText(tool),
+        toolName: isObject(tool) ? (stringField(tool, 'name') ?? stringField(tool, 'tool_name')) : null,
+        cacheable: true,
+      });
+      return;
+    }
+    case 'container_upload':
+      builder.add({ ...base, category: 'document', text: '', media: referencedMedia('document', 'file', null), cacheable: true });
+      return;
+    default:
+      break;
+  }
+  if (type !== null && TOOL_USE_TYPES.has(type)) {
+    builder.add({
+      ...base,
+      category: 'tool_call',
+      text: jsonText(block['input'] ?? {}),
+      toolName: stringField(block, 'name'),
+      callId: stringField(block, 'id'),
+      cacheable: true,
+      run: type === 'tool_use' ? 'tool_use' : null,
+    });
+    return;
+  }
+  if (type === 'tool_result' || (type !== null && SERVER_RESULT_TYPE.test(type))) {
+    addToolResult(builder, block, type, path, messageIndex, role);
+    return;
+  }
+  builder.unknown(path, type ?? '(no type)', block, messageIndex, role);
+}
+
+function addToolResult(
+  builder: SegmentListBuilder,
+  block: JsonObject,
+  type: string,
+  path: string,
+  messageIndex: number,
+  role: string,
+): void {
+  const callId = stringField(block, 'tool_use_id');
+  const nested: SegmentSpec[] = [];
+  const content = block['content'];
+  let text: string;
+  if (typeof content === 'string') text = content;
+  else if (Array.isArray(content)) {
+    const parts: string[] = [];
+    content.forEach((item, k) => {
+      const itemPath = `${path}.content[${k}]`;
+      if (!isObject(item)) {
+        parts.push(jsonText(item));
+        return;
+      }
+      const itemType = stringField(item, 'type');
+      if (itemType === 'text') parts.push(stringField(item, 'text') ?? '');
+      else if (itemType === 'image' || itemType === 'document') {
+        const media = sourceMedia(itemType, item['source']);
+        if (media === null) parts.push(jsonText(item));
+        else {
+          const sourced = sourceText(item['source']);
+          nested.push({
+            category: itemType,
+            path: itemPath,
+            text: sourced,
+            block: item,
+            messageIndex,
+            role,
+            callId,
+            media,
+            cacheable: false,
+            nested: true,
+          });
+        }
+      } else if (itemType === 'search_result') parts.push(flattenText(item['content']));
+      else parts.push(jsonText(item));
+    });
+    text = parts.join('\n');
+  } else text = content === undefined || content === null ? '' : jsonText(content);
+  builder.add({
+    category: 'tool_result',
+    path,
+    text,
+    block,
+    messageIndex,
+    role,
+    callId,
+    cacheable: true,
+    run: type === 'tool_result' ? 'tool_result' : null,
+  });
+  for (const spec of nested) builder.add(spec);
+}
+
+function sourceType(source: unknown): string {
+  return isObject(source) ? (stringField(source, 'type') ?? '(no type)') : '(none)';
+}
+
+/** Media described by an image/document `source`; null for a source type this importer does not know. */
+function sourceMedia(kind: 'image' | 'document', source: unknown): MediaInfo | null {
+  if (!isObject(source)) return null;
+  const mediaType = stringField(source, 'media_type');
+  switch (source['type']) {
+    case 'base64':
+      return inlineMedia(kind, mediaType, stringField(source, 'data') ?? '');
+    case 'url':
+      return referencedMedia(kind, 'url', mediaType);
+    case 'file':
+      return referencedMedia(kind, 'file', mediaType);
+    case 'text': {
+      // A plain-text document: the model reads the text itself, which is what `text` carries.
+      const data = stringField(source, 'data') ?? '';
+      return { kind, source: 'unknown', mediaType: mediaType ?? 'text/plain', dataBytes: utf8Length(data), width: null, height: null };
+    }
+    case 'content':
+      return { kind, source: 'unknown', mediaType: null, dataBytes: 0, width: null, height: null };
+    default:
+      return null;
+  }
+}
+
+/** Text the model reads from a document source: plain-text data or content blocks; '' for binary sources. */
+function sourceText(source: unknown): string {
+  if (!isObject(source)) return '';
+  if (source['type'] === 'text') return stringField(source, 'data') ?? '';
+  if (source['type'] === 'content') return flattenText(source['content']);
+  return '';
+}
+
+/** Text of a string or of an array of text blocks (search results, document content). */
+function flattenText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return content === undefined || content === null ? '' : jsonText(content);
+  return content
+    .map((item) => (isObject(item) && item['type'] === 'text' ? (stringField(item, 'text') ?? '') : jsonText(item)))
+    .join('\n');
+}

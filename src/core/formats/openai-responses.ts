@@ -1,0 +1,260 @@
+// OpenAI Responses body → ParsedRequest. Serialization order: tools, instructions (category system), then the
+// input string or input items in order.
+
+import type { Category, ParsedRequest, RequestNote } from '../model.ts';
+import { isObject, objectField, stringField, type JsonObject } from '../input/json-value.ts';
+import { mediaFromUrl, referencedMedia } from './media.ts';
+import { openAiOptions } from './openai-chat.ts';
+import { assembleRequest, jsonText, note, SegmentListBuilder, type ImportContext, type SegmentSpec } from './segments.ts';
+
+const ROLE_CATEGORY: Record<string, Category> = {
+  system: 'system',
+  developer: 'system',
+  user: 'user',
+  assistant: 'assistant',
+};
+
+/** Hosted-tool call items: the call (and, for some, its result) in one item. */
+const CALL_ITEMS = new Set([
+  'function_call',
+  'custom_tool_call',
+  'file_search_call',
+  'web_search_call',
+  'computer_call',
+  'code_interpreter_call',
+  'image_generation_call',
+  'local_shell_call',
+  'shell_call',
+  'apply_patch_call',
+  'mcp_call',
+  'mcp_approval_request',
+  'tool_search_call',
+]);
+
+/** Items that return a result to the model. */
+const OUTPUT_ITEMS = new Set([
+  'function_call_output',
+  'custom_tool_call_output',
+  'computer_call_output',
+  'local_shell_call_output',
+  'shell_call_output',
+  'apply_patch_call_output',
+  'mcp_approval_response',
+  'mcp_list_tools',
+  'tool_search_output',
+]);
+
+export function importOpenAiResponses(body: JsonObject, ctx: ImportContext): ParsedRequest {
+  const builder = new SegmentListBuilder(ctx.store);
+  const notes: RequestNote[] = [];
+
+  const tools = body['tools'];
+  if (Array.isArray(tools)) {
+    tools.forEach((tool, i) => {
+      const name = isObject(tool) ? (stringField(tool, 'name') ?? stringField(tool, 'server_label') ?? stringField(tool, 'type')) : null;
+      builder.add({ category: 'tools', path: `tools[${i}]`, text: jsonText(tool), block: tool, messageIndex: -1, role: null, toolName: name, cacheable: false });
+    });
+  }
+
+  const instructions = body['instructions'];
+  if (typeof instructions === 'string') {
+    builder.add({ category: 'system', path: 'instructions', text: instructions, block: instructions, messageIndex: -1, role: null, cacheable: false });
+  } else if (Array.isArray(instructions)) {
+    instructions.forEach((item, i) => addItem(builder, item, `instructions[${i}]`, -1, notes, 'system'));
+  }
+
+  const input = body['input'];
+  let messageCount = 0;
+  if (typeof input === 'string') {
+    messageCount = 1;
+    builder.add({ category: 'user', path: 'input', text: input, block: input, messageIndex: 0, role: 'user', cacheable: false });
+  } else if (Array.isArray(input)) {
+    messageCount = input.length;
+    input.forEach((item, i) => addItem(builder, item, `input[${i}]`, i, notes, null));
+  }
+
+  const options = openAiOptions(body);
+  if (typeof body['previous_response_id'] === 'string' && body['previous_response_id'] !== '') {
+    options.previousResponseId = true;
+    notes.push(note('previous_response_id'));
+  }
+  return assembleRequest(
+    { format: 'openai-responses', body, builder, messageCount, options, topLevelCacheMarker: null, notes },
+    ctx,
+  );
+}
+
+function addItem(
+  builder: SegmentListBuilder,
+  item: unknown,
+  path: string,
+  index: number,
+  notes: RequestNote[],
+  forcedCategory: Category | null,
+): void {
+  if (!isObject(item)) {
+    builder.unknown(path, typeof item, item, index, null);
+    return;
+  }
+  const type = stringField(item, 'type');
+  // A message may omit `type` (EasyInputMessage: just role + content).
+  if (type === 'message' || (type === null && typeof item['role'] === 'string')) {
+    addMessage(builder, item, path, index, forcedCategory);
+    return;
+  }
+  if (type === null) {
+    builder.unknown(path, '(no type)', item, index, null);
+    return;
+  }
+  const base = { path, block: item, messageIndex: index, role: null };
+  if (type === 'reasoning') {
+    // Encrypted reasoning is what the model reads back; without it, the summary / reasoning text.
+    const encrypted = stringField(item, 'encrypted_content');
+    builder.add({ ...base, category: 'thinking', text: encrypted ?? [textsOf(item['summary']), textsOf(item['content'])].filter(Boolean).join('\n'), cacheable: false });
+    return;
+  }
+  if (CALL_ITEMS.has(type)) {
+    builder.add({
+      ...base,
+      category: 'tool_call',
+      text: callText(item),
+      toolName: stringField(item, 'name') ?? stringField(item, 'server_label'),
+      callId: stringField(item, 'call_id') ?? stringField(item, 'id'),
+      cacheable: false,
+      run: 'tool_use',
+    });
+    return;
+  }
+  if (OUTPUT_ITEMS.has(type)) {
+    addOutput(builder, item, type, path, index);
+    return;
+  }
+  switch (type) {
+    case 'item_reference':
+      if (!notes.some((n) => n.code === 'item_reference')) notes.push(note('item_reference'));
+      builder.add({ ...base, category: 'other', text: '', cacheable: false });
+      return;
+    case 'compaction':
+      // An opaque summary of earlier turns the model reads back.
+      builder.add({ ...base, category: 'other', text: stringField(item, 'encrypted_content') ?? '', cacheable: false });
+      return;
+    case 'additional_tools':
+      builder.add({ ...base, category: 'tools', text: jsonText(item['tools'] ?? item), cacheable: false });
+      return;
+    case 'compaction_trigger':
+    case 'program':
+    case 'program_output':
+      builder.add({ ...base, category: 'other', text: jsonText(item), cacheable: false });
+      return;
+    default:
+      builder.unknown(path, type, item, index, null);
+  }
+}
+
+function addMessage(builder: SegmentListBuilder, item: JsonObject, path: string, index: number, forcedCategory: Category | null): void {
+  const role = stringField(item, 'role');
+  const category = forcedCategory ?? (role === null ? undefined : ROLE_CATEGORY[role]);
+  if (category === undefined) {
+    builder.unknown(path, `role:${role ?? '(none)'}`, item, index, role);
+    return;
+  }
+  const content = item['content'];
+  if (typeof content === 'string') {
+    builder.add({ category, path: `${path}.content`, text: content, block: item, messageIndex: index, role, cacheable: false });
+    return;
+  }
+  if (!Array.isArray(content)) {
+    builder.unknown(`${path}.content`, typeof content, content, index, role);
+    return;
+  }
+  content.forEach((part, p) => {
+    const spec = partSpec(part, `${path}.content[${p}]`, index, role, category);
+    if (spec === null) builder.unknown(`${path}.content[${p}]`, partType(part), part, index, role);
+    else builder.add(spec);
+  });
+}
+
+function partType(part: unknown): string {
+  return isObject(part) ? (stringField(part, 'type') ?? '(no type)') : typeof part;
+}
+
+/** The segment of one content part, or null for a part this importer does not know. */
+function partSpec(part: unknown, path: string, index: number, role: string | null, category: Category): SegmentSpec | null {
+  if (!isObject(part)) return null;
+  const base = { path, block: part, messageIndex: index, role };
+  switch (stringField(part, 'type')) {
+    case 'input_text':
+      return { ...base, category, text: stringField(part, 'text') ?? '', cacheable: true };
+    case 'output_text':
+    case 'text':
+    case 'summary_text':
+    case 'reasoning_text':
+      return { ...base, category, text: stringField(part, 'text') ?? '', cacheable: false };
+    case 'refusal':
+      return { ...base, category: 'assistant', text: stringField(part, 'refusal') ?? '', cacheable: false };
+    case 'input_image': {
+      const url = stringField(part, 'image_url');
+      const media = url !== null ? mediaFromUrl('image', url) : referencedMedia('image', stringField(part, 'file_id') ? 'file' : 'unknown', null);
+      return { ...base, category: 'image', text: '', media, cacheable: true };
+    }
+    case 'input_file': {
+      const data = stringField(part, 'file_data');
+      const url = stringField(part, 'file_url');
+      const media =
+        data !== null ? mediaFromUrl('document', data, 'application/pdf') : url !== null ? referencedMedia('document', 'url', null) : referencedMedia('document', 'file', null);
+      return { ...base, category: 'document', text: '', media, cacheable: true };
+    }
+    case 'input_audio': {
+      const audio = objectField(part, 'input_audio');
+      const data = audio ? stringField(audio, 'data') : null;
+      const format = audio ? stringField(audio, 'format') : null;
+      const media = data !== null ? mediaFromUrl('audio', `data:audio/${format ?? 'wav'};base64,${data}`) : referencedMedia('audio', 'unknown', null);
+      return { ...base, category: 'audio', text: '', media, cacheable: true };
+    }
+    default:
+      return null;
+  }
+}
+
+/** A tool call's text: its arguments / input / action, else the item's JSON. */
+function callText(item: JsonObject): string {
+  for (const key of ['arguments', 'input', 'code', 'action', 'query', 'queries']) {
+    const value = item[key];
+    if (typeof value === 'string') return withOutput(value, item);
+    if (value !== undefined && value !== null) return withOutput(jsonText(value), item);
+  }
+  return jsonText(item);
+}
+
+/** mcp_call items carry their result too; the model reads both. */
+function withOutput(text: string, item: JsonObject): string {
+  const output = item['output'];
+  if (typeof output === 'string' && output !== '') return `${text}\n${output}`;
+  return text;
+}
+
+function addOutput(builder: SegmentListBuilder, item: JsonObject, type: string, path: string, index: number): void {
+  const callId = stringField(item, 'call_id') ?? stringField(item, 'approval_request_id') ?? stringField(item, 'id');
+  const base = { block: item, messageIndex: index, role: null, callId, toolName: stringField(item, 'server_label') };
+  const output = type === 'mcp_list_tools' ? item['tools'] : (item['output'] ?? item['tools'] ?? item['approve']);
+  const nested: SegmentSpec[] = [];
+  let text: string;
+  if (typeof output === 'string') text = output;
+  else if (Array.isArray(output) && type !== 'mcp_list_tools') {
+    const parts: string[] = [];
+    output.forEach((part, k) => {
+      const spec = partSpec(part, `${path}.output[${k}]`, index, null, 'tool_result');
+      if (spec !== null && spec.media) nested.push({ ...spec, callId, cacheable: false, nested: true });
+      else if (spec !== null) parts.push(spec.text);
+      else parts.push(jsonText(part));
+    });
+    text = parts.join('\n');
+  } else text = output === undefined || output === null ? '' : jsonText(output);
+  builder.add({ ...base, path, category: 'tool_result', text, cacheable: false, run: 'tool_result' });
+  for (const spec of nested) builder.add(spec);
+}
+
+function textsOf(parts: unknown): string {
+  if (!Array.isArray(parts)) return '';
+  return parts.map((p) => (isObject(p) ? (stringField(p, 'text') ?? '') : '')).filter(Boolean).join('\n');
+}

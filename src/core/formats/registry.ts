@@ -1,0 +1,66 @@
+// The importer registry. Two kinds of importer:
+//  - wire importers turn ONE request body into one ParsedRequest (a record of a log, a batch line, ...);
+//  - transcript importers turn a WHOLE file (an agent's session log) into the request sequence it implies.
+// The reader asks the transcript importers first (by file name, then by the structure of the first records) and
+// falls back to wire records. To add a transcript format: write `src/core/formats/<name>.ts` exporting a
+// TranscriptImporter and append it to TRANSCRIPT_IMPORTERS below; nothing else changes.
+
+import type { ParsedRequest, ReadError, WireFormat } from '../model.ts';
+import type { JsonObject } from '../input/json-value.ts';
+import { importAnthropicMessages } from './anthropic-messages.ts';
+import { importOpenAiChat } from './openai-chat.ts';
+import { importOpenAiResponses } from './openai-responses.ts';
+import type { ImportContext, TextStore } from './segments.ts';
+
+export type WireImporter = (body: JsonObject, ctx: ImportContext) => ParsedRequest;
+
+export const WIRE_IMPORTERS: Readonly<Record<WireFormat, WireImporter>> = {
+  'anthropic-messages': importAnthropicMessages,
+  'openai-chat': importOpenAiChat,
+  'openai-responses': importOpenAiResponses,
+};
+
+/** One parsed record of a transcript file (JSONL line, 1-based). */
+export interface TranscriptRecord {
+  line: number;
+  value: unknown;
+}
+
+export interface TranscriptContext {
+  store: TextStore;
+  file: number;
+  fileName: string;
+}
+
+export interface TranscriptImport {
+  /** `index` is assigned by the reader; set it to 0. `line` is the record the request was rebuilt at. */
+  requests: ParsedRequest[];
+  errors: ReadError[];
+}
+
+export interface TranscriptImporter {
+  /** Short stable id, reported as the file's format (e.g. 'pi-session'). */
+  id: string;
+  /** Cheap check on the file name alone (e.g. `rollout-*.jsonl`); true claims the file without looking further. */
+  matchesName(fileName: string): boolean;
+  /** Check on the first parsed records (at most FIRST_RECORDS_FOR_DETECTION) when the name did not decide. */
+  matchesRecords(first: readonly TranscriptRecord[]): boolean;
+  /** Rebuild the requests. Gets every record of the file, in order; broken lines are already reported. */
+  importFile(records: readonly TranscriptRecord[], ctx: TranscriptContext): TranscriptImport;
+}
+
+export const FIRST_RECORDS_FOR_DETECTION = 8;
+
+/** Transcript importers, asked in order. Pi sessions, Claude Code and Codex rollouts are added here later. */
+export const TRANSCRIPT_IMPORTERS: TranscriptImporter[] = [];
+
+export function transcriptImporterByName(fileName: string, importers: readonly TranscriptImporter[] = TRANSCRIPT_IMPORTERS): TranscriptImporter | null {
+  return importers.find((importer) => importer.matchesName(fileName)) ?? null;
+}
+
+export function transcriptImporterByRecords(
+  first: readonly TranscriptRecord[],
+  importers: readonly TranscriptImporter[] = TRANSCRIPT_IMPORTERS,
+): TranscriptImporter | null {
+  return importers.find((importer) => importer.matchesRecords(first)) ?? null;
+}

@@ -1,0 +1,250 @@
+// Shared machinery of the wire-format importers: interning, wire identity, cache markers, lookback positions and
+// the assembly of a ParsedRequest. Each importer only decides which block becomes which segment.
+
+import type {
+  CacheMarker,
+  Category,
+  MediaInfo,
+  ParsedRequest,
+  RequestNote,
+  RequestOptions,
+  Segment,
+  UnknownShape,
+  WireFormat,
+} from '../model.ts';
+import { contentHash } from '../text/hash.ts';
+import { TextInterner } from '../text/intern.ts';
+import { utf8Length } from '../text/utf8.ts';
+import { isObject, type JsonObject } from '../input/json-value.ts';
+
+interface WireStats {
+  bytes: number;
+  hash: string;
+}
+
+/**
+ * One per read: every text and wire of every request goes through the same interner, so a history resent on each
+ * turn is stored once, and its byte length and hash are computed once.
+ */
+export class TextStore {
+  readonly interner: TextInterner;
+  private readonly stats = new Map<string, WireStats>();
+
+  constructor(interner: TextInterner = new TextInterner()) {
+    this.interner = interner;
+  }
+
+  text(value: string): string {
+    return this.interner.intern(value);
+  }
+
+  /** The block's JSON as sent, without cache markers, interned, with its UTF-8 size and content hash. */
+  wire(block: unknown): { wire: string; bytes: number; hash: string } {
+    const wire = this.interner.intern(JSON.stringify(withoutCacheMarkers(block)) ?? 'null');
+    let known = this.stats.get(wire);
+    if (known === undefined) {
+      known = { bytes: utf8Length(wire), hash: contentHash(wire) };
+      this.stats.set(wire, known);
+    }
+    return { wire, bytes: known.bytes, hash: known.hash };
+  }
+
+  get distinctTexts(): number {
+    return this.interner.size;
+  }
+}
+
+/** Everything an importer needs to know about where its body came from. */
+export interface ImportContext {
+  store: TextStore;
+  file: number;
+  line: number;
+  index: number;
+}
+
+const MARKER_KEYS = ['cache_control', 'prompt_cache_breakpoint'];
+
+/** The block without `cache_control` / `prompt_cache_breakpoint`, key order kept (a moved marker is no change). */
+export function withoutCacheMarkers(block: unknown): unknown {
+  if (!isObject(block) || !MARKER_KEYS.some((key) => key in block)) return block;
+  const copy: JsonObject = {};
+  for (const key of Object.keys(block)) if (!MARKER_KEYS.includes(key)) copy[key] = block[key];
+  return copy;
+}
+
+/** A block's own marker: Anthropic cache_control (ttl defaults to 5m), or an OpenAI explicit breakpoint. */
+export function cacheMarkerOf(block: unknown): CacheMarker | null {
+  if (!isObject(block)) return null;
+  const control = block['cache_control'];
+  if (isObject(control)) return { ttl: control['ttl'] === '1h' ? '1h' : '5m' };
+  // OpenAI's breakpoint TTL (30m) has no slot in CacheMarker; 5m marks it without implying the 1h surcharge.
+  if (isObject(block['prompt_cache_breakpoint'])) return { ttl: '5m' };
+  return null;
+}
+
+/** Anthropic lookback runs: consecutive blocks of one of these kinds share a position. */
+export type RunKind = 'tool_use' | 'tool_result';
+
+export interface SegmentSpec {
+  category: Category;
+  path: string;
+  /** What tokenizers count (interned by the builder). */
+  text: string;
+  /** The block as sent; its JSON (markers removed) becomes `wire`. */
+  block: unknown;
+  messageIndex: number;
+  role: string | null;
+  toolName?: string | null;
+  callId?: string | null;
+  media?: MediaInfo | null;
+  cacheable: boolean;
+  run?: RunKind | null;
+  /**
+   * Media nested inside another block (an image inside a tool_result): shares its parent's position; its bytes are
+   * also part of the parent's wire.
+   */
+  nested?: boolean;
+}
+
+export class SegmentListBuilder {
+  readonly segments: Segment[] = [];
+  readonly unknownShapes: UnknownShape[] = [];
+  private readonly runs: (RunKind | null)[] = [];
+  private readonly nested: boolean[] = [];
+
+  constructor(private readonly store: TextStore) {}
+
+  add(spec: SegmentSpec): Segment {
+    const { wire, bytes, hash } = this.store.wire(spec.block);
+    const segment: Segment = {
+      category: spec.category,
+      path: spec.path,
+      text: this.store.text(spec.text),
+      wire,
+      bytes,
+      hash,
+      cacheMarker: cacheMarkerOf(spec.block),
+      position: 0,
+      messageIndex: spec.messageIndex,
+      role: spec.role,
+      toolName: spec.toolName ?? null,
+      callId: spec.callId ?? null,
+      media: spec.media ?? null,
+      cacheable: spec.cacheable,
+    };
+    this.segments.push(segment);
+    this.runs.push(spec.run ?? null);
+    this.nested.push(spec.nested === true);
+    return segment;
+  }
+
+  /**
+   * A block whose shape the importer does not know: kept as an `other` segment carrying its JSON (so its tokens
+   * are still counted) and listed in unknownShapes.
+   */
+  unknown(path: string, shape: string, block: unknown, messageIndex: number, role: string | null): void {
+    this.unknownShapes.push({ path, shape: shapeName(shape) });
+    this.add({
+      category: 'other',
+      path,
+      text: JSON.stringify(withoutCacheMarkers(block)) ?? '',
+      block,
+      messageIndex,
+      role,
+      cacheable: false,
+    });
+  }
+
+  /**
+   * Assign lookback positions: each block is one position, except that a run of consecutive tool_use blocks (or of
+   * consecutive tool_result blocks) is one. Runs continue across message boundaries: the API merges consecutive
+   * same-role turns into one, and a tool_use run and a tool_result run never touch (they differ in kind).
+   */
+  finish(): Segment[] {
+    let position = -1;
+    let previousRun: RunKind | null = null;
+    for (let i = 0; i < this.segments.length; i++) {
+      const segment = this.segments[i]!;
+      if (this.nested[i]) {
+        segment.position = Math.max(position, 0);
+        continue;
+      }
+      const run = this.runs[i]!;
+      if (run === null || run !== previousRun) position++;
+      previousRun = run;
+      segment.position = position;
+    }
+    return this.segments;
+  }
+}
+
+/** Shape names come from `type`/`role` fields of untrusted input: keep them short and identifier-like. */
+function shapeName(shape: string): string {
+  const clean = shape.replace(/[^A-Za-z0-9_.:-]/g, '').slice(0, 64);
+  return clean === '' ? '(no type)' : clean;
+}
+
+export function emptyOptions(): RequestOptions {
+  return {
+    toolChoice: null,
+    thinking: null,
+    promptCacheKey: null,
+    promptCacheRetention: null,
+    promptCacheMode: null,
+    stream: false,
+    previousResponseId: false,
+  };
+}
+
+const NOTE_MESSAGES: Record<RequestNote['code'], string> = {
+  previous_response_id:
+    'previous_response_id: the request continues server-side state that is not in the file; only the items it sends are counted',
+  system_role_in_messages: 'a message with role "system" inside messages (mid-conversation system message)',
+  unknown_shapes: 'blocks of an unknown shape were kept as "other" segments with their JSON',
+  no_model: 'the request names no model',
+  transcript_missing_tools: 'the transcript does not record the tool definitions that were sent',
+  transcript_missing_system: 'the transcript does not record the system prompt that was sent',
+  item_reference: 'item_reference: an input item is only referenced by id; its content is server-side state not in the file',
+};
+
+export function note(code: RequestNote['code']): RequestNote {
+  return { code, message: NOTE_MESSAGES[code] };
+}
+
+export interface RequestParts {
+  format: WireFormat;
+  body: JsonObject;
+  builder: SegmentListBuilder;
+  messageCount: number;
+  options: RequestOptions;
+  topLevelCacheMarker: CacheMarker | null;
+  notes: RequestNote[];
+}
+
+export function assembleRequest(parts: RequestParts, ctx: ImportContext): ParsedRequest {
+  const model = typeof parts.body['model'] === 'string' ? parts.body['model'] : null;
+  const notes = [...parts.notes];
+  if (model === null) notes.push(note('no_model'));
+  if (parts.builder.unknownShapes.length > 0) notes.push(note('unknown_shapes'));
+  return {
+    index: ctx.index,
+    line: ctx.line,
+    file: ctx.file,
+    format: parts.format,
+    model,
+    segments: parts.builder.finish(),
+    messageCount: parts.messageCount,
+    topLevelCacheMarker: parts.topLevelCacheMarker,
+    unknownShapes: parts.builder.unknownShapes,
+    notes,
+    customId: null,
+    timestamp: null,
+    recorded: null,
+    options: parts.options,
+  };
+}
+
+/** JSON of a value for `text` (tool definitions, call arguments, structured results). */
+export function jsonText(value: unknown): string {
+  return JSON.stringify(value) ?? '';
+}

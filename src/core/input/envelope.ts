@@ -1,0 +1,151 @@
+// Record envelopes: batch lines and gateway log entries that wrap a request body. Each record is classified on
+// its own; the reader unwraps only when every record of a file has the same kind (a body that happens to have a
+// `body` key is never mistaken for a wrapper that way).
+
+import type { WireFormat } from '../model.ts';
+import { nestingOverflowOffset } from './depth.ts';
+import { isObject, stringField, type JsonObject } from './json-value.ts';
+import { recordTimestamp } from './timestamp.ts';
+
+export const ENVELOPE_KINDS = [
+  'none',
+  'anthropic-batch',
+  'openai-batch',
+  'gateway:request',
+  'gateway:request_body',
+  'gateway:body',
+  'anthropic-batch-results',
+  'openai-batch-output',
+] as const;
+export type EnvelopeKind = (typeof ENVELOPE_KINDS)[number];
+
+/** Batch output kinds: they hold responses for requests in another file, not requests. */
+export function isOutputKind(kind: EnvelopeKind): boolean {
+  return kind === 'anthropic-batch-results' || kind === 'openai-batch-output';
+}
+
+const GATEWAY_KEYS = ['request', 'request_body', 'body'] as const;
+
+/** Keys that only a request body has at its top level (so the record is a body, whatever else it holds). */
+function looksLikeBody(record: JsonObject): boolean {
+  return Array.isArray(record['messages']) || 'input' in record || 'instructions' in record || 'system' in record;
+}
+
+function isWrappedBody(value: unknown): boolean {
+  return isObject(value) || (typeof value === 'string' && value.trimStart().startsWith('{'));
+}
+
+export function classifyRecord(record: unknown): EnvelopeKind {
+  if (!isObject(record)) return 'none';
+  if (typeof record['custom_id'] === 'string') {
+    if (isObject(record['params'])) return 'anthropic-batch';
+    if (isObject(record['body']) && ('url' in record || 'method' in record)) return 'openai-batch';
+    if (isObject(record['result'])) return 'anthropic-batch-results';
+    if (isObject(record['response']) || 'error' in record) return 'openai-batch-output';
+  }
+  if (looksLikeBody(record)) return 'none';
+  for (const key of GATEWAY_KEYS) {
+    if (isWrappedBody(record[key])) return `gateway:${key}`;
+  }
+  return 'none';
+}
+
+/** What a record holds once its envelope is taken off. */
+export interface UnwrappedRecord {
+  body: unknown;
+  customId: string | null;
+  /** From an OpenAI batch line's `url`, when it names an endpoint. */
+  formatHint: WireFormat | null;
+  /** The provider response recorded beside the request (gateway logs), or null. */
+  response: JsonObject | null;
+  timestamp: number | null;
+  /** Why the envelope could not be taken off (e.g. an OpenAI batch line for an endpoint that is not read). */
+  error: string | null;
+}
+
+export function unwrapRecord(record: unknown, kind: EnvelopeKind, maxDepth: number): UnwrappedRecord {
+  const plain: UnwrappedRecord = { body: record, customId: null, formatHint: null, response: null, timestamp: null, error: null };
+  if (!isObject(record)) return plain;
+  switch (kind) {
+    case 'none':
+      return plain;
+    case 'anthropic-batch':
+      return { ...plain, body: record['params'], customId: stringField(record, 'custom_id'), formatHint: 'anthropic-messages' };
+    case 'openai-batch': {
+      const url = stringField(record, 'url') ?? '';
+      const formatHint = endpointFormat(url);
+      return {
+        ...plain,
+        body: record['body'],
+        customId: stringField(record, 'custom_id'),
+        formatHint,
+        error: formatHint === null ? `OpenAI batch line for endpoint ${JSON.stringify(safeEndpoint(url))}, which holds no chat or responses request` : null,
+      };
+    }
+    case 'gateway:request':
+    case 'gateway:request_body':
+    case 'gateway:body': {
+      const key = kind.slice('gateway:'.length);
+      const inner = parseEmbedded(record[key], maxDepth);
+      if (typeof inner === 'string') return { ...plain, body: null, error: `field "${key}": ${inner}` };
+      // An HTTP capture wraps one level more: {request: {method, url, headers, body}}.
+      const body = isObject(inner) && !looksLikeBody(inner) && 'body' in inner ? parseEmbedded(inner['body'], maxDepth) : inner;
+      if (typeof body === 'string') return { ...plain, body: null, error: `field "${key}.body": ${body}` };
+      return {
+        ...plain,
+        body,
+        customId: stringField(record, 'custom_id'),
+        response: responseBody(record['response'] ?? record['response_body'], maxDepth),
+        timestamp: recordTimestamp(record) ?? recordTimestamp(inner),
+      };
+    }
+    case 'anthropic-batch-results':
+    case 'openai-batch-output':
+      return { ...plain, body: null, customId: stringField(record, 'custom_id') };
+  }
+}
+
+/** The usage object of a batch output record, or null (errored, canceled, expired, no usage). */
+export function batchOutputUsage(record: unknown, kind: EnvelopeKind, maxDepth: number): unknown {
+  if (!isObject(record)) return null;
+  if (kind === 'anthropic-batch-results') {
+    const result = record['result'];
+    if (!isObject(result) || result['type'] !== 'succeeded') return null;
+    const message = result['message'];
+    return isObject(message) ? (message['usage'] ?? null) : null;
+  }
+  const body = responseBody(record['response'], maxDepth);
+  return body?.['usage'] ?? null;
+}
+
+/** A recorded response: the body itself, or `{body}` around it (as an object or as JSON text). */
+function responseBody(response: unknown, maxDepth: number): JsonObject | null {
+  const value = parseEmbedded(response, maxDepth);
+  if (!isObject(value)) return null;
+  if ('usage' in value) return value;
+  const inner = parseEmbedded(value['body'], maxDepth);
+  return isObject(inner) ? inner : null;
+}
+
+/** A wrapped value as an object; JSON text is parsed (depth-checked first). Returns an error message on failure. */
+function parseEmbedded(value: unknown, maxDepth: number): unknown {
+  if (typeof value !== 'string') return value;
+  if (nestingOverflowOffset(value, maxDepth) >= 0) return `JSON text nested deeper than ${maxDepth} levels`;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return 'holds text that is not valid JSON';
+  }
+}
+
+function endpointFormat(url: string): WireFormat | null {
+  if (/\/chat\/completions\/?$/.test(url)) return 'openai-chat';
+  if (/\/responses\/?$/.test(url)) return 'openai-responses';
+  if (/\/messages\/?$/.test(url)) return 'anthropic-messages';
+  return null;
+}
+
+/** Endpoint paths are API names, not payload; keep only a short path-like prefix anyway. */
+function safeEndpoint(url: string): string {
+  return url.replace(/[^A-Za-z0-9/_.-]/g, '').slice(0, 40);
+}

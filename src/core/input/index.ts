@@ -1,0 +1,367 @@
+// Public entry of input reading: files (bytes or streams) → ParsedRequest[] + located errors.
+// Pipeline per file: raw chunks → gunzip → text lines → JSON records → envelope → wire importer (or a whole-file
+// transcript importer). JSONL is processed record by record and never needs the file's whole text.
+
+import type { ParsedRequest, ReadError, WireFormat } from '../model.ts';
+import { detectWireFormat } from '../formats/detect.ts';
+import {
+  FIRST_RECORDS_FOR_DETECTION,
+  TRANSCRIPT_IMPORTERS,
+  transcriptImporterByName,
+  transcriptImporterByRecords,
+  WIRE_IMPORTERS,
+  type TranscriptImporter,
+  type TranscriptRecord,
+} from '../formats/registry.ts';
+import { TextStore } from '../formats/segments.ts';
+import { batchOutputUsage, classifyRecord, isOutputKind, unwrapRecord, type EnvelopeKind } from './envelope.ts';
+import { InputError, throwIfAborted } from './errors.ts';
+import { isObject } from './json-value.ts';
+import { resolveLimits, type InputLimits } from './limits.ts';
+import { textLines } from './lines.ts';
+import { readRecords, type RawRecord } from './records.ts';
+import { decodedChunks, rawChunks } from './source.ts';
+import { recordedUsage } from './usage.ts';
+
+export { DEFAULT_LIMITS, type InputLimits } from './limits.ts';
+export { InputError } from './errors.ts';
+
+export interface InputFile {
+  name: string;
+  bytes: Uint8Array | ReadableStream<Uint8Array>;
+  /** Byte size when known (a stream's Content-Length / File.size); used for progress only. */
+  size?: number;
+}
+
+export interface ReadProgress {
+  /** Index of the file being read. */
+  file: number;
+  /** Raw (possibly compressed) bytes of that file consumed so far. */
+  bytesRead: number;
+  /** Its size: `size`, the Uint8Array length, or 0 when unknown. */
+  bytesTotal: number;
+  /** Records of that file read so far. */
+  records: number;
+}
+
+export interface ReadOptions {
+  /** Force one wire format for every request body; 'auto' (the default) detects it per file. */
+  format?: WireFormat | 'auto';
+  signal?: AbortSignal;
+  onProgress?: (p: ReadProgress) => void;
+  /** Lower limits (tests, constrained hosts); defaults are in limits.ts. */
+  limits?: Partial<InputLimits>;
+  /** Transcript importers to try; defaults to the registry's. */
+  transcriptImporters?: readonly TranscriptImporter[];
+}
+
+export interface FileSummary {
+  /** Wire format, a transcript importer's id, 'mixed', or null when nothing could be read. */
+  format: WireFormat | string | null;
+  /** 'none', an envelope kind (envelope.ts), 'mixed', or 'transcript'. */
+  envelope: string;
+  /** Records (JSONL lines, array elements, documents) read, broken ones included. */
+  records: number;
+  requests: number;
+  errors: number;
+}
+
+export interface ReadResult {
+  requests: ParsedRequest[];
+  errors: ReadError[];
+  files: FileSummary[];
+  /** Distinct interned strings (texts and wires) over the whole read. */
+  distinctTexts: number;
+}
+
+/** A batch output record waiting for the request with its custom_id. */
+interface PendingOutput {
+  file: number;
+  line: number;
+  customId: string;
+  usage: unknown;
+}
+
+/** How many ambiguous bodies wait for a body that settles the file's format before a weak guess is used. */
+const MAX_UNDECIDED_BODIES = 64;
+
+export async function readRequests(files: InputFile[], options: ReadOptions = {}): Promise<ReadResult> {
+  const limits = resolveLimits(options.limits);
+  const store = new TextStore();
+  const requests: ParsedRequest[] = [];
+  const errors: ReadError[] = [];
+  const summaries: FileSummary[] = [];
+  const outputs: PendingOutput[] = [];
+  const outputFiles = new Set<number>();
+  for (let f = 0; f < files.length; f++) {
+    const reader = new FileReader(files[f]!, f, { limits, store, requests, errors, outputs, options });
+    const summary = await reader.read();
+    if (isOutputKind(summary.envelope as EnvelopeKind)) outputFiles.add(f);
+    summaries.push(summary);
+  }
+  attachBatchOutputs(requests, outputs, outputFiles, errors, summaries);
+  requests.forEach((request, i) => {
+    request.index = i;
+  });
+  return { requests, errors, files: summaries, distinctTexts: store.distinctTexts };
+}
+
+interface ReadState {
+  limits: InputLimits;
+  store: TextStore;
+  requests: ParsedRequest[];
+  errors: ReadError[];
+  outputs: PendingOutput[];
+  options: ReadOptions;
+}
+
+/** Reads one file into the shared state. */
+class FileReader {
+  private records = 0;
+  private requestsBefore: number;
+  private errorsBefore: number;
+  private outputsBefore: number;
+  /** Envelope of the first classified record; `mixed` once another kind is seen. */
+  private envelope: EnvelopeKind | null = null;
+  private mixed = false;
+  private format: WireFormat | null = null;
+  private formats = new Set<WireFormat>();
+  private undecided: { line: number; record: unknown; kind: EnvelopeKind }[] = [];
+  private bytesRead = 0;
+  private readonly bytesTotal: number;
+
+  constructor(
+    private readonly input: InputFile,
+    private readonly file: number,
+    private readonly state: ReadState,
+  ) {
+    this.requestsBefore = state.requests.length;
+    this.errorsBefore = state.errors.length;
+    this.outputsBefore = state.outputs.length;
+    this.bytesTotal = input.size ?? (input.bytes instanceof Uint8Array ? input.bytes.byteLength : 0);
+  }
+
+  async read(): Promise<FileSummary> {
+    const { options, limits } = this.state;
+    const signal = options.signal;
+    let transcript: TranscriptImporter | null = null;
+    try {
+      const raw = rawChunks(this.input.bytes, (n) => this.countBytes(n), signal);
+      const decoded = decodedChunks(this.input.name, raw, limits.maxDecompressedBytes, signal);
+      const lines = textLines(decoded, { maxRecordBytes: limits.maxRecordBytes, signal });
+      const source = readRecords(lines, limits, signal);
+      const importers = options.transcriptImporters ?? TRANSCRIPT_IMPORTERS;
+      transcript = transcriptImporterByName(this.input.name, importers);
+      const head: RawRecord[] = [];
+      let decided = transcript !== null || importers.length === 0;
+      const transcriptRecords: TranscriptRecord[] = [];
+      for await (const record of source.records) {
+        throwIfAborted(signal);
+        this.records++;
+        if (!decided) {
+          head.push(record);
+          if (head.filter((r) => 'value' in r).length < FIRST_RECORDS_FOR_DETECTION) continue;
+          transcript = transcriptImporterByRecords(values(head), importers);
+          decided = true;
+          for (const held of head) this.take(held, transcript, transcriptRecords);
+          head.length = 0;
+          continue;
+        }
+        this.take(record, transcript, transcriptRecords);
+        if (this.records % 256 === 0) this.progress();
+      }
+      if (!decided) {
+        transcript = transcriptImporterByRecords(values(head), importers);
+        for (const held of head) this.take(held, transcript, transcriptRecords);
+      }
+      if (transcript !== null) this.importTranscript(transcript, transcriptRecords);
+      else this.flushUndecided(true);
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      this.flushUndecided(true);
+      this.error(error.line, error.message);
+    }
+    this.progress();
+    return this.summary(transcript);
+  }
+
+  private countBytes(n: number): void {
+    this.bytesRead += n;
+    this.progress();
+  }
+
+  private progress(): void {
+    this.state.options.onProgress?.({ file: this.file, bytesRead: this.bytesRead, bytesTotal: this.bytesTotal, records: this.records });
+  }
+
+  private error(line: number, message: string): void {
+    this.state.errors.push({ file: this.file, line, message });
+  }
+
+  private take(record: RawRecord, transcript: TranscriptImporter | null, transcriptRecords: TranscriptRecord[]): void {
+    if ('error' in record) {
+      this.error(record.line, record.error);
+      return;
+    }
+    if (transcript !== null) transcriptRecords.push({ line: record.line, value: record.value });
+    else this.wireRecord(record.line, record.value);
+  }
+
+  private importTranscript(importer: TranscriptImporter, records: TranscriptRecord[]): void {
+    const result = importer.importFile(records, { store: this.state.store, file: this.file, fileName: this.input.name });
+    this.state.requests.push(...result.requests);
+    this.state.errors.push(...result.errors);
+  }
+
+  /** One record of a request log: envelope consensus, then format, then the wire importer. */
+  private wireRecord(line: number, record: unknown): void {
+    if (!isObject(record)) {
+      this.error(line, `record is a JSON ${Array.isArray(record) ? 'array' : record === null ? 'null' : typeof record}, not an object`);
+      return;
+    }
+    const kind = classifyRecord(record);
+    if (this.envelope === null) this.envelope = kind;
+    else if (!this.mixed && kind !== this.envelope) this.becomeMixed();
+    if (this.mixed && kind !== 'none') {
+      this.error(line, envelopeMismatch(kind));
+      return;
+    }
+    if (isOutputKind(kind)) {
+      const unwrapped = unwrapRecord(record, kind, this.state.limits.maxNestingDepth);
+      if (unwrapped.customId !== null) {
+        const usage = batchOutputUsage(record, kind, this.state.limits.maxNestingDepth);
+        this.state.outputs.push({ file: this.file, line, customId: unwrapped.customId, usage });
+      }
+      return;
+    }
+    this.undecided.push({ line, record, kind });
+    if (this.format !== null || this.state.options.format !== undefined && this.state.options.format !== 'auto') {
+      this.flushUndecided(false);
+      return;
+    }
+    // Look for a body that settles the format; until then ambiguous bodies wait (a few, bounded).
+    const last = this.undecided[this.undecided.length - 1]!;
+    const body = unwrapRecord(last.record, last.kind, this.state.limits.maxNestingDepth);
+    const detection = body.formatHint ? { format: body.formatHint, strong: true } : detectWireFormat(body.body);
+    if (detection?.strong) this.format = detection.format;
+    if (this.format !== null || this.undecided.length >= MAX_UNDECIDED_BODIES) this.flushUndecided(true);
+  }
+
+  /**
+   * A record's envelope differs from the file's first one: nothing in this file is unwrapped after all. Requests
+   * and batch outputs already taken out of envelopes become errors; bare bodies stay.
+   */
+  private becomeMixed(): void {
+    this.mixed = true;
+    const first = this.envelope!;
+    if (first === 'none') return;
+    const dropped = this.state.requests.splice(this.requestsBefore);
+    for (const request of dropped) this.error(request.line, envelopeMismatch(first));
+    const droppedOutputs = this.state.outputs.splice(this.outputsBefore);
+    for (const output of droppedOutputs) this.error(output.line, envelopeMismatch(first));
+    const waiting = this.undecided.splice(0);
+    for (const held of waiting) this.error(held.line, envelopeMismatch(first));
+  }
+
+  private flushUndecided(force: boolean): void {
+    if (!force && this.format === null && this.state.options.format === undefined) return;
+    const waiting = this.undecided.splice(0);
+    for (const held of waiting) this.importBody(held.line, held.record, held.kind);
+  }
+
+  private importBody(line: number, record: unknown, kind: EnvelopeKind): void {
+    const unwrapped = unwrapRecord(record, kind, this.state.limits.maxNestingDepth);
+    if (unwrapped.error !== null) {
+      this.error(line, unwrapped.error);
+      return;
+    }
+    const body = unwrapped.body;
+    if (!isObject(body)) {
+      this.error(line, `the request body is ${body === null || body === undefined ? 'missing' : `a JSON ${Array.isArray(body) ? 'array' : typeof body}`}`);
+      return;
+    }
+    const forced = this.state.options.format;
+    let format: WireFormat | null;
+    if (forced !== undefined && forced !== 'auto') format = forced;
+    else if (unwrapped.formatHint !== null) format = unwrapped.formatHint;
+    else {
+      const detection = detectWireFormat(body);
+      format = detection === null ? this.format : detection.strong ? detection.format : (this.format ?? detection.format);
+    }
+    if (format === null) {
+      this.error(line, 'not a request body: no `messages` (Anthropic Messages, Chat Completions) or `input`/`instructions` (Responses)');
+      return;
+    }
+    this.formats.add(format);
+    const request = WIRE_IMPORTERS[format](body, {
+      store: this.state.store,
+      file: this.file,
+      line,
+      index: this.state.requests.length,
+    });
+    request.customId = unwrapped.customId;
+    request.timestamp = unwrapped.timestamp;
+    const usage = unwrapped.response?.['usage'];
+    if (usage !== undefined) request.recorded = recordedUsage(usage, format);
+    this.state.requests.push(request);
+  }
+
+  private summary(transcript: TranscriptImporter | null): FileSummary {
+    const requests = this.state.requests.length - this.requestsBefore;
+    const errors = this.state.errors.filter((e, i) => i >= this.errorsBefore && e.file === this.file).length;
+    if (transcript !== null) return { format: transcript.id, envelope: 'transcript', records: this.records, requests, errors };
+    const format = this.formats.size > 1 ? 'mixed' : ([...this.formats][0] ?? null);
+    const envelope = this.mixed ? 'mixed' : (this.envelope ?? 'none');
+    return { format, envelope, records: this.records, requests, errors };
+  }
+}
+
+function values(records: RawRecord[]): TranscriptRecord[] {
+  const out: TranscriptRecord[] = [];
+  for (const record of records) if ('value' in record) out.push({ line: record.line, value: record.value });
+  return out;
+}
+
+function envelopeMismatch(kind: EnvelopeKind): string {
+  return `record has the ${kind} envelope but other records of this file do not; envelopes are unwrapped only when every record shares one`;
+}
+
+/** Attach batch output usage to the input requests with the same custom_id; report outputs that match nothing. */
+function attachBatchOutputs(
+  requests: ParsedRequest[],
+  outputs: PendingOutput[],
+  outputFiles: Set<number>,
+  errors: ReadError[],
+  summaries: FileSummary[],
+): void {
+  if (outputs.length === 0 && outputFiles.size === 0) return;
+  const byId = new Map<string, ParsedRequest[]>();
+  for (const request of requests) {
+    if (request.customId === null) continue;
+    const list = byId.get(request.customId);
+    if (list) list.push(request);
+    else byId.set(request.customId, [request]);
+  }
+  const unmatched = new Map<number, { count: number; firstLine: number }>();
+  for (const output of outputs) {
+    const matches = byId.get(output.customId);
+    if (!matches) {
+      const entry = unmatched.get(output.file) ?? { count: 0, firstLine: output.line };
+      entry.count++;
+      unmatched.set(output.file, entry);
+      continue;
+    }
+    for (const request of matches) {
+      if (request.recorded === null) request.recorded = recordedUsage(output.usage, request.format);
+    }
+  }
+  for (const [file, entry] of unmatched) {
+    errors.push({
+      file,
+      line: entry.firstLine,
+      message: `${entry.count} batch result${entry.count === 1 ? '' : 's'} with a custom_id that no request in the input files has (give the batch input file too)`,
+    });
+    const summary = summaries[file];
+    if (summary) summary.errors++;
+  }
+}

@@ -1,0 +1,204 @@
+// Decompressed bytes → text lines, one at a time. UTF-8 lines are cut at byte 0x0A (which never occurs inside a
+// multi-byte UTF-8 sequence) and decoded one by one with a fatal decoder, so an invalid byte is reported with its
+// offset and only its own line is lost. UTF-16 (recognised by its BOM only) is decoded as a stream.
+
+import { InputError, throwIfAborted } from './errors.ts';
+import { formatBytes } from './limits.ts';
+import { firstInvalidUtf8Offset } from './utf8-check.ts';
+
+export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be';
+
+/** One line of the file: its text, or why it could not be read. `line` is 1-based. */
+export type TextLine = { line: number; text: string } | { line: number; error: string };
+
+export interface LineReaderOptions {
+  maxRecordBytes: number;
+  signal?: AbortSignal;
+}
+
+/** How many leading bytes are inspected for NUL bytes before the file is accepted as text. */
+const BINARY_SNIFF_BYTES = 8192;
+const LF = 0x0a;
+
+/**
+ * Split decoded text into lines. Throws InputError for a 0-byte file or one that is not text; yields per-line
+ * errors for invalid UTF-8 and over-long lines and goes on with the next line.
+ */
+export async function* textLines(
+  chunks: AsyncIterable<Uint8Array>,
+  options: LineReaderOptions,
+): AsyncGenerator<TextLine> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  // Gather enough leading bytes to recognise a BOM and to sniff for binary content.
+  const head: Uint8Array[] = [];
+  let headBytes = 0;
+  let exhausted = false;
+  while (headBytes < BINARY_SNIFF_BYTES) {
+    const next = await iterator.next();
+    if (next.done) {
+      exhausted = true;
+      break;
+    }
+    if (next.value.byteLength === 0) continue;
+    head.push(next.value);
+    headBytes += next.value.byteLength;
+  }
+  if (headBytes === 0) throw new InputError('the file is empty (0 bytes)');
+  const first = concat(head, headBytes);
+  const encoding = encodingFromBom(first);
+  if (encoding === 'utf-8') {
+    const nul = first.subarray(0, BINARY_SNIFF_BYTES).indexOf(0);
+    if (nul >= 0) {
+      throw new InputError(
+        `not a text file: NUL byte at offset ${nul} (binary data, or UTF-16 without a byte-order mark)`,
+      );
+    }
+  }
+  async function* all(): AsyncGenerator<Uint8Array> {
+    yield first;
+    if (exhausted) return;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+  if (encoding === 'utf-8') yield* utf8Lines(all(), options);
+  else yield* utf16Lines(all(), encoding, options);
+}
+
+export function encodingFromBom(head: Uint8Array): TextEncodingName {
+  if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
+  if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
+  return 'utf-8';
+}
+
+async function* utf8Lines(chunks: AsyncIterable<Uint8Array>, options: LineReaderOptions): AsyncGenerator<TextLine> {
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  const pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  /** The current line outgrew the record limit: its bytes are dropped until the next newline. */
+  let overflow = false;
+  let line = 0;
+  let fileOffset = 0;
+  let lineStart = 0;
+
+  const finish = (): TextLine => {
+    line++;
+    const startOffset = lineStart;
+    lineStart = fileOffset;
+    if (overflow) {
+      overflow = false;
+      pending.length = 0;
+      pendingBytes = 0;
+      return {
+        line,
+        error: `line is longer than the record limit of ${formatBytes(options.maxRecordBytes)}; skipped`,
+      };
+    }
+    let bytes = concat(pending, pendingBytes);
+    pending.length = 0;
+    pendingBytes = 0;
+    let bomBytes = 0;
+    if (line === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+      bytes = bytes.subarray(3);
+      bomBytes = 3;
+    }
+    try {
+      return { line, text: stripCr(decoder.decode(bytes)) };
+    } catch {
+      const bad = firstInvalidUtf8Offset(bytes);
+      const offset = startOffset + bomBytes + Math.max(bad, 0);
+      return { line, error: `invalid UTF-8 at byte offset ${offset} (byte ${Math.max(bad, 0) + 1} of the line)` };
+    }
+  };
+
+  for await (const chunk of chunks) {
+    throwIfAborted(options.signal);
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(LF, start);
+      const end = nl < 0 ? chunk.byteLength : nl;
+      if (!overflow) {
+        if (pendingBytes + (end - start) > options.maxRecordBytes) {
+          overflow = true;
+          pending.length = 0;
+          pendingBytes = 0;
+        } else if (end > start) {
+          pending.push(chunk.subarray(start, end));
+          pendingBytes += end - start;
+        }
+      }
+      fileOffset += end - start;
+      if (nl < 0) break;
+      fileOffset += 1;
+      yield finish();
+      start = nl + 1;
+    }
+  }
+  // A last line without a trailing newline; a file ending in '\n' has no extra empty line.
+  if (pendingBytes > 0 || overflow) yield finish();
+}
+
+async function* utf16Lines(
+  chunks: AsyncIterable<Uint8Array>,
+  encoding: 'utf-16le' | 'utf-16be',
+  options: LineReaderOptions,
+): AsyncGenerator<TextLine> {
+  // The BOM is consumed by the decoder (ignoreBOM: false). A bad code unit cannot be pinned to a line of a
+  // stream as easily as in UTF-8, so it is reported at the byte offset of the chunk it was found in.
+  const decoder = new TextDecoder(encoding, { fatal: true });
+  let carry = '';
+  let line = 0;
+  let offset = 0;
+  for await (const chunk of chunks) {
+    throwIfAborted(options.signal);
+    let text: string;
+    try {
+      text = decoder.decode(chunk, { stream: true });
+    } catch {
+      throw new InputError(`invalid ${encoding.toUpperCase()} in the bytes starting at offset ${offset}`);
+    }
+    offset += chunk.byteLength;
+    carry += text;
+    let nl = carry.indexOf('\n');
+    let from = 0;
+    while (nl >= 0) {
+      line++;
+      yield { line, text: stripCr(carry.slice(from, nl)) };
+      from = nl + 1;
+      nl = carry.indexOf('\n', from);
+    }
+    carry = carry.slice(from);
+    if (carry.length * 2 > options.maxRecordBytes) {
+      throw new InputError(
+        `line ${line + 1} is longer than the record limit of ${formatBytes(options.maxRecordBytes)}`,
+        line + 1,
+      );
+    }
+  }
+  try {
+    carry += decoder.decode();
+  } catch {
+    throw new InputError(`${encoding.toUpperCase()} text ends in the middle of a character`);
+  }
+  if (carry.length > 0) {
+    line++;
+    yield { line, text: stripCr(carry) };
+  }
+}
+
+function stripCr(text: string): string {
+  return text.length > 0 && text.charCodeAt(text.length - 1) === 0x0d ? text.slice(0, -1) : text;
+}
+
+function concat(parts: Uint8Array[], total: number): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.byteLength;
+  }
+  return out;
+}

@@ -1,0 +1,205 @@
+// Text lines → JSON records. A file is either JSONL (one value a line, blank lines skipped) or one JSON document
+// (a single body, possibly pretty-printed; a JSON array of bodies; a batch API body). JSONL is handled one line at
+// a time; a document needs its whole text. Which one a file is follows from its first non-blank line.
+
+import { lineAndColumn, nestingOverflowOffset } from './depth.ts';
+import { InputError, throwIfAborted } from './errors.ts';
+import { formatBytes, type InputLimits } from './limits.ts';
+import type { TextLine } from './lines.ts';
+
+/** A record: the parsed JSON value, or why it could not be parsed. `line` as in ReadError. */
+export type RawRecord = { line: number; value: unknown } | { line: number; error: string };
+
+/** How the file holds its records. */
+export type RecordLayout = 'jsonl' | 'json-array' | 'json-document';
+
+export interface RecordSource {
+  records: AsyncGenerator<RawRecord>;
+  /** Known once the first record has been produced (or the generator has finished). */
+  layout(): RecordLayout | null;
+}
+
+export function readRecords(lines: AsyncIterable<TextLine>, limits: InputLimits, signal?: AbortSignal): RecordSource {
+  let layout: RecordLayout | null = null;
+  async function* generate(): AsyncGenerator<RawRecord> {
+    const iterator = lines[Symbol.asyncIterator]();
+    let first: TextLine | null = null;
+    // Leading blank lines and unreadable lines before the first content decide nothing; report the latter.
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) break;
+      const item = next.value;
+      if ('error' in item) {
+        yield item;
+        continue;
+      }
+      if (item.text.trim() === '') continue;
+      first = item;
+      break;
+    }
+    if (first === null || !('text' in first)) {
+      layout = 'jsonl';
+      return;
+    }
+    const start = first.text.trimStart();
+    if (!start.startsWith('[')) {
+      const parsed = parseRecord(first.text, first.line, limits.maxNestingDepth);
+      if (!('error' in parsed)) {
+        layout = 'jsonl';
+        yield parsed;
+        yield* jsonlRest(iterator, limits, signal);
+        return;
+      }
+      if (!start.startsWith('{')) {
+        // Neither JSON nor JSONL: say what the file starts with instead of a parser message about position 0.
+        const shown = JSON.stringify(start.slice(0, 1));
+        throw new InputError(`not JSON or JSONL: the first non-blank line starts with ${shown}`, first.line);
+      }
+    }
+    // A document spread over several lines (or a JSON array): gather its text, bounded by the document limit.
+    const texts: string[] = [first.text];
+    const lineErrors: RawRecord[] = [];
+    let chars = first.text.length;
+    for (;;) {
+      throwIfAborted(signal);
+      const next = await iterator.next();
+      if (next.done) break;
+      const item = next.value;
+      if ('error' in item) {
+        lineErrors.push(item);
+        texts.push('');
+        continue;
+      }
+      texts.push(item.text);
+      chars += item.text.length + 1;
+      if (chars > limits.maxDocumentBytes) {
+        throw new InputError(
+          `a single JSON document larger than the limit of ${formatBytes(limits.maxDocumentBytes)}; ` +
+            'write one request a line (JSONL) so it can be streamed',
+          first.line,
+        );
+      }
+    }
+    // Line numbers of the document count from the file's first line; blank/unreadable leading lines shift them.
+    const lineShift = first.line - 1;
+    if (lineErrors.length > 0 && texts.filter((t) => t.trim() !== '').length > 1) {
+      // A broken line inside a multi-line document breaks the document; read what can be read as JSONL.
+      yield* lineErrors;
+      yield* linesAsJsonl(texts, lineShift, limits);
+      layout = 'jsonl';
+      return;
+    }
+    const whole = texts.join('\n');
+    const parsed = parseRecord(whole, first.line, limits.maxNestingDepth, lineShift);
+    if ('error' in parsed) {
+      // Not one document. If several lines parse on their own it is JSONL whose first line is broken.
+      if (texts.length > 1 && texts.some((t, i) => i > 0 && isJsonObjectLine(t))) {
+        layout = 'jsonl';
+        yield* linesAsJsonl(texts, lineShift, limits);
+        return;
+      }
+      layout = 'json-document';
+      yield parsed;
+      return;
+    }
+    if (Array.isArray(parsed.value)) {
+      layout = 'json-array';
+      // Array elements are numbered 1-based: the record number stands in for the line.
+      for (let i = 0; i < parsed.value.length; i++) yield { line: i + 1, value: parsed.value[i] };
+      return;
+    }
+    layout = 'json-document';
+    yield parsed;
+  }
+  return { records: generate(), layout: () => layout };
+}
+
+async function* jsonlRest(
+  iterator: AsyncIterator<TextLine>,
+  limits: InputLimits,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<RawRecord> {
+  for (;;) {
+    throwIfAborted(signal);
+    const next = await iterator.next();
+    if (next.done) return;
+    const item = next.value;
+    if ('error' in item) {
+      yield item;
+      continue;
+    }
+    if (isBlank(item.text)) continue;
+    yield parseRecord(item.text, item.line, limits.maxNestingDepth);
+  }
+}
+
+function* linesAsJsonl(texts: string[], lineShift: number, limits: InputLimits): Generator<RawRecord> {
+  for (let i = 0; i < texts.length; i++) {
+    const text = texts[i]!;
+    if (isBlank(text)) continue;
+    yield parseRecord(text, i + 1 + lineShift, limits.maxNestingDepth);
+  }
+}
+
+/**
+ * Depth-check then parse one JSON text. For a multi-line document, `lineShift` converts the parser's position
+ * into a file line.
+ */
+export function parseRecord(text: string, line: number, maxDepth: number, lineShift?: number): RawRecord {
+  const overflow = nestingOverflowOffset(text, maxDepth);
+  if (overflow >= 0) {
+    return {
+      line: locate(text, overflow, line, lineShift),
+      error: `JSON nested deeper than ${maxDepth} levels${where(text, overflow, lineShift)}`,
+    };
+  }
+  try {
+    return { line, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const position = /position (\d+)/.exec(message);
+    const offset = position ? Number(position[1]) : -1;
+    return {
+      line: offset >= 0 ? locate(text, offset, line, lineShift) : line,
+      error: `invalid JSON: ${describeJsonError(message)}${offset >= 0 ? where(text, offset, lineShift) : ''}`,
+    };
+  }
+}
+
+function locate(text: string, offset: number, line: number, lineShift: number | undefined): number {
+  return lineShift === undefined ? line : lineAndColumn(text, offset).line + lineShift;
+}
+
+function where(text: string, offset: number, lineShift: number | undefined): string {
+  if (lineShift === undefined) return ` at column ${offset + 1}`;
+  const at = lineAndColumn(text, offset);
+  return ` at line ${at.line + lineShift}, column ${at.column}`;
+}
+
+/** The parser's message without any quoted input (payload text stays out of errors). */
+function describeJsonError(message: string): string {
+  if (/Unexpected end of JSON input|Unterminated string/i.test(message)) return 'the text ends before the JSON does';
+  if (/Unexpected non-whitespace character after JSON/i.test(message)) return 'more text after the end of the JSON value';
+  if (/Bad control character/i.test(message)) return 'unescaped control character in a string';
+  if (/Bad escaped character|Bad Unicode escape/i.test(message)) return 'invalid escape sequence in a string';
+  if (/^Expected /.test(message)) {
+    const expected = /Expected [^]*?(?= after| in JSON|$)/i.exec(message);
+    return expected ? expected[0].replace(/\s+/g, ' ') : 'unexpected character';
+  }
+  return 'unexpected character';
+}
+
+function isBlank(text: string): boolean {
+  return text.length === 0 || text.trim() === '';
+}
+
+function isJsonObjectLine(text: string): boolean {
+  const t = text.trim();
+  if (!t.startsWith('{') || !t.endsWith('}')) return false;
+  try {
+    JSON.parse(t);
+    return true;
+  } catch {
+    return false;
+  }
+}
