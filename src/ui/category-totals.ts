@@ -1,0 +1,52 @@
+// Totals by category for one request: a stacked bar plus a compact table, in palette order.
+import { CATEGORIES, type Category } from '../core/model.ts';
+import { el } from './dom.ts';
+import { formatPercent, formatTokens } from './format.ts';
+import { CATEGORY_COLOURS } from './palette.ts';
+import { categoryTag } from './swatch.ts';
+
+export function renderCategoryTotals(
+  host: HTMLElement,
+  byCategory: Partial<Record<Category, number>>,
+  total: number,
+  overhead: number,
+  exact: boolean,
+): void {
+  const present = CATEGORIES.filter((c) => (byCategory[c] ?? 0) > 0 || byCategory[c] === 0);
+  const bar = el('div', { className: 'stack', attrs: { 'aria-hidden': 'true' } });
+  for (const category of present) {
+    const part = el('span');
+    part.style.flexGrow = String(byCategory[category] ?? 0);
+    part.style.backgroundColor = CATEGORY_COLOURS[category];
+    bar.append(part);
+  }
+  const rows = present.map((category) =>
+    el('tr', { attrs: { 'data-category': category } }, [
+      el('td', {}, [categoryTag(category)]),
+      el('td', { className: 'num', text: formatTokens(byCategory[category] ?? 0, exact) }),
+      el('td', { className: 'num muted', text: formatPercent(byCategory[category] ?? 0, total) }),
+    ]),
+  );
+  if (overhead > 0) {
+    rows.push(
+      el('tr', { className: 'overhead' }, [
+        el('td', { text: 'Framing & hidden prompt', attrs: { title: 'Tokens the API adds around messages and tools; not part of any one segment' } }),
+        el('td', { className: 'num', text: formatTokens(overhead, exact) }),
+        el('td', { className: 'num muted', text: formatPercent(overhead, total) }),
+      ]),
+    );
+  }
+  host.replaceChildren(
+    bar,
+    el('table', { className: 'data totals', attrs: { 'aria-label': 'Tokens by category' } }, [
+      el('tbody', {}, rows),
+      el('tfoot', {}, [
+        el('tr', {}, [
+          el('th', { text: 'Total', attrs: { scope: 'row' } }),
+          el('td', { className: 'num', text: formatTokens(total, exact), attrs: { 'data-total': String(total) } }),
+          el('td', { className: 'num muted', text: '100%' }),
+        ]),
+      ]),
+    ]),
+  );
+}

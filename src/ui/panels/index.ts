@@ -1,0 +1,5 @@
+// The panel registry: one line per panel, in tab order. See docs/web-app.md, "Adding a panel".
+import type { Panel } from './types.ts';
+import { tokensPanel } from './tokens.ts';
+
+export const PANELS: readonly Panel[] = [tokensPanel];

@@ -1,0 +1,37 @@
+// How a panel plugs into the web app. A panel is a plain object: it declares which optional analysis sections it
+// needs, and renders into a container it owns. Heavy or text-bearing data stays in the worker; a panel asks for it
+// through `ask`, answered by a handler registered in src/worker/handlers.ts.
+import type { AnalysisView, RequestView } from '../view-model.ts';
+
+export interface PanelContext {
+  /** The current analysis, text-free. */
+  view: AnalysisView;
+  /** The request selected in the request selector. */
+  request: RequestView;
+  /** Select another request (updates the selector, the treemap, the URL and every panel). */
+  selectRequest(index: number): void;
+  /**
+   * Ask the worker a named question; `name` must be registered in src/worker/handlers.ts. Params and answer are
+   * structured-cloned. Rejects with an Error whose message is shown to the user when the worker fails.
+   */
+  ask<T>(name: string, params?: unknown): Promise<T>;
+  /** Aborted when this render is superseded (new input, new request selected, panel closed). */
+  signal: AbortSignal;
+}
+
+export interface Panel {
+  /** Stable id used in the URL fragment (`&panel=<id>`) and in element ids. Lowercase, [a-z0-9-]. */
+  id: string;
+  /** Short tab title. */
+  title: string;
+  /**
+   * Optional analysis sections (top-level Analysis fields, listed in `AnalysisView.sections`) this panel needs;
+   * the tab is shown only when all are present. Empty: the panel works from the base view alone.
+   */
+  needs: readonly string[];
+  /**
+   * Fill `container` (emptied before each call). Payload text must be set with textContent, never innerHTML.
+   * Called again whenever the analysis or the selected request changes.
+   */
+  render(container: HTMLElement, ctx: PanelContext): void | Promise<void>;
+}

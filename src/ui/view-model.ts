@@ -1,0 +1,56 @@
+// The text-free view of an analysis that the worker posts to the page. Payload text stays in the worker and is
+// fetched on demand (the `segment-text` query), so a log of hundreds of MB never crosses into the page.
+import type { CacheMarker, Category, ReadError, RequestNoteCode, WireFormat } from '../core/model.ts';
+
+export interface SegmentView {
+  category: Category;
+  /** JSON path inside the request body, e.g. `messages[3].content[1]`. */
+  path: string;
+  tokens: number;
+  bytes: number;
+  hash: string;
+  cacheMarker: CacheMarker | null;
+  messageIndex: number;
+  role: string | null;
+  toolName: string | null;
+}
+
+export interface RequestView {
+  index: number;
+  /** 1-based line (JSONL) or record number (array) in its file. */
+  line: number;
+  file: number;
+  format: WireFormat;
+  /** Model id as written in the request, or the override; null when absent. */
+  model: string | null;
+  /** False for estimates (every Claude count): the UI prefixes them with ≈. */
+  exact: boolean;
+  /** Tokens of the whole request as billed: segments plus overhead. */
+  total: number;
+  /** Framing and hidden prompt tokens not attributable to a segment. */
+  overhead: number;
+  byCategory: Partial<Record<Category, number>>;
+  segments: SegmentView[];
+  messageCount: number;
+  notes: RequestNoteCode[];
+}
+
+export interface FileView {
+  name: string;
+  bytes: number;
+  records: number;
+}
+
+export interface AnalysisView {
+  files: FileView[];
+  requests: RequestView[];
+  errors: ReadError[];
+  /** Sum over all requests. */
+  totals: { total: number; exact: boolean; byCategory: Partial<Record<Category, number>> };
+  /** Distinct formats seen, in order of first appearance. */
+  formats: WireFormat[];
+  /** Names of the optional analysis sections present (e.g. `cache`, `findings`): panels declare which they need. */
+  sections: string[];
+  /** The request the view opens on: the last of one growing conversation, else the largest. */
+  initialRequest: number;
+}

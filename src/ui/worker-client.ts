@@ -1,0 +1,118 @@
+// The page's handle on the analysis worker. It matches answers to requests by id, forwards progress, cancels, and
+// survives a worker crash: every pending request is rejected with the error and the next call starts a fresh worker.
+import { isFromWorker, type AnalyzeOptions, type FromWorker, type InputBlob, type ProgressInfo, type ToWorker } from '../worker/protocol.ts';
+import type { AnalysisView } from './view-model.ts';
+
+export class WorkerFailure extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'cancelled' | 'input' | 'crash' | 'query',
+  ) {
+    super(message);
+  }
+}
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (error: WorkerFailure) => void;
+  onProgress?: (progress: ProgressInfo) => void;
+}
+
+export type WorkerFactory = () => Worker;
+
+export const defaultWorkerFactory: WorkerFactory = () =>
+  new Worker(new URL('../worker/worker.ts', import.meta.url), { type: 'module', name: 'ctxray-analysis' });
+
+export class WorkerClient {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+
+  constructor(private readonly factory: WorkerFactory = defaultWorkerFactory) {}
+
+  analyze(inputs: InputBlob[], options: AnalyzeOptions, onProgress: (p: ProgressInfo) => void, signal: AbortSignal): Promise<AnalysisView> {
+    return this.send<AnalysisView>((id) => ({ type: 'analyze', id, inputs, options }), signal, onProgress);
+  }
+
+  ask<T>(name: string, params: unknown, signal?: AbortSignal): Promise<T> {
+    return this.send<T>((id) => ({ type: 'query', id, name, params }), signal);
+  }
+
+  /** Stops the worker outright (used when a cancelled analysis must not keep a core busy). */
+  terminate(reason: string): void {
+    this.worker?.terminate();
+    this.worker = null;
+    this.failAll(new WorkerFailure(reason, 'cancelled'));
+  }
+
+  private send<T>(build: (id: number) => ToWorker, signal?: AbortSignal, onProgress?: (p: ProgressInfo) => void): Promise<T> {
+    if (signal?.aborted) return Promise.reject(new WorkerFailure('Cancelled.', 'cancelled'));
+    const id = this.nextId++;
+    const worker = this.ensureWorker();
+    return new Promise<T>((resolve, reject) => {
+      const entry: Pending = { resolve: resolve as (value: unknown) => void, reject };
+      if (onProgress) entry.onProgress = onProgress;
+      this.pending.set(id, entry);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          if (!this.pending.has(id)) return;
+          worker.postMessage({ type: 'cancel', id } satisfies ToWorker);
+        },
+        { once: true },
+      );
+      worker.postMessage(build(id));
+    });
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const worker = this.factory();
+    worker.addEventListener('message', (event: MessageEvent) => {
+      if (isFromWorker(event.data)) this.receive(event.data);
+    });
+    const crashed = (detail: string): void => {
+      if (this.worker !== worker) return;
+      worker.terminate();
+      this.worker = null;
+      this.failAll(new WorkerFailure(`The analysis worker stopped (${detail}). Open the input again to retry.`, 'crash'));
+    };
+    worker.addEventListener('error', (event: ErrorEvent) => {
+      event.preventDefault();
+      crashed(event.message || 'script error');
+    });
+    worker.addEventListener('messageerror', () => crashed('a message could not be decoded'));
+    this.worker = worker;
+    return worker;
+  }
+
+  private receive(message: FromWorker): void {
+    const entry = this.pending.get(message.id);
+    if (!entry) return;
+    switch (message.type) {
+      case 'progress':
+        entry.onProgress?.(message.progress);
+        return;
+      case 'analyzed':
+        this.pending.delete(message.id);
+        entry.resolve(message.view);
+        return;
+      case 'answer':
+        this.pending.delete(message.id);
+        entry.resolve(message.value);
+        return;
+      case 'failed': {
+        this.pending.delete(message.id);
+        const kind = message.error.kind === 'cancelled' ? 'cancelled' : message.error.kind === 'input' ? 'input' : 'query';
+        entry.reject(new WorkerFailure(message.error.message, kind));
+        return;
+      }
+    }
+  }
+
+  private failAll(error: WorkerFailure): void {
+    const entries = [...this.pending.values()];
+    this.pending.clear();
+    for (const entry of entries) entry.reject(error);
+  }
+}

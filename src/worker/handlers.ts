@@ -1,0 +1,17 @@
+// The worker's extension point: named query handlers. A panel that needs data beyond the text-free view registers a
+// handler here (one line) and calls it from the page with `ctx.ask(name, params)`.
+import type { WorkerSession } from './session.ts';
+import { segmentText } from './handlers/segment-text.ts';
+import { sectionOf } from './handlers/section.ts';
+
+/**
+ * Answers one query. `session` is null until an input has been analyzed (handlers that work on their own inputs,
+ * such as a clearing workspace, can still run). Throw a `QueryError` (./session.ts) for a user-facing failure; the answer must be
+ * structured-cloneable and must not carry payload text unless the user asked for content.
+ */
+export type QueryHandler = (session: WorkerSession | null, params: unknown, signal: AbortSignal) => unknown;
+
+export const QUERY_HANDLERS: Readonly<Record<string, QueryHandler>> = {
+  'segment-text': segmentText,
+  section: sectionOf,
+};

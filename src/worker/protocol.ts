@@ -1,0 +1,56 @@
+// The typed message protocol between the page and the analysis worker.
+// The page sends input bytes (File/Blob, never parsed on the main thread) and questions; the worker answers with a
+// text-free view of the analysis, progress, query results and errors. Every request carries an id so answers,
+// progress and cancellation are matched without shared state.
+import type { AnalysisView } from '../ui/view-model.ts';
+import type { WireFormat } from '../core/model.ts';
+
+/** One input as the page hands it over: a File or Blob is structured-cloned without reading its bytes. */
+export interface InputBlob {
+  name: string;
+  blob: Blob;
+}
+
+export interface AnalyzeOptions {
+  /** Override format detection for this input; 'auto' (or absent) detects. */
+  format?: WireFormat | 'auto';
+  /** Price and tokenize as this model id instead of the one the requests name. */
+  model?: string;
+}
+
+export type ToWorker =
+  | { type: 'analyze'; id: number; inputs: InputBlob[]; options: AnalyzeOptions }
+  | { type: 'cancel'; id: number }
+  /** A named question answered by a handler registered in src/worker/handlers.ts. */
+  | { type: 'query'; id: number; name: string; params: unknown };
+
+export interface ProgressInfo {
+  /** Index of the input being read. */
+  file: number;
+  bytesRead: number;
+  /** 0 when the total is unknown (a stream of unknown length). */
+  bytesTotal: number;
+  records: number;
+}
+
+export type ErrorKind = 'cancelled' | 'input' | 'no-analysis' | 'unknown-query' | 'internal';
+
+export interface WorkerError {
+  kind: ErrorKind;
+  message: string;
+}
+
+export type FromWorker =
+  | { type: 'progress'; id: number; progress: ProgressInfo }
+  | { type: 'analyzed'; id: number; view: AnalysisView }
+  | { type: 'answer'; id: number; value: unknown }
+  | { type: 'failed'; id: number; error: WorkerError };
+
+export function isFromWorker(value: unknown): value is FromWorker {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as { type?: unknown; id?: unknown };
+  return (
+    typeof record.id === 'number' &&
+    (record.type === 'progress' || record.type === 'analyzed' || record.type === 'answer' || record.type === 'failed')
+  );
+}
