@@ -96,6 +96,8 @@ function occupiedNames(p: string, suffixes: readonly string[] = ['']): string[] 
   const spellings = [p];
   const real = realpathOrNull(p);
   if (real !== null && real !== p) spellings.push(real);
+  // A dangling symlink input still points at a name: writing there would create what the input names.
+  if (real === null && lstatOrNull(p)?.isSymbolicLink()) spellings.push(path.resolve(path.dirname(p), fs.readlinkSync(p)));
   for (const spelling of spellings) {
     const dirIdentity = identityOf(path.dirname(spelling));
     if (dirIdentity === null) continue;
@@ -110,9 +112,14 @@ export function checkOutputPath(outPath: string, inputPaths: readonly string[], 
   if (typeof outPath !== 'string' || outPath.length === 0 || outPath.includes('\0')) {
     return refuse('OUTPUT_INVALID', '--out needs a file name');
   }
+  // Judge the name as typed: resolve() would turn "dir/.." or "dir/" into a directory's own name.
+  const typedName = outPath.split(/[\\/]/).pop() ?? '';
+  if (typedName === '' || typedName === '.' || typedName === '..') {
+    return refuse('OUTPUT_INVALID', '--out must name a file, not a directory');
+  }
   const requested = path.resolve(cwd, outPath);
   const name = path.basename(requested);
-  if (name === '' || name === '.' || name === '..' || /[\\/]$/.test(outPath)) {
+  if (name !== typedName) {
     return refuse('OUTPUT_INVALID', '--out must name a file, not a directory');
   }
 
