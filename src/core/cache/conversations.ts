@@ -272,17 +272,9 @@ class SetupIndex {
 
   /** Sorted distinct item ids of the request's setup. */
   private itemsOf(request: ParsedRequest): number[] {
-    // Leading system/developer messages belong to the setup; the first other message starts the conversation.
-    let firstConversational = Number.POSITIVE_INFINITY;
-    for (const segment of request.segments) {
-      if (segment.messageIndex >= 0 && !isInstructionRole(segment.role)) {
-        firstConversational = Math.min(firstConversational, segment.messageIndex);
-      }
-    }
     const items = new Set<number>();
-    for (const segment of request.segments) {
-      if (segment.messageIndex >= firstConversational) continue;
-      const identity = optimizedWire(segment, this.memo);
+    for (const index of setupSegmentIndices(request)) {
+      const identity = optimizedWire(request.segments[index]!, this.memo);
       let id = this.itemIds.get(identity);
       if (id === undefined) {
         id = this.itemIds.size;
@@ -292,6 +284,24 @@ class SetupIndex {
     }
     return [...items].sort((a, b) => a - b);
   }
+}
+
+/**
+ * Segments of the request's setup, in order: tool definitions, system prompt or instructions, and leading
+ * system/developer messages (OpenAI's system prompt is messages[0]); the first other message starts the conversation.
+ */
+export function setupSegmentIndices(request: ParsedRequest): number[] {
+  let firstConversational = Number.POSITIVE_INFINITY;
+  for (const segment of request.segments) {
+    if (segment.messageIndex >= 0 && !isInstructionRole(segment.role)) {
+      firstConversational = Math.min(firstConversational, segment.messageIndex);
+    }
+  }
+  const indices: number[] = [];
+  request.segments.forEach((segment, index) => {
+    if (segment.messageIndex < firstConversational) indices.push(index);
+  });
+  return indices;
 }
 
 function isInstructionRole(role: string | null): boolean {

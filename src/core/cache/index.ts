@@ -1,0 +1,40 @@
+// The cache analysis of one input, in order: conversations (who continues whom), the prefix each request shares
+// with the request it is compared with, the cache simulation and cost in both scenarios, near-duplicate content
+// in each conversation's last request, and the findings drawn from all of them.
+import type { Conversations } from './conversations.ts';
+import { findConversations } from './conversations.ts';
+import { costScenarios } from './cost.ts';
+import { findFindings, type Finding } from './findings.ts';
+import { findNearDuplicates, type NearDuplicateGroup } from './near-duplicates.ts';
+import { comparePrefix, type PrefixComparison } from './prefix.ts';
+import type { CostComparison, SimulationInput } from './types.ts';
+
+export type CacheAnalysisInput = Omit<SimulationInput, 'scenario'>;
+
+export interface CacheAnalysis {
+  conversations: Conversations;
+  /** Per request: its prefix against the request it is compared with (`conversations.continues`), or null. */
+  prefixes: (PrefixComparison | null)[];
+  cost: CostComparison;
+  nearDuplicates: NearDuplicateGroup[];
+  findings: Finding[];
+}
+
+export function analyzeCache(input: CacheAnalysisInput): CacheAnalysis {
+  const conversations = findConversations(input.requests);
+  const prefixes = conversations.continues.map((compared, r) =>
+    compared === null ? null : comparePrefix(input.requests[compared]!.segments, input.requests[r]!.segments),
+  );
+  const cost = costScenarios(input);
+  const nearDuplicates = findNearDuplicates(input.requests, conversations);
+  const findings = findFindings({ ...input, conversations, costs: cost, nearDuplicates });
+  return { conversations, prefixes, cost, nearDuplicates, findings };
+}
+
+export type { Conversations, ConversationLink } from './conversations.ts';
+export type { Finding, FindingCode, Severity } from './findings.ts';
+export { FINDING_SEVERITY, SEVERITY_RANK, describeRequests } from './findings.ts';
+export type { NearDuplicateGroup } from './near-duplicates.ts';
+export type { PrefixComparison } from './prefix.ts';
+export { diffSegments } from './prefix.ts';
+export type { DiffHunk } from './myers.ts';
