@@ -59,17 +59,11 @@ export interface RecordOptions {
  */
 export function buildDupesRecord(outcome: SourceOutcome, options: RecordOptions = {}): DupesRecord {
   const skippedRecords = options.skippedRecords ?? 0;
-  const base = {
-    schema: DUPES_SCHEMA,
-    suite: 'v1',
-    tokenizer: WHITESPACE_TOKENIZER,
-    hash: 'sha256',
-  } as const;
+  const labels = (adapter: AdapterName | null, mapping: MappingName | null) =>
+    ({ schema: DUPES_SCHEMA, suite: 'v1', adapter, mapping, tokenizer: WHITESPACE_TOKENIZER, hash: 'sha256' }) as const;
   if (!outcome.ok) {
     return {
-      ...base,
-      adapter: outcome.adapter,
-      mapping: outcome.mapping,
+      ...labels(outcome.adapter, outcome.mapping),
       result: 'unknown',
       reason: outcome.refusal.reason,
       detail: outcome.refusal.detail,
@@ -100,9 +94,7 @@ export function buildDupesRecord(outcome: SourceOutcome, options: RecordOptions 
     result = 'pass';
   }
   return {
-    ...base,
-    adapter,
-    mapping,
+    ...labels(adapter, mapping),
     result,
     reason,
     detail,

@@ -1,0 +1,104 @@
+// `ctxray dupes <file|->`: the duplicate-context contract. Exit 0 pass, 1 fail, 2 unknown / unsupported / bad use.
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Command } from '../io.ts';
+import {
+  buildDupesRecord,
+  dupesMarkdown,
+  dupesRecordJson,
+  evaluateDupesInput,
+  exitCodeOf,
+  type DupesRecord,
+} from '../../core/dupes/index.ts';
+
+const USAGE = `usage: ctxray dupes <file|-> [--markdown] [--out <file>]
+
+Exact whole-block duplicate context, measured under the ctxray.dupes/1 contract.
+Input: a {"suite":"v1","blocks":[...]} envelope, an openai-chat-v1 or conereplay-v1 adapter envelope,
+a ConeReplay trace, or any request log / transcript \`ctxray analyze\` reads (optionally gzipped). "-" reads stdin.
+
+options:
+  --markdown     human-readable evidence report (summary, duplicate table, disclaimers, JSON verbatim)
+  --out <file>   write the report to <file> instead of standard output
+  --help         show this help
+
+exit codes: 0 pass (no duplicate) · 1 fail (duplicates found) · 2 unknown, unsupported input or bad arguments
+`;
+
+interface DupesArgs {
+  input: string;
+  markdown: boolean;
+  out: string | null;
+}
+
+type Parsed = { ok: true; args: DupesArgs } | { ok: false; help: boolean; message: string };
+
+function parseArgs(argv: readonly string[]): Parsed {
+  let input: string | null = null;
+  let markdown = false;
+  let out: string | null = null;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--help' || arg === '-h') return { ok: false, help: true, message: '' };
+    if (arg === '--markdown') markdown = true;
+    else if (arg === '--out') {
+      const value = argv[++i];
+      if (value === undefined || value === '') return { ok: false, help: false, message: '--out needs a file name' };
+      out = value;
+    } else if (arg.startsWith('--out=')) {
+      out = arg.slice('--out='.length);
+      if (out === '') return { ok: false, help: false, message: '--out needs a file name' };
+    } else if (arg.startsWith('-') && arg !== '-') {
+      return { ok: false, help: false, message: `unknown option ${arg}` };
+    } else if (input !== null) {
+      return { ok: false, help: false, message: 'give exactly one input file (or - for standard input)' };
+    } else input = arg;
+  }
+  if (input === null) return { ok: false, help: false, message: 'missing input file (or - for standard input)' };
+  return { ok: true, args: { input, markdown, out } };
+}
+
+export const dupesCommand: Command = async (argv, io) => {
+  const parsed = parseArgs(argv);
+  if (!parsed.ok) {
+    if (parsed.help) {
+      io.stdout(USAGE);
+      return 0;
+    }
+    io.stderr(`ctxray dupes: ${parsed.message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { input, markdown, out } = parsed.args;
+
+  let record: DupesRecord;
+  let bytes: Uint8Array | null = null;
+  try {
+    bytes = input === '-' ? await io.readStdin() : new Uint8Array(await readFile(path.resolve(io.cwd, input)));
+  } catch (error) {
+    const why = error instanceof Error && 'code' in error ? String(error.code) : 'read error';
+    io.stderr(`ctxray dupes: cannot read ${input === '-' ? 'standard input' : input} (${why})\n`);
+  }
+  if (bytes === null) {
+    record = buildDupesRecord({
+      ok: false,
+      refusal: { reason: 'INPUT_UNREADABLE', detail: {} },
+      adapter: null,
+      mapping: null,
+    });
+  } else {
+    record = await evaluateDupesInput({ name: input === '-' ? 'stdin' : path.basename(input), bytes });
+  }
+
+  const report = markdown ? dupesMarkdown(record) : dupesRecordJson(record);
+  if (out === null) io.stdout(report);
+  else {
+    try {
+      await writeFile(path.resolve(io.cwd, out), report);
+    } catch (error) {
+      const why = error instanceof Error && 'code' in error ? String(error.code) : 'write error';
+      io.stderr(`ctxray dupes: cannot write ${out} (${why})\n`);
+      return 2;
+    }
+  }
+  return exitCodeOf(record.result);
+};

@@ -1,0 +1,126 @@
+// One input file → a `ctxray.dupes/1` record. Decides what the bytes are (a contract envelope, a raw ConeReplay
+// trace, or any request log the analyzer reads), maps it to blocks and measures. Pure core: no Node APIs, nothing
+// is executed or fetched, so the CLI and the web worker share it.
+import { refuse } from './codes.ts';
+import { MAX_ENVELOPE_BYTES } from './limits.ts';
+import { firstObjectKeys } from './json-scan.ts';
+import { parseBoundedJson, parseBoundedJsonLines } from './bounded-json.ts';
+import { readEnvelopeBytes } from './envelope.ts';
+import { coneReplayEventBlocks } from './adapters/conereplay-v1.ts';
+import { requestLogBlocks } from './request-log.ts';
+import { buildDupesRecord, type DupesRecord } from './record.ts';
+import { isPlainObject, type SourceOutcome } from './types.ts';
+import { gunzipChunks, hasGzipMagic } from '../input/gzip.ts';
+import { readRequests } from '../input/index.ts';
+import type { ParsedRequest } from '../model.ts';
+
+export interface DupesInput {
+  /** File name, used only to pick a decoder (e.g. `.gz`); never written to the record. */
+  name: string;
+  bytes: Uint8Array;
+}
+
+export interface EvaluateOptions {
+  signal?: AbortSignal;
+}
+
+/** What a file is, judged from the keys of its first JSON object. */
+export type DupesInputKind = 'envelope' | 'conereplay-trace' | 'conereplay-jsonl' | 'request-log';
+
+const SNIFFED_KEYS: ReadonlySet<string> = new Set(['suite', 'adapter', 'blocks', 'events', 'event_id', 'inputs', 'outputs']);
+
+/**
+ * An object with `suite`, `adapter` or `blocks` is a contract envelope (validated strictly from there on, so a
+ * malformed envelope is refused rather than read as something else). An object with `events` is a bare
+ * ConeReplay trace; one with `event_id` and `inputs`/`outputs` is the first line of a JSONL trace. Anything
+ * else is handed to the request-log reader.
+ */
+export function classifyDupesInput(bytes: Uint8Array): DupesInputKind {
+  const keys = firstObjectKeys(bytes, SNIFFED_KEYS);
+  if (keys.has('suite') || keys.has('adapter') || keys.has('blocks')) return 'envelope';
+  if (keys.has('events')) return 'conereplay-trace';
+  if (keys.has('event_id') && (keys.has('inputs') || keys.has('outputs'))) return 'conereplay-jsonl';
+  return 'request-log';
+}
+
+async function* single(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
+}
+
+/**
+ * The decompressed bytes, read no further than one byte past the envelope cap: enough to refuse an oversize
+ * envelope and to classify the file, without inflating a large gzipped log here (the log reader streams it).
+ */
+async function decompressedHead(bytes: Uint8Array, signal?: AbortSignal): Promise<Uint8Array> {
+  if (!hasGzipMagic(bytes)) return bytes;
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of gunzipChunks(single(bytes), Number.MAX_SAFE_INTEGER, signal)) {
+    chunks.push(chunk);
+    length += chunk.byteLength;
+    if (length > MAX_ENVELOPE_BYTES) break;
+  }
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}
+
+function bareTraceBlocks(bytes: Uint8Array): SourceOutcome {
+  const parsed = parseBoundedJson(bytes);
+  if (!parsed.ok) return { ok: false, refusal: parsed.refusal, adapter: 'conereplay-v1', mapping: 'conereplay-events-v1' };
+  const events = isPlainObject(parsed.value) ? parsed.value['events'] : undefined;
+  return coneReplayEventBlocks(events);
+}
+
+function jsonlTraceBlocks(bytes: Uint8Array): SourceOutcome {
+  const parsed = parseBoundedJsonLines(bytes);
+  if (!parsed.ok) return { ok: false, refusal: parsed.refusal, adapter: 'conereplay-v1', mapping: 'conereplay-events-v1' };
+  return coneReplayEventBlocks(parsed.value);
+}
+
+/** The record for requests already read (the web app's loaded log): request-log-messages-v1. */
+export function dupesRecordForRequests(requests: readonly ParsedRequest[], skippedRecords: number): DupesRecord {
+  if (requests.length === 0 && skippedRecords > 0) {
+    return buildDupesRecord(
+      { ok: false, refusal: refuse('UNSUPPORTED_INPUT', { skippedRecords }), adapter: null, mapping: 'request-log-messages-v1' },
+      { skippedRecords },
+    );
+  }
+  return buildDupesRecord({ ok: true, source: requestLogBlocks(requests) }, { skippedRecords });
+}
+
+function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true || (error instanceof Error && error.name === 'AbortError');
+}
+
+export async function evaluateDupesInput(input: DupesInput, options: EvaluateOptions = {}): Promise<DupesRecord> {
+  const { signal } = options;
+  let head: Uint8Array;
+  try {
+    head = await decompressedHead(input.bytes, signal);
+  } catch (error) {
+    if (isAbort(error, signal)) throw error;
+    return buildDupesRecord({ ok: false, refusal: refuse('INPUT_UNREADABLE'), adapter: null, mapping: null });
+  }
+  switch (classifyDupesInput(head)) {
+    case 'envelope':
+      return buildDupesRecord(readEnvelopeBytes(head));
+    case 'conereplay-trace':
+      return buildDupesRecord(bareTraceBlocks(head));
+    case 'conereplay-jsonl':
+      return buildDupesRecord(jsonlTraceBlocks(head));
+    case 'request-log':
+      break;
+  }
+  try {
+    const read = await readRequests([{ name: input.name, bytes: input.bytes }], signal ? { signal } : {});
+    return dupesRecordForRequests(read.requests, read.errors.length);
+  } catch (error) {
+    if (isAbort(error, signal)) throw error;
+    return buildDupesRecord({ ok: false, refusal: refuse('INPUT_UNREADABLE'), adapter: null, mapping: null });
+  }
+}
