@@ -22,9 +22,29 @@ describe('OpenAI automatic prefix caching (before GPT-5.6)', () => {
 
   it('rounds the cached prefix down to a multiple of 128', () => {
     // Earlier prompt: sys + u1 = 1,300. The next resends it and adds 200: prefix 1,300 → 1,280 cached.
-    const r = simulate([chat([sys, u1]), chat([sys, u1, a1])]);
+    const r = simulate([chat([sys, u1]), chat([sys, u1, { id: 'u2', tokens: 200 }])]);
     expect(figures(r)[1]).toEqual({ read: 1280, write5m: 0, write1h: 0, uncached: 220 });
     expect(r.requests[1]!.hitSegment).toBe(1);
+  });
+
+  it('counts the answer an earlier prompt generated as cached when the next turn resends it', () => {
+    // sys + u1 (1,300) was a whole prompt; a1 follows it as that request's answer: 1,500 → 1,408 cached.
+    const r = simulate([chat([sys, u1]), chat([sys, u1, a1, { id: 'u2', tokens: 100 }])]);
+    expect(figures(r)[1]).toEqual({ read: 1408, write5m: 0, write1h: 0, uncached: 192 });
+    // A 100-token prompt whose reasoning and tool call make the next prompt 1,600: 1,536 cached.
+    const short = simulate([
+      chat([{ id: 'q', tokens: 100 }]),
+      chat([
+        { id: 'q', tokens: 100 },
+        { id: 'reasoning', tokens: 1400, category: 'thinking' },
+        { id: 'call', tokens: 90, category: 'tool_call' },
+        { id: 'result', tokens: 10, category: 'tool_result' },
+      ]),
+    ]);
+    expect(short.requests.map((q) => q.read)).toEqual([0, 1536]);
+    // A prefix that was never a whole prompt does not extend: u1 here was followed by other text.
+    const partial = simulate([chat([sys, u1, u1]), chat([sys, u1, a1, { id: 'u2', tokens: 100 }])]);
+    expect(partial.requests[1]!.read).toBe(1280);
   });
 
   it('gives nothing when the shared prefix rounds below 1,024', () => {

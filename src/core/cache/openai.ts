@@ -7,7 +7,7 @@
 // cache-write price. Implicit mode (default): an automatic breakpoint on the newest message plus the latest 3
 // explicit ones; explicit mode: up to 4 explicit `prompt_cache_breakpoint`s, and none means nothing is cached.
 
-import type { ParsedRequest } from '../model.ts';
+import type { Category, ParsedRequest } from '../model.ts';
 import type { ModelPricing } from '../pricing/types.ts';
 import type { BreakpointInfo, RequestCacheResult, SimulationEvent } from './types.ts';
 import type { RequestView } from './view.ts';
@@ -31,7 +31,7 @@ const EXTENDED_TTL_MS = 24 * 60 * MINUTE;
 
 export class OpenAICache {
   /** Per scope: prefix key → epoch ms after which it is gone (Infinity when seen without a timestamp). */
-  private readonly scopes = new Map<string, Map<number, number>>();
+  private readonly scopes = new Map<string, PrefixEntries>();
   private readonly breakpointScopes = new Map<string, BreakpointEntries>();
 
   simulate(
@@ -74,10 +74,10 @@ export class OpenAICache {
     return entries;
   }
 
-  private entriesOf(scope: string): Map<number, number> {
+  private entriesOf(scope: string): PrefixEntries {
     let entries = this.scopes.get(scope);
     if (entries === undefined) {
-      entries = new Map();
+      entries = { prefixes: new Map(), prompts: new Map() };
       this.scopes.set(scope, entries);
     }
     return entries;
@@ -96,28 +96,46 @@ function roundDown(tokens: number, multiple: number): number {
   return multiple > 1 ? Math.floor(tokens / multiple) * multiple : tokens;
 }
 
+/** Blocks a model generates: when the next turn resends them right after the prompt, they are already cached. */
+const GENERATED: ReadonlySet<Category> = new Set<Category>(['assistant', 'thinking', 'tool_call']);
+
 function simulateAutomatic(
   request: ParsedRequest,
   view: RequestView,
   pricing: ModelPricing | null,
-  entries: Map<number, number>,
+  scope: PrefixEntries,
   result: RequestCacheResult,
 ): void {
   const minTokens = pricing?.minCacheableTokens ?? OPENAI_MIN_TOKENS;
-  if (view.promptTokens < minTokens) return;
   const now = request.timestamp;
   // Every earlier prompt's prefixes are stored, so the set is prefix-closed: walk forward until the first miss.
   let longest = -1;
-  while (longest + 1 < view.keys.length && isAlive(entries.get(view.keys[longest + 1]!), now)) longest++;
+  while (longest + 1 < view.keys.length && isAlive(scope.prefixes.get(view.keys[longest + 1]!), now)) longest++;
+  // The cache holds a request's prompt followed by the answer it generated (recorded usage shows the next turn
+  // reading both), so a whole earlier prompt extends through the generated blocks that follow it here.
+  for (let i = longest; i >= 0; i--) {
+    if (!isAlive(scope.prompts.get(view.keys[i]!), now)) continue;
+    while (longest + 1 < view.blocks.length && GENERATED.has(view.blocks[longest + 1]!.category)) longest++;
+    break;
+  }
   const cached = longest < 0 ? 0 : roundDown(view.cumulative[longest]!, pricing?.cacheRounding ?? OPENAI_DEFAULT_ROUNDING);
-  if (cached >= minTokens) {
+  if (cached >= minTokens && view.promptTokens >= minTokens) {
     result.read = cached;
     result.uncached = view.promptTokens - cached;
     result.hit = true;
     result.hitSegment = view.blocks[longest]!.segment;
   }
+  // Stored whatever the size: a short prompt plus a long answer can still be cached for the next turn.
   const ttlMs = request.options.promptCacheRetention === 'in_memory' ? IN_MEMORY_TTL_MS : EXTENDED_TTL_MS;
-  for (const key of view.keys) store(entries, key, now, ttlMs);
+  for (const key of view.keys) store(scope.prefixes, key, now, ttlMs);
+  const whole = view.keys[view.keys.length - 1];
+  if (whole !== undefined) store(scope.prompts, whole, now, ttlMs);
+}
+
+/** Automatic-mode entries of one model: every prefix sent, and which of them were whole prompts. */
+interface PrefixEntries {
+  prefixes: Map<number, number>;
+  prompts: Map<number, number>;
 }
 
 function simulateBreakpoints(

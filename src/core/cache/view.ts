@@ -2,7 +2,7 @@
 // position and marker, plus the cumulative token count and prefix key through each block. The scenario decides
 // the identity (exact wire vs normalized) and the order of the tool list.
 
-import type { CacheMarker, ParsedRequest } from '../model.ts';
+import type { CacheMarker, Category, ParsedRequest } from '../model.ts';
 import { EMPTY_CHAIN, IdentityTable, chainKey, extendChain } from './chain.ts';
 import { optimizedWire, sortedTools } from './normalize.ts';
 import type { Scenario } from './types.ts';
@@ -10,6 +10,7 @@ import type { Scenario } from './types.ts';
 export interface SimBlock {
   /** Index into `request.segments`. */
   segment: number;
+  category: Category;
   tokens: number;
   position: number;
   marker: CacheMarker | null;
@@ -67,6 +68,7 @@ export class ViewBuilder {
       total += blockTokens;
       blocks.push({
         segment: index,
+        category: segment.category,
         tokens: blockTokens,
         // The slot keeps its lookback position when a sorted tool moves into it.
         position: segments[slot]?.position ?? segment.position,

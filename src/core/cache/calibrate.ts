@@ -1,0 +1,140 @@
+// Calibrating Claude token estimates. There is no public Claude tokenizer, so Claude counts are estimates; two
+// measured sources can rescale them: the provider's recorded usage beside the requests (offline: the median of
+// recorded prompt ÷ estimated prompt), or one exact `count_tokens` call on the largest request (CLI, opt-in;
+// the network part lives in src/cli/calibrate.ts). Either way one factor multiplies every Claude estimate.
+
+import { providerOf } from '../model.ts';
+import type { ParsedRequest } from '../model.ts';
+
+export interface Calibration {
+  /** Multiply every Claude estimate by this. */
+  factor: number;
+  source: 'recorded-usage' | 'count-tokens';
+  /** Requests the factor was measured on. */
+  requests: number;
+}
+
+/** Claude counts are estimates; OpenAI counts come from the exact tokenizer and are never rescaled. */
+export function isClaudeEstimate(request: ParsedRequest): boolean {
+  return providerOf(request.format) === 'anthropic';
+}
+
+export function estimatedPrompt(tokens: readonly number[], overhead: number): number {
+  let total = overhead;
+  for (const t of tokens) total += t;
+  return total;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * Offline calibration: over Claude requests with recorded usage, the median of recorded prompt
+ * (input + cache read + cache writes) ÷ estimated prompt. Null when no request qualifies.
+ */
+export function calibrationFromUsage(
+  requests: readonly ParsedRequest[],
+  segmentTokens: readonly (readonly number[])[],
+  overheadTokens: readonly number[],
+): Calibration | null {
+  const ratios: number[] = [];
+  requests.forEach((request, i) => {
+    const usage = request.recorded;
+    if (usage === null || !isClaudeEstimate(request)) return;
+    const estimate = estimatedPrompt(segmentTokens[i] ?? [], overheadTokens[i] ?? 0);
+    const recorded = usage.input + usage.cacheRead + usage.cacheWrite5m + usage.cacheWrite1h;
+    if (estimate > 0 && recorded > 0) ratios.push(recorded / estimate);
+  });
+  if (ratios.length === 0) return null;
+  return { factor: median(ratios), source: 'recorded-usage', requests: ratios.length };
+}
+
+/** Calibration from one exact count; null when either number is not a positive finite count. */
+export function calibrationFromCount(exact: number, estimated: number): Calibration | null {
+  if (!Number.isFinite(exact) || !Number.isFinite(estimated) || exact <= 0 || estimated <= 0) return null;
+  return { factor: exact / estimated, source: 'count-tokens', requests: 1 };
+}
+
+/** Claude token arrays multiplied by the factor (rounded to whole tokens); other requests unchanged. */
+export function applyCalibration(
+  requests: readonly ParsedRequest[],
+  segmentTokens: readonly (readonly number[])[],
+  overheadTokens: readonly number[],
+  factor: number,
+): { segmentTokens: number[][]; overheadTokens: number[] } {
+  const scaled = requests.map((request, i) => {
+    const tokens = segmentTokens[i] ?? [];
+    return isClaudeEstimate(request) ? tokens.map((t) => Math.round(t * factor)) : [...tokens];
+  });
+  const overhead = requests.map((request, i) => {
+    const value = overheadTokens[i] ?? 0;
+    return isClaudeEstimate(request) ? Math.round(value * factor) : value;
+  });
+  return { segmentTokens: scaled, overheadTokens: overhead };
+}
+
+/** Index of the Claude request with the largest estimated prompt that names a model, or null. */
+export function largestClaudeRequest(
+  requests: readonly ParsedRequest[],
+  segmentTokens: readonly (readonly number[])[],
+  overheadTokens: readonly number[],
+): number | null {
+  let best: number | null = null;
+  let bestTokens = -1;
+  requests.forEach((request, i) => {
+    if (!isClaudeEstimate(request) || request.model === null) return;
+    const tokens = estimatedPrompt(segmentTokens[i] ?? [], overheadTokens[i] ?? 0);
+    if (tokens > bestTokens) {
+      best = i;
+      bestTokens = tokens;
+    }
+  });
+  return best;
+}
+
+const TOOL_PATH = /^tools\[\d+\]$/;
+const SYSTEM_BLOCK_PATH = /^system\[\d+\]$/;
+const MESSAGE_STRING_PATH = /^messages\[(\d+)\]\.content$/;
+const MESSAGE_BLOCK_PATH = /^messages\[(\d+)\]\.content\[\d+\]$/;
+
+/**
+ * A `count_tokens` body rebuilt from the request's segments (each segment's wire is its block as sent, markers
+ * removed): tools, system and messages in order, plus tool_choice (the tool-use system prompt it selects is part of the count). Blocks nested inside
+ * another (images in a tool result) are already part of their parent. Null when the request names no model.
+ */
+export function countTokensBody(request: ParsedRequest): Record<string, unknown> | null {
+  if (request.model === null) return null;
+  const tools: unknown[] = [];
+  let system: unknown = undefined;
+  const systemBlocks: unknown[] = [];
+  const messages: { role: string; content: unknown }[] = [];
+  const messageAt = new Map<number, { role: string; content: unknown[] }>();
+  for (const segment of request.segments) {
+    if (TOOL_PATH.test(segment.path)) tools.push(JSON.parse(segment.wire));
+    else if (segment.path === 'system') system = JSON.parse(segment.wire);
+    else if (SYSTEM_BLOCK_PATH.test(segment.path)) systemBlocks.push(JSON.parse(segment.wire));
+    else if (MESSAGE_STRING_PATH.test(segment.path)) {
+      const message = JSON.parse(segment.wire) as { role?: unknown; content?: unknown };
+      messages.push({ role: typeof message.role === 'string' ? message.role : (segment.role ?? 'user'), content: message.content });
+    } else if (MESSAGE_BLOCK_PATH.test(segment.path)) {
+      let message = messageAt.get(segment.messageIndex);
+      if (message === undefined) {
+        message = { role: segment.role ?? 'user', content: [] };
+        messageAt.set(segment.messageIndex, message);
+        messages.push(message);
+      }
+      message.content.push(JSON.parse(segment.wire));
+    }
+  }
+  const body: Record<string, unknown> = { model: request.model, messages };
+  if (tools.length > 0) body['tools'] = tools;
+  if (systemBlocks.length > 0) body['system'] = systemBlocks;
+  else if (system !== undefined) body['system'] = system;
+  const choice = request.options.toolChoice;
+  if (choice === 'auto' || choice === 'any' || choice === 'none') body['tool_choice'] = { type: choice };
+  else if (choice?.startsWith('tool:') === true) body['tool_choice'] = { type: 'tool', name: choice.slice(5) };
+  return body;
+}
