@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkQualification, type QualificationRecord } from '../../src/core/clearing/qualification-record.ts';
 
@@ -70,6 +71,22 @@ describe('checkQualification', () => {
     expect(refusal({ ...validRecord(), sourceDigest: DIGEST.slice(1) })).toMatch(/^sourceDigest/);
     expect(refusal({ ...validRecord(), apis: [] })).toMatch(/^apis: must be an array of 1 to 4/);
     expect(refusal({ ...validRecord(), apis: {} })).toMatch(/^apis:/);
+    expect(refusal({ ...validRecord(), networkCalls: -1 })).toMatch(/^networkCalls/);
+    expect(refusal({ ...validRecord(), networkCalls: 2 })).toMatch(/^apis\[0\]\.result: nothing qualifies when the run made network calls/);
+  });
+
+  it('needs only the documented fields (hand-made records without provider, model or networkCalls pass)', () => {
+    const minimal = {
+      schema: 'ctxray.qualification/1',
+      piAiVersion: '0.73.1',
+      sourceDigest: DIGEST,
+      apis: [{ api: 'openai-completions', cases: 1, changedLeaves: 1, unintendedDifferences: 0, result: 'qualified' }],
+    };
+    expect(checkQualification(minimal, EXPECTED)).toEqual({
+      ok: true,
+      piAiVersion: '0.73.1',
+      apis: { 'openai-completions': { unintendedDifferences: 0, qualified: true } },
+    });
   });
 
   it('refuses bad API entries at their index', () => {
@@ -111,5 +128,38 @@ describe('checkQualification', () => {
     expect(checkQualification(hostile, EXPECTED).ok).toBe(true);
     const inherited = Object.create({ schema: 'ctxray.qualification/1' }) as Record<string, unknown>;
     expect(refusal(inherited)).toMatch(/^schema/);
+  });
+});
+
+describe('checkQualification on generated input (seeded)', () => {
+  it('never throws and refuses arbitrary JSON values', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const result = checkQualification(value, EXPECTED);
+        expect(result.ok).toBe(false);
+      }),
+      { seed: 20260115, numRuns: 1_000 },
+    );
+  });
+
+  it('never throws when any field of a valid record is replaced, and accepts only well-formed results', () => {
+    const fields = ['schema', 'fixtures', 'piAiVersion', 'sourceDigest', 'networkCalls', 'apis'] as const;
+    const entryFields = ['api', 'cases', 'targetedLeaves', 'changedLeaves', 'unintendedDifferences', 'result'] as const;
+    fc.assert(
+      fc.property(fc.constantFrom(...fields), fc.constantFrom(...entryFields), fc.nat(3), fc.jsonValue(), fc.boolean(), (field, entryField, index, value, inEntry) => {
+        const record = validRecord() as unknown as Record<string, unknown> & { apis: Record<string, unknown>[] };
+        if (inEntry) record.apis[index]![entryField] = value;
+        else record[field] = value;
+        const result = checkQualification(record, EXPECTED);
+        if (result.ok) {
+          expect(Object.keys(result.apis).length).toBeGreaterThan(0);
+          for (const api of Object.values(result.apis)) expect(Number.isSafeInteger(api.unintendedDifferences)).toBe(true);
+        } else {
+          expect(result.why.length).toBeGreaterThan(0);
+          expect(result.why).not.toContain(DIGEST);
+        }
+      }),
+      { seed: 20260116, numRuns: 2_000 },
+    );
   });
 });

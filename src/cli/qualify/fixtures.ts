@@ -119,6 +119,27 @@ class ConversationWriter {
     }
   }
 
+  /**
+   * Reasoning that is only an opaque encrypted payload: Anthropic's redacted_thinking, or a Responses reasoning
+   * item with an empty summary. Chat completions have no such form (null: nothing to add).
+   */
+  opaqueThinking(): AssistantMessage['content'][number] | null {
+    const n = this.nextId();
+    switch (this.model.api) {
+      case 'anthropic-messages':
+        return { type: 'thinking', thinking: '', thinkingSignature: `RVNZTlRIRVRJQy1yZWRhY3RlZA-${n}`, redacted: true };
+      case 'openai-responses':
+      case 'openai-codex-responses':
+        return {
+          type: 'thinking',
+          thinking: '',
+          thinkingSignature: JSON.stringify({ type: 'reasoning', id: `rs_synthetic_${n}`, summary: [], encrypted_content: `gAAAAA-synthetic-opaque-${n}` }),
+        };
+      case 'openai-completions':
+        return null;
+    }
+  }
+
   text(text: string): AssistantMessage['content'][number] {
     const n = this.nextId();
     const body = `Synthetic answer ${n}: ${text}`;
@@ -234,7 +255,8 @@ function parallelCallsWithImage(model: ModelIdentity): FixtureCase {
   w.result(missing, 'ENOENT: synthetic/docs/missing.md', true);
 
   const grep = w.call('grep', { pattern: 'Totals', glob: 'synthetic/ui/**' });
-  w.assistant([w.thinking('find where the header is rendered'), grep], 'toolUse');
+  const opaque = w.opaqueThinking();
+  w.assistant([...(opaque ? [opaque] : []), w.thinking('find where the header is rendered'), grep], 'toolUse');
   targets.push(w.result(grep, 'synthetic/ui/header.ts:4:  title = "Totals";\n'));
   w.assistant([w.text('The header matches the spec.')], 'stop');
 

@@ -3,7 +3,7 @@
 import type { ExpectedQualification } from './qualification-record.ts';
 
 export const QUALIFICATION_PI_AI_VERSION = "0.73.1";
-export const QUALIFICATION_SOURCE_DIGEST = "24600cddf5e05b5b8a892f1211ccf77687d91e3c2184a28b705c33d4945d3e4b";
+export const QUALIFICATION_SOURCE_DIGEST = "0dee8f3f5f1081b2539625d82c4a46a4e00198a714502415958ffbcd8dd5098a";
 export const QUALIFICATION_EXPECTED: ExpectedQualification = {
   piAiVersion: QUALIFICATION_PI_AI_VERSION,
   sourceDigest: QUALIFICATION_SOURCE_DIGEST,

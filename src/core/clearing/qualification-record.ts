@@ -113,6 +113,10 @@ export function checkQualification(record: unknown, expected: ExpectedQualificat
   const digest = own(record, 'sourceDigest');
   if (typeof digest !== 'string' || !DIGEST_PATTERN.test(digest)) return unqualified('sourceDigest: must be 64 lowercase hex digits');
 
+  // Optional for hand-made records; when present, a run that touched the network cannot qualify anything.
+  const networkCalls = own(record, 'networkCalls');
+  if (networkCalls !== undefined && !isCount(networkCalls, 0)) return unqualified('networkCalls: must be an integer >= 0');
+
   const apis = own(record, 'apis');
   if (!Array.isArray(apis) || apis.length === 0 || apis.length > MAX_APIS) {
     return unqualified(`apis: must be an array of 1 to ${MAX_APIS} entries`);
@@ -123,6 +127,9 @@ export function checkQualification(record: unknown, expected: ExpectedQualificat
     if (problem) return unqualified(problem);
     const entry = apis[i] as Record<string, unknown>;
     const api = own(entry, 'api') as QualificationApi;
+    if (networkCalls !== undefined && networkCalls > 0 && own(entry, 'result') === 'qualified') {
+      return unqualified(`apis[${i}].result: nothing qualifies when the run made network calls`);
+    }
     if (Object.prototype.hasOwnProperty.call(byApi, api)) return unqualified(`apis[${i}].api: ${api} appears more than once`);
     byApi[api] = {
       unintendedDifferences: own(entry, 'unintendedDifferences') as number,
