@@ -149,7 +149,7 @@ describe('checkQualification on generated input (seeded)', () => {
       fc.property(fc.constantFrom(...fields), fc.constantFrom(...entryFields), fc.nat(3), fc.jsonValue(), fc.boolean(), (field, entryField, index, value, inEntry) => {
         const record = validRecord() as unknown as Record<string, unknown> & { apis: Record<string, unknown>[] };
         if (inEntry) record.apis[index]![entryField] = value;
-        else record[field] = value;
+        else (record as Record<string, unknown>)[field] = value;
         const result = checkQualification(record, EXPECTED);
         if (result.ok) {
           expect(Object.keys(result.apis).length).toBeGreaterThan(0);
