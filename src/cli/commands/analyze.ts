@@ -1,0 +1,262 @@
+// `ctxray analyze <file...|->`: tokens by category per request and per file, the model each request is priced
+// as, and optionally the versioned JSON record. Exit 0 ok, 1 bad arguments or unreadable input.
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { analyzeInput } from '../../core/analysis/analyze.ts';
+import { buildRecord } from '../../core/analysis/record.ts';
+import type { Analysis } from '../../core/analysis/types.ts';
+import { InputError, type InputFile } from '../../core/input/index.ts';
+import type { WireFormat } from '../../core/model.ts';
+import { checkOutputPath, writeOutputSafely } from '../fs/safe-output.ts';
+import type { CliIO, Command } from '../io.ts';
+import { renderTerminalReport } from '../report/terminal.ts';
+
+export const ANALYZE_USAGE = `usage: ctxray analyze <file...|-> [options]
+
+Tokens by category for every request in request logs (Anthropic Messages, OpenAI Chat Completions,
+OpenAI Responses; plain or gzipped; one body, a JSON array or JSONL; batch and gateway envelopes).
+OpenAI counts are exact for text-only Chat requests; Claude counts are estimates, shown with ≈.
+
+options:
+  --format <f>    anthropic | openai-chat | openai-responses | openai | auto (default: auto, per file)
+                  (openai = openai-chat)
+  --model <id>    price and tokenize every request as this model instead of the one it names
+  --json <out>    also write the analysis as JSON (schema ctxray.analysis/1); '-' writes it to stdout
+                  instead of the summary
+  --force         replace an existing --json file (inputs are never overwritten)
+  -v, --verbose   list every segment of every request, with the overhead split and notes
+  -h, --help      show this help
+
+'-' as an input reads standard input. NO_COLOR turns colors off (they are off when stdout is not a terminal).
+exit status: 0 ok, 1 bad arguments or unreadable input
+`;
+
+const FORMAT_NAMES: Record<string, WireFormat | 'auto'> = {
+  anthropic: 'anthropic-messages',
+  'anthropic-messages': 'anthropic-messages',
+  openai: 'openai-chat',
+  'openai-chat': 'openai-chat',
+  'openai-responses': 'openai-responses',
+  auto: 'auto',
+};
+
+export interface AnalyzeArgs {
+  inputs: string[];
+  format: WireFormat | 'auto';
+  model: string | null;
+  json: string | null;
+  force: boolean;
+  verbose: boolean;
+  help: boolean;
+}
+
+export class UsageError extends Error {}
+
+const VALUE_OPTIONS = new Set(['--format', '--model', '--json']);
+
+export function parseAnalyzeArgs(argv: readonly string[]): AnalyzeArgs {
+  const args: AnalyzeArgs = { inputs: [], format: 'auto', model: null, json: null, force: false, verbose: false, help: false };
+  let optionsEnded = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (optionsEnded || arg === '-' || !arg.startsWith('-')) {
+      args.inputs.push(arg);
+      continue;
+    }
+    if (arg === '--') {
+      optionsEnded = true;
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq > 0 && arg.startsWith('--') ? arg.slice(0, eq) : arg;
+    let value: string | undefined;
+    if (VALUE_OPTIONS.has(name)) {
+      value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+      if (value === undefined || value === '') throw new UsageError(`${name} needs a value`);
+    } else if (eq > 0) {
+      throw new UsageError(`${name} takes no value`);
+    }
+    switch (name) {
+      case '--format': {
+        const format = FORMAT_NAMES[value ?? ''];
+        if (format === undefined) {
+          throw new UsageError(`--format must be one of ${Object.keys(FORMAT_NAMES).join(', ')} (got "${value ?? ''}")`);
+        }
+        args.format = format;
+        break;
+      }
+      case '--model':
+        args.model = value ?? null;
+        break;
+      case '--json':
+        if (args.json !== null) throw new UsageError('--json given twice');
+        args.json = value ?? null;
+        break;
+      case '--force':
+        args.force = true;
+        break;
+      case '-v':
+      case '--verbose':
+        args.verbose = true;
+        break;
+      case '-h':
+      case '--help':
+        args.help = true;
+        break;
+      default:
+        throw new UsageError(`unknown option ${arg}`);
+    }
+  }
+  if (!args.help && args.inputs.length === 0) throw new UsageError('no input file (give one or more files, or - for stdin)');
+  if (args.inputs.filter((input) => input === '-').length > 1) throw new UsageError('- (stdin) can be given only once');
+  return args;
+}
+
+/** Opens each input: stdin is read whole, files are streamed (a log can be hundreds of MB). */
+async function openInputs(args: AnalyzeArgs, io: CliIO): Promise<InputFile[]> {
+  const files: InputFile[] = [];
+  for (const input of args.inputs) {
+    if (input === '-') {
+      files.push({ name: '(stdin)', bytes: await io.readStdin() });
+      continue;
+    }
+    const full = path.resolve(io.cwd, input);
+    let stats: fs.Stats;
+    try {
+      stats = fs.statSync(full);
+    } catch (error) {
+      throw new UsageError(`cannot read ${input}: ${describeFsError(error)}`);
+    }
+    if (stats.isDirectory()) throw new UsageError(`cannot read ${input}: it is a directory`);
+    try {
+      fs.accessSync(full, fs.constants.R_OK);
+    } catch (error) {
+      throw new UsageError(`cannot read ${input}: ${describeFsError(error)}`);
+    }
+    const stream = Readable.toWeb(fs.createReadStream(full)) as ReadableStream<Uint8Array>;
+    files.push({ name: input, bytes: stream, size: stats.size });
+  }
+  return files;
+}
+
+function describeFsError(error: unknown): string {
+  const code = error instanceof Error && 'code' in error ? String((error as NodeJS.ErrnoException).code) : '';
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Writes the JSON record; refuses inputs always and existing files unless --force. Returns an error or null. */
+function writeJson(args: AnalyzeArgs, io: CliIO, json: string): string | null {
+  const target = args.json ?? '';
+  const inputPaths = args.inputs.filter((input) => input !== '-');
+  const check = checkOutputPath(target, inputPaths, { cwd: io.cwd });
+  if (!check.ok && !(args.force && check.code === 'OUTPUT_EXISTS')) {
+    const hint = check.code === 'OUTPUT_EXISTS' ? ' (pass --force to replace it)' : '';
+    return check.message.replaceAll('--out', '--json') + hint;
+  }
+  if (check.ok) {
+    const written = writeOutputSafely(target, inputPaths, json, { cwd: io.cwd });
+    return written.ok ? null : written.message.replaceAll('--out', '--json');
+  }
+  return replaceFile(path.resolve(io.cwd, target), json);
+}
+
+/** --force: write a temp file beside the target, then rename over it, so a failed write leaves nothing half-written. */
+function replaceFile(destination: string, data: string): string | null {
+  const stats = fs.lstatSync(destination);
+  if (!stats.isFile()) return '--json exists and is not a regular file; it was not replaced';
+  const temp = path.join(path.dirname(destination), `.${path.basename(destination)}.${process.pid}.${randomBytes(6).toString('hex')}.partial`);
+  try {
+    const fd = fs.openSync(temp, 'wx', 0o644);
+    try {
+      fs.writeFileSync(fd, data);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, destination);
+    return null;
+  } catch (error) {
+    fs.rmSync(temp, { force: true });
+    return `could not replace the --json file (${describeFsError(error)}); it was left as it was`;
+  }
+}
+
+/** Color only on a terminal, never when NO_COLOR is set to anything non-empty (no-color.org) or TERM=dumb. */
+export function colorEnabled(env: CliIO['env'], stdoutIsTerminal: boolean): boolean {
+  const noColor = env.NO_COLOR;
+  if (noColor !== undefined && noColor !== '') return false;
+  return stdoutIsTerminal && env.TERM !== 'dumb';
+}
+
+/** An input that yielded no request at all is unreadable: that is exit 1, with its errors shown. */
+function unreadableFiles(analysis: Analysis): string[] {
+  const messages: string[] = [];
+  analysis.files.forEach((file, index) => {
+    if (file.requests > 0) return;
+    const errors = analysis.errors.filter((error) => error.file === index);
+    if (errors.length === 0) messages.push(`${file.name}: no request bodies found`);
+    for (const error of errors) messages.push(`${file.name}${error.line > 0 ? `:${error.line}` : ''}: ${error.message}`);
+  });
+  return messages;
+}
+
+export const analyzeCommand: Command = async (argv, io) => {
+  let args: AnalyzeArgs;
+  try {
+    args = parseAnalyzeArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`ctxray analyze: ${error.message}\n\n${ANALYZE_USAGE}`);
+    return 1;
+  }
+  if (args.help) {
+    io.stdout(ANALYZE_USAGE);
+    return 0;
+  }
+
+  let analysis: Analysis;
+  try {
+    const files = await openInputs(args, io);
+    analysis = await analyzeInput(files, { format: args.format, model: args.model });
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`ctxray analyze: ${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof InputError) {
+      io.stderr(`ctxray analyze: unreadable input${error.line > 0 ? ` at line ${error.line}` : ''}: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+
+  const unreadable = unreadableFiles(analysis);
+  if (unreadable.length > 0) {
+    io.stderr(`ctxray analyze: unreadable input:\n${unreadable.map((line) => `  ${line}`).join('\n')}\n`);
+    return 1;
+  }
+
+  const jsonToStdout = args.json === '-';
+  if (!jsonToStdout) io.stdout(renderTerminalReport(analysis, { color: colorEnabled(io.env, process.stdout.isTTY === true), verbose: args.verbose }));
+  if (args.json !== null) {
+    const json = JSON.stringify(buildRecord(analysis), null, 2) + '\n';
+    if (jsonToStdout) {
+      io.stdout(json);
+      for (const error of analysis.errors) {
+        const name = analysis.files[error.file]?.name ?? `file ${error.file + 1}`;
+        io.stderr(`ctxray analyze: skipped ${name}${error.line > 0 ? `:${error.line}` : ''}: ${error.message}\n`);
+      }
+    } else {
+      const failure = writeJson(args, io, json);
+      if (failure !== null) {
+        io.stderr(`ctxray analyze: ${failure}\n`);
+        return 1;
+      }
+    }
+  }
+  return 0;
+};

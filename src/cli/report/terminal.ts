@@ -1,0 +1,152 @@
+// Human summary of an analysis for the terminal: tokens by category per file and per request, the model each
+// request is priced as (and when the prices were checked), estimates marked with ≈, errors with their place.
+import type { Analysis, AnalysisFile, TokenTotals } from '../../core/analysis/types.ts';
+import { CATEGORIES, type Category } from '../../core/model.ts';
+import type { RequestTokens } from '../../core/tokens/counter.ts';
+
+export interface TerminalOptions {
+  color: boolean;
+  verbose: boolean;
+}
+
+interface Style {
+  bold: (text: string) => string;
+  dim: (text: string) => string;
+  warn: (text: string) => string;
+}
+
+function styleOf(color: boolean): Style {
+  const wrap = (open: number, close: number) => (text: string) => (color ? `\u001b[${open}m${text}\u001b[${close}m` : text);
+  return { bold: wrap(1, 22), dim: wrap(2, 22), warn: wrap(33, 39) };
+}
+
+const number = new Intl.NumberFormat('en-US');
+
+/** `1,234` for exact counts, `≈1,234` for estimates. */
+export function formatTokens(tokens: number, exact: boolean): string {
+  return `${exact ? '' : '≈'}${number.format(tokens)}`;
+}
+
+function categoryList(byCategory: Partial<Record<Category, number>>, overhead: number, exact: boolean): string {
+  const parts: string[] = [];
+  for (const category of CATEGORIES) {
+    const value = byCategory[category];
+    if (value !== undefined && value > 0) parts.push(`${category} ${formatTokens(value, exact)}`);
+  }
+  if (overhead !== 0) parts.push(`overhead ${formatTokens(overhead, exact)}`);
+  return parts.length > 0 ? parts.join(' · ') : 'nothing counted';
+}
+
+function totalsLine(totals: TokenTotals): string {
+  const exact = totals.requests > 0 && totals.exactRequests === totals.requests;
+  const exactness =
+    totals.exactRequests === totals.requests
+      ? 'all exact'
+      : totals.exactRequests === 0
+        ? 'all estimated'
+        : `exact for ${totals.exactRequests} of ${totals.requests} requests`;
+  return `${formatTokens(totals.tokens, exact)} tokens (${exactness})`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${number.format(count)} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+function fileHeading(file: AnalysisFile, index: number): string {
+  const format = file.format ?? 'unreadable';
+  const envelope = file.envelope !== 'none' && file.envelope !== '' ? `, ${file.envelope} envelope` : '';
+  return `file ${index + 1}: ${file.name} (${format}${envelope}, ${plural(file.requests, 'request')}${
+    file.errors > 0 ? `, ${plural(file.errors, 'error')}` : ''
+  })`;
+}
+
+function modelLines(analysis: Analysis, style: Style): string[] {
+  const lines: string[] = [];
+  for (const use of analysis.modelUse) {
+    const count = plural(use.requests, 'request');
+    if (use.id === null) {
+      lines.push(style.warn(`  no model named (${count}): not priced; pass --model <id>`));
+      continue;
+    }
+    const resolved = analysis.models.find((model) => model.id === use.id);
+    const pricing = resolved?.pricing ?? null;
+    if (pricing === null) {
+      lines.push(style.warn(`  model ${use.id} (${count}): unknown model, not priced (no entry in the price table)`));
+      continue;
+    }
+    const form = resolved?.via === 'api' ? '' : `, ${resolved?.via ?? ''} id`;
+    const from = resolved?.source === 'override' ? ' (--model)' : '';
+    lines.push(`  model ${use.id}${from} (${count}): priced as ${pricing.displayName}${form}, prices as of ${analysis.pricedOn}`);
+  }
+  return lines;
+}
+
+function requestLine(analysis: Analysis, i: number, tokens: RequestTokens): string {
+  const request = analysis.requests[i];
+  const model = analysis.models[i];
+  if (!request || !model) return '';
+  const where = `#${request.index} line ${request.line}`;
+  const modelText = model.id ?? 'no model';
+  return `  ${where.padEnd(16)} ${modelText.padEnd(24)} ${formatTokens(tokens.total, tokens.exact).padStart(9)}  ${categoryList(
+    tokens.byCategory,
+    tokens.overheadTotal,
+    tokens.exact,
+  )}`;
+}
+
+function verboseLines(analysis: Analysis, i: number, tokens: RequestTokens, style: Style): string[] {
+  const request = analysis.requests[i];
+  if (!request) return [];
+  const lines = request.segments.map((segment, s) =>
+    style.dim(
+      `      ${segment.path.padEnd(32)} ${segment.category.padEnd(11)} ${formatTokens(tokens.segments[s] ?? 0, tokens.exact).padStart(8)}${
+        segment.cacheMarker ? `  cache_control ${segment.cacheMarker.ttl}` : ''
+      }`,
+    ),
+  );
+  const { framing, toolsPreamble, toolUseSystem } = tokens.overhead;
+  lines.push(style.dim(`      overhead: framing ${framing}, tools preamble ${toolsPreamble}, tool-use system prompt ${toolUseSystem}`));
+  const notes = [...request.notes.map((note) => note.code), ...tokens.notes];
+  if (notes.length > 0) lines.push(style.dim(`      notes: ${[...new Set(notes)].join(', ')}`));
+  return lines;
+}
+
+export function renderTerminalReport(analysis: Analysis, options: TerminalOptions): string {
+  const style = styleOf(options.color);
+  const out: string[] = [];
+  out.push(
+    style.bold(
+      `ctxray analyze: ${plural(analysis.files.length, 'file')}, ${plural(analysis.requests.length, 'request')}${
+        analysis.errors.length > 0 ? `, ${plural(analysis.errors.length, 'unreadable record')}` : ''
+      }`,
+    ),
+  );
+  out.push(...modelLines(analysis, style));
+  if (analysis.requests.some((_, i) => !(analysis.tokens[i]?.exact ?? true))) {
+    out.push(style.dim('  ≈ marks estimates: Claude counts always, OpenAI counts with tools, media or unverified framing'));
+  }
+  analysis.files.forEach((file, f) => {
+    out.push('', style.bold(fileHeading(file, f)));
+    out.push(`  total ${totalsLine(file.totals)}`);
+    const fileExact = file.totals.exactRequests === file.totals.requests;
+    out.push(`  by category: ${categoryList(file.totals.byCategory, file.totals.overhead, fileExact)}`);
+    analysis.tokens.forEach((tokens, i) => {
+      if (analysis.requests[i]?.file !== f) return;
+      out.push(requestLine(analysis, i, tokens));
+      if (options.verbose) out.push(...verboseLines(analysis, i, tokens, style));
+    });
+  });
+  if (analysis.files.length > 1) {
+    out.push('', style.bold(`all files: ${totalsLine(analysis.totals)}`));
+    const allExact = analysis.totals.exactRequests === analysis.totals.requests;
+    out.push(`  by category: ${categoryList(analysis.totals.byCategory, analysis.totals.overhead, allExact)}`);
+  }
+  if (analysis.errors.length > 0) {
+    out.push('', style.warn(style.bold('unreadable records (skipped; the rest was analyzed):')));
+    for (const error of analysis.errors) {
+      const name = analysis.files[error.file]?.name ?? `file ${error.file + 1}`;
+      out.push(style.warn(`  ${name}${error.line > 0 ? `:${error.line}` : ''}: ${error.message}`));
+    }
+  }
+  return out.join('\n') + '\n';
+}

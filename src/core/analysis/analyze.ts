@@ -1,0 +1,79 @@
+// The analysis entry point: read the files, resolve each request's model, count tokens once per distinct text,
+// and total them per file and overall. Cache simulation, conversations and findings plug in on top of this.
+import { readRequests, type InputFile, type ReadProgress, type ReadResult } from '../input/index.ts';
+import type { WireFormat } from '../model.ts';
+import { PRICED_ON } from '../pricing/table.ts';
+import { TokenCounter } from '../tokens/counter.ts';
+import { modelUseOf, resolveModel } from './models.ts';
+import { addRequest, emptyTotals } from './totals.ts';
+import type { Analysis, AnalysisFile } from './types.ts';
+import { GENERATED_BY } from './version.ts';
+
+export interface AnalyzeOptions {
+  format?: WireFormat | 'auto';
+  /** Price and tokenize every request as this model id instead of the one it names. */
+  model?: string | null;
+  signal?: AbortSignal;
+  onProgress?: (progress: ReadProgress) => void;
+}
+
+/** How many requests are counted between abort checks. */
+const ABORT_CHECK_INTERVAL = 256;
+
+export async function analyzeInput(files: InputFile[], options: AnalyzeOptions = {}): Promise<Analysis> {
+  const read = await readRequests(files, {
+    ...(options.format !== undefined && { format: options.format }),
+    ...(options.signal !== undefined && { signal: options.signal }),
+    ...(options.onProgress !== undefined && { onProgress: options.onProgress }),
+  });
+  return analyzeRead(
+    read,
+    files.map((file) => file.name),
+    options,
+  );
+}
+
+/** The analysis of requests already read (the pure half of analyzeInput; tests build ReadResults by hand). */
+export async function analyzeRead(read: ReadResult, fileNames: readonly string[], options: AnalyzeOptions = {}): Promise<Analysis> {
+  const override = options.model === undefined || options.model === '' ? null : options.model;
+  const models = read.requests.map((request) => resolveModel(request, override));
+  const counter = new TokenCounter();
+  await counter.prepare(read.requests, (request) => models[request.index]?.id ?? request.model);
+
+  const files: AnalysisFile[] = fileNames.map((name, i) => {
+    const summary = read.files[i];
+    return {
+      name,
+      format: summary?.format ?? null,
+      envelope: summary?.envelope ?? 'none',
+      records: summary?.records ?? 0,
+      requests: summary?.requests ?? 0,
+      errors: summary?.errors ?? 0,
+      totals: emptyTotals(),
+    };
+  });
+  const totals = emptyTotals();
+  const tokens = read.requests.map((request, i) => {
+    if (i % ABORT_CHECK_INTERVAL === 0) options.signal?.throwIfAborted();
+    const counted = counter.count(request, models[i]?.id ?? null);
+    addRequest(totals, counted);
+    const file = files[request.file];
+    if (file) addRequest(file.totals, counted);
+    return counted;
+  });
+
+  return {
+    generatedBy: GENERATED_BY,
+    pricedOn: PRICED_ON,
+    files,
+    requests: read.requests,
+    models,
+    tokens,
+    segmentTokens: tokens.map((t) => t.segments),
+    overheadTokens: tokens.map((t) => t.overheadTotal),
+    totals,
+    modelUse: modelUseOf(models),
+    errors: read.errors,
+    distinctTexts: read.distinctTexts,
+  };
+}

@@ -1,0 +1,156 @@
+// The versioned JSON record of an analysis (`--json`), described by docs/analysis.schema.json.
+// It carries counts, codes, JSON paths and hashes only: never request text, tool names, file names or ids.
+import type { CacheMarker, Category, ParsedRequest, RecordedUsage, WireFormat } from '../model.ts';
+import type { OverheadTokens, RequestTokens, Tokenizer } from '../tokens/counter.ts';
+import type { Analysis, ModelUse, ResolvedModel, TokenTotals } from './types.ts';
+
+export const ANALYSIS_SCHEMA = 'ctxray.analysis/1';
+
+export interface SegmentRecord {
+  category: Category;
+  path: string;
+  tokens: number;
+  bytes: number;
+  hash: string;
+  cacheMarker: CacheMarker['ttl'] | null;
+}
+
+export interface RequestRecord {
+  index: number;
+  line: number;
+  file: number;
+  format: WireFormat;
+  model: string | null;
+  modelSource: ResolvedModel['source'];
+  modelKnown: boolean;
+  pricedAs: string | null;
+  tokens: {
+    total: number;
+    exact: boolean;
+    tokenizer: Tokenizer;
+    byCategory: Partial<Record<Category, number>>;
+    overhead: OverheadTokens & { total: number };
+  };
+  segments: SegmentRecord[];
+  notes: string[];
+  recorded: (RecordedUsage & { prompt: number }) | null;
+}
+
+export interface FileRecord {
+  index: number;
+  format: string | null;
+  envelope: string;
+  records: number;
+  requests: number;
+  errors: number;
+  totals: TokenTotals;
+}
+
+export interface ErrorRecord {
+  file: number;
+  line: number;
+  message: string;
+}
+
+/** One top-level key of the record. Returning undefined leaves the key out (an optional section). */
+export type RecordSection = (analysis: Analysis) => unknown;
+
+/**
+ * The record's sections after `schema`, `generatedBy` and `pricedOn`, in output order. Adding a section
+ * (cache, conversations, findings) is one line here plus its part of docs/analysis.schema.json.
+ */
+export const RECORD_SECTIONS: ReadonlyArray<readonly [key: string, build: RecordSection]> = [
+  ['files', filesSection],
+  ['models', modelsSection],
+  ['totals', (analysis) => analysis.totals],
+  ['requests', requestsSection],
+  ['errors', errorsSection],
+];
+
+export function buildRecord(
+  analysis: Analysis,
+  sections: ReadonlyArray<readonly [string, RecordSection]> = RECORD_SECTIONS,
+): Record<string, unknown> {
+  const record: Record<string, unknown> = {
+    schema: ANALYSIS_SCHEMA,
+    generatedBy: analysis.generatedBy,
+    pricedOn: analysis.pricedOn,
+  };
+  for (const [key, build] of sections) {
+    const value = build(analysis);
+    if (value !== undefined) record[key] = value;
+  }
+  return record;
+}
+
+function filesSection(analysis: Analysis): FileRecord[] {
+  return analysis.files.map((file, index) => ({
+    index,
+    format: file.format,
+    envelope: file.envelope,
+    records: file.records,
+    requests: file.requests,
+    errors: file.errors,
+    totals: file.totals,
+  }));
+}
+
+function modelsSection(analysis: Analysis): ModelUse[] {
+  return analysis.modelUse;
+}
+
+function requestsSection(analysis: Analysis): RequestRecord[] {
+  return analysis.requests.map((request, i) => {
+    const tokens = analysis.tokens[i];
+    const model = analysis.models[i];
+    if (!tokens || !model) throw new Error(`analysis is missing token counts for request ${i}`);
+    return requestRecord(request, tokens, model);
+  });
+}
+
+export function requestRecord(request: ParsedRequest, tokens: RequestTokens, model: ResolvedModel): RequestRecord {
+  return {
+    index: request.index,
+    line: request.line,
+    file: request.file,
+    format: request.format,
+    model: model.id,
+    modelSource: model.source,
+    modelKnown: model.pricing !== null,
+    pricedAs: model.pricing?.id ?? null,
+    tokens: {
+      total: tokens.total,
+      exact: tokens.exact,
+      tokenizer: tokens.tokenizer,
+      byCategory: tokens.byCategory,
+      overhead: { ...tokens.overhead, total: tokens.overheadTotal },
+    },
+    segments: request.segments.map((segment, s) => ({
+      category: segment.category,
+      path: segment.path,
+      tokens: tokens.segments[s] ?? 0,
+      bytes: segment.bytes,
+      hash: segment.hash,
+      cacheMarker: segment.cacheMarker?.ttl ?? null,
+    })),
+    notes: noteCodes(request, tokens),
+    recorded: request.recorded ? { ...request.recorded, prompt: promptOf(request.recorded) } : null,
+  };
+}
+
+/** Fixed codes only: the request's notes (never their messages), token-count notes, unknown shapes. */
+function noteCodes(request: ParsedRequest, tokens: RequestTokens): string[] {
+  const codes = new Set<string>(request.notes.map((note) => note.code));
+  for (const code of tokens.notes) codes.add(code);
+  if (request.unknownShapes.length > 0) codes.add('unknown_shapes');
+  return [...codes].sort();
+}
+
+/** The whole prompt as the provider counted it: uncached input plus cache reads and writes. */
+export function promptOf(usage: RecordedUsage): number {
+  return usage.input + usage.cacheRead + usage.cacheWrite5m + usage.cacheWrite1h;
+}
+
+function errorsSection(analysis: Analysis): ErrorRecord[] {
+  return analysis.errors.map((error) => ({ file: error.file, line: error.line, message: error.message }));
+}

@@ -1,0 +1,60 @@
+// The analysis result: a plain, serializable object graph (it is posted from the worker to the page).
+import type { Category, ParsedRequest, ReadError, WireFormat } from '../model.ts';
+import type { PricedModel } from '../pricing/table.ts';
+import type { RequestTokens } from '../tokens/counter.ts';
+
+/** Which model prices a request and where that id came from. */
+export interface ResolvedModel {
+  /** The id used: the `--model` override, else the request's own id, else null. */
+  id: string | null;
+  source: 'request' | 'override' | 'none';
+  /** Table entry for `id`, or null when the id is unknown (reported, never priced as another model). */
+  pricing: PricedModel | null;
+  /** How `id` matched the table. */
+  via: 'api' | 'snapshot' | 'bedrock' | 'vertex' | null;
+}
+
+export interface TokenTotals {
+  requests: number;
+  /** Σ request totals (segments + overhead). */
+  tokens: number;
+  /** Requests whose count is exact (OpenAI text-only Chat); the rest are estimates. */
+  exactRequests: number;
+  byCategory: Partial<Record<Category, number>>;
+  overhead: number;
+}
+
+export interface AnalysisFile {
+  /** As given (a path or a browser File name); shown to the user, never written to machine-readable output. */
+  name: string;
+  format: WireFormat | string | null;
+  envelope: string;
+  records: number;
+  requests: number;
+  errors: number;
+  totals: TokenTotals;
+}
+
+export interface ModelUse {
+  id: string | null;
+  requests: number;
+  known: boolean;
+  pricedAs: string | null;
+}
+
+export interface Analysis {
+  generatedBy: string;
+  pricedOn: string;
+  files: AnalysisFile[];
+  requests: ParsedRequest[];
+  models: ResolvedModel[];
+  tokens: RequestTokens[];
+  /** Per request, tokens per segment (aligned with `requests[i].segments`): the cache simulation's input. */
+  segmentTokens: number[][];
+  /** Per request, hidden tokens outside any segment. */
+  overheadTokens: number[];
+  totals: TokenTotals;
+  modelUse: ModelUse[];
+  errors: ReadError[];
+  distinctTexts: number;
+}
