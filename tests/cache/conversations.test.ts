@@ -114,3 +114,16 @@ describe('findConversations', () => {
     expect(result.kind.slice(1, 150).every((k) => k === 'same-setup')).toBe(true);
   });
 });
+
+describe('message identity', () => {
+  it('treats string content and the same text as a one-block array as one message', async () => {
+    const { makeRequest } = await import('./conversations-helpers.ts');
+    const first = makeRequest({ ...setup, messages: loopMessages('s', 0) }, 0);
+    const second = makeRequest({ ...setup, messages: loopMessages('s', 1) }, 1);
+    // The SDK moved the rolling marker: the first message is now sent as a plain string.
+    const block = second.segments.find((s) => s.messageIndex === 0)!;
+    block.wire = JSON.stringify({ role: 'user', content: block.text });
+    block.path = 'messages[0].content';
+    expect(findConversations([first, second]).kind).toEqual(['new', 'continues']);
+  });
+});

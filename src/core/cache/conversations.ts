@@ -1,7 +1,7 @@
 // Which earlier request each request continues. A log is rarely one conversation: a proxy capture interleaves an
 // agent's main loop with side requests, a gateway log interleaves every user. Matching is by content only, so a
 // conversation reads the same whether it is alone in the file or interleaved with others.
-import type { ParsedRequest } from '../model.ts';
+import type { ParsedRequest, Segment } from '../model.ts';
 import { optimizedWire } from './normalize.ts';
 
 /**
@@ -174,11 +174,21 @@ function bestEditedMatch(
 }
 
 /**
- * Numbers messages by content. A message is identified by the interned wire strings of its segments, in order;
- * wire strings get small integers first so the message key is short whatever the message's size.
+ * What a block says, independent of how it was spelled: a message sent once as a plain string and once as a
+ * one-block array (as SDKs do when they move a rolling cache_control marker) is the same message. Media and
+ * blocks without text keep their exact wire identity.
+ */
+function contentIdentity(segment: Segment): string {
+  if (segment.media !== null || segment.text.length === 0) return segment.wire;
+  return `${segment.category}\u0000${segment.callId ?? ''}\u0000${segment.toolName ?? ''}\u0000${segment.text}`;
+}
+
+/**
+ * Numbers messages by content. A message is identified by the content identities of its segments, in order;
+ * those get small integers first so the message key is short whatever the message's size.
  */
 class MessageIdentities {
-  private readonly wireIds = new Map<string, number>();
+  private readonly contentIds = new Map<string, number>();
   private readonly messageIds = new Map<string, number>();
 
   idsOf(request: ParsedRequest): Int32Array {
@@ -191,24 +201,24 @@ class MessageIdentities {
         parts.push([]);
         roles.push('');
       }
-      parts[segment.messageIndex]!.push(this.wireId(segment.wire));
+      parts[segment.messageIndex]!.push(this.contentId(contentIdentity(segment)));
       roles[segment.messageIndex] = segment.role ?? '';
     }
     // A message with no blocks (empty content) still occupies its place in the conversation.
-    return Int32Array.from(parts, (wireIds, index) => this.messageId(wireIds, roles[index] ?? ''));
+    return Int32Array.from(parts, (contentIds, index) => this.messageId(contentIds, roles[index] ?? ''));
   }
 
-  private wireId(wire: string): number {
-    let id = this.wireIds.get(wire);
+  private contentId(identity: string): number {
+    let id = this.contentIds.get(identity);
     if (id === undefined) {
-      id = this.wireIds.size;
-      this.wireIds.set(wire, id);
+      id = this.contentIds.size;
+      this.contentIds.set(identity, id);
     }
     return id;
   }
 
-  private messageId(wireIds: readonly number[], role: string): number {
-    const key = `${role}:${wireIds.join(',')}`;
+  private messageId(contentIds: readonly number[], role: string): number {
+    const key = `${role}:${contentIds.join(',')}`;
     let id = this.messageIds.get(key);
     if (id === undefined) {
       id = this.messageIds.size;
