@@ -19,7 +19,7 @@ import { InputError, throwIfAborted } from './errors.ts';
 import { isObject } from './json-value.ts';
 import { resolveLimits, type InputLimits } from './limits.ts';
 import { textLines } from './lines.ts';
-import { readRecords, type RawRecord } from './records.ts';
+import { readRecords, type RawRecord, type RecordLayout } from './records.ts';
 import { decodedChunks, rawChunks } from './source.ts';
 import { recordedUsage } from './usage.ts';
 
@@ -60,6 +60,8 @@ export interface FileSummary {
   format: WireFormat | string | null;
   /** 'none', an envelope kind (envelope.ts), 'mixed', or 'transcript'. */
   envelope: string;
+  /** How the file holds its records: 'jsonl', 'json-array', 'json-document', 'batch-body'; null if unreadable. */
+  layout: RecordLayout | null;
   /** Records (JSONL lines, array elements, documents) read, broken ones included. */
   records: number;
   requests: number;
@@ -128,6 +130,7 @@ class FileReader {
   private formats = new Set<WireFormat>();
   private undecided: { line: number; record: unknown; kind: EnvelopeKind }[] = [];
   private bytesRead = 0;
+  private layout: () => RecordLayout | null = () => null;
   private readonly bytesTotal: number;
 
   constructor(
@@ -150,6 +153,7 @@ class FileReader {
       const decoded = decodedChunks(this.input.name, raw, limits.maxDecompressedBytes, signal);
       const lines = textLines(decoded, { maxRecordBytes: limits.maxRecordBytes, signal });
       const source = readRecords(lines, limits, signal);
+      this.layout = source.layout;
       const importers = options.transcriptImporters ?? TRANSCRIPT_IMPORTERS;
       transcript = transcriptImporterByName(this.input.name, importers);
       const head: RawRecord[] = [];
@@ -309,10 +313,11 @@ class FileReader {
   private summary(transcript: TranscriptImporter | null): FileSummary {
     const requests = this.state.requests.length - this.requestsBefore;
     const errors = this.state.errors.filter((e, i) => i >= this.errorsBefore && e.file === this.file).length;
-    if (transcript !== null) return { format: transcript.id, envelope: 'transcript', records: this.records, requests, errors };
+    const layout = this.layout();
+    if (transcript !== null) return { format: transcript.id, envelope: 'transcript', layout, records: this.records, requests, errors };
     const format = this.formats.size > 1 ? 'mixed' : ([...this.formats][0] ?? null);
     const envelope = this.mixed ? 'mixed' : (this.envelope ?? 'none');
-    return { format, envelope, records: this.records, requests, errors };
+    return { format, envelope, layout, records: this.records, requests, errors };
   }
 }
 

@@ -4,6 +4,7 @@
 
 import { lineAndColumn, nestingOverflowOffset } from './depth.ts';
 import { InputError, throwIfAborted } from './errors.ts';
+import { findJsonSyntaxError } from './json-syntax.ts';
 import { formatBytes, type InputLimits } from './limits.ts';
 import type { TextLine } from './lines.ts';
 
@@ -11,7 +12,7 @@ import type { TextLine } from './lines.ts';
 export type RawRecord = { line: number; value: unknown } | { line: number; error: string };
 
 /** How the file holds its records. */
-export type RecordLayout = 'jsonl' | 'json-array' | 'json-document';
+export type RecordLayout = 'jsonl' | 'json-array' | 'json-document' | 'batch-body';
 
 export interface RecordSource {
   records: AsyncGenerator<RawRecord>;
@@ -93,7 +94,8 @@ export function readRecords(lines: AsyncIterable<TextLine>, limits: InputLimits,
     const parsed = parseRecord(whole, first.line, limits.maxNestingDepth, lineShift);
     if ('error' in parsed) {
       // Not one document. If several lines parse on their own it is JSONL whose first line is broken.
-      if (texts.length > 1 && texts.some((t, i) => i > 0 && isJsonObjectLine(t))) {
+      const tooDeep = nestingOverflowOffset(whole, limits.maxNestingDepth) >= 0;
+      if (!tooDeep && texts.length > 1 && texts.some((t, i) => i > 0 && isJsonObjectLine(t, limits.maxNestingDepth))) {
         layout = 'jsonl';
         yield* linesAsJsonl(texts, lineShift, limits);
         return;
@@ -106,6 +108,13 @@ export function readRecords(lines: AsyncIterable<TextLine>, limits: InputLimits,
       layout = 'json-array';
       // Array elements are numbered 1-based: the record number stands in for the line.
       for (let i = 0; i < parsed.value.length; i++) yield { line: i + 1, value: parsed.value[i] };
+      return;
+    }
+    const batch = batchRequests(parsed.value);
+    if (batch !== null) {
+      // The Message Batches API body {"requests":[{custom_id, params}, ...]}: its requests are the records.
+      layout = 'batch-body';
+      for (let i = 0; i < batch.length; i++) yield { line: i + 1, value: batch[i] };
       return;
     }
     layout = 'json-document';
@@ -155,13 +164,12 @@ export function parseRecord(text: string, line: number, maxDepth: number, lineSh
   }
   try {
     return { line, value: JSON.parse(text) as unknown };
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const position = /position (\d+)/.exec(message);
-    const offset = position ? Number(position[1]) : -1;
+  } catch {
+    const problem = findJsonSyntaxError(text);
+    if (problem === null) return { line, error: 'invalid JSON' };
     return {
-      line: offset >= 0 ? locate(text, offset, line, lineShift) : line,
-      error: `invalid JSON: ${describeJsonError(message)}${offset >= 0 ? where(text, offset, lineShift) : ''}`,
+      line: locate(text, problem.offset, line, lineShift),
+      error: `invalid JSON: ${problem.message}${where(text, problem.offset, lineShift)}`,
     };
   }
 }
@@ -176,30 +184,21 @@ function where(text: string, offset: number, lineShift: number | undefined): str
   return ` at line ${at.line + lineShift}, column ${at.column}`;
 }
 
-/** The parser's message without any quoted input (payload text stays out of errors). */
-function describeJsonError(message: string): string {
-  if (/Unexpected end of JSON input|Unterminated string/i.test(message)) return 'the text ends before the JSON does';
-  if (/Unexpected non-whitespace character after JSON/i.test(message)) return 'more text after the end of the JSON value';
-  if (/Bad control character/i.test(message)) return 'unescaped control character in a string';
-  if (/Bad escaped character|Bad Unicode escape/i.test(message)) return 'invalid escape sequence in a string';
-  if (/^Expected /.test(message)) {
-    const expected = /Expected [^]*?(?= after| in JSON|$)/i.exec(message);
-    return expected ? expected[0].replace(/\s+/g, ' ') : 'unexpected character';
-  }
-  return 'unexpected character';
+/** The `requests` array of a batch API body (an object holding only that array and no request fields). */
+function batchRequests(value: unknown): unknown[] | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const record = value as Record<string, unknown>;
+  const requests = record['requests'];
+  if (!Array.isArray(requests) || 'messages' in record || 'input' in record) return null;
+  return requests;
 }
 
 function isBlank(text: string): boolean {
   return text.length === 0 || text.trim() === '';
 }
 
-function isJsonObjectLine(text: string): boolean {
+function isJsonObjectLine(text: string, maxDepth: number): boolean {
   const t = text.trim();
   if (!t.startsWith('{') || !t.endsWith('}')) return false;
-  try {
-    JSON.parse(t);
-    return true;
-  } catch {
-    return false;
-  }
+  return 'value' in parseRecord(t, 0, maxDepth);
 }

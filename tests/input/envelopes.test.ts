@@ -1,0 +1,233 @@
+// Envelopes, layouts, recorded usage, timestamps and batch outputs (all inputs synthetic).
+import { describe, expect, it } from 'vitest';
+import { anthropicBody, chatBody, jsonl, readOne, readText, responsesBody } from './helpers.ts';
+
+describe('layouts', () => {
+  it('numbers the bodies of a JSON array 1-based', async () => {
+    const result = await readOne('array.json', JSON.stringify([chatBody('a'), chatBody('b'), chatBody('c')], null, 2));
+    expect(result.errors).toEqual([]);
+    expect(result.requests.map((r) => [r.line, r.format])).toEqual([
+      [1, 'openai-chat'],
+      [2, 'openai-chat'],
+      [3, 'openai-chat'],
+    ]);
+    expect(result.files[0]).toMatchObject({ layout: 'json-array', envelope: 'none', records: 3, requests: 3 });
+  });
+
+  it('reads one pretty-printed body as line 1', async () => {
+    const result = await readOne('body.json', JSON.stringify(responsesBody('x'), null, 2));
+    expect(result.errors).toEqual([]);
+    expect(result.requests).toHaveLength(1);
+    expect(result.requests[0]).toMatchObject({ line: 1, format: 'openai-responses' });
+    expect(result.files[0]!.layout).toBe('json-document');
+  });
+
+  it('locates a syntax error inside a pretty-printed document', async () => {
+    const result = await readOne('body.json', '{\n  "model": "gpt-4o",\n  "messages": [,]\n}');
+    expect(result.requests).toEqual([]);
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]!.line).toBe(3);
+    expect(result.errors[0]!.message).toMatch(/^invalid JSON: .* at line 3, column 16$/);
+  });
+
+  it('reports a record that is not an object', async () => {
+    const result = await readOne('array.json', JSON.stringify([chatBody('a'), 42, 'text']));
+    expect(result.errors).toEqual([
+      { file: 0, line: 2, message: 'record is a JSON number, not an object' },
+      { file: 0, line: 3, message: 'record is a JSON string, not an object' },
+    ]);
+  });
+});
+
+describe('batch envelopes', () => {
+  it('unwraps Anthropic Message Batches lines and keeps the custom_id', async () => {
+    const text = jsonl({ custom_id: 'req-1', params: anthropicBody('a') }, { custom_id: 'req-2', params: anthropicBody('b') });
+    const result = await readOne('batch.jsonl', text);
+    expect(result.errors).toEqual([]);
+    expect(result.requests.map((r) => [r.customId, r.format, r.line])).toEqual([
+      ['req-1', 'anthropic-messages', 1],
+      ['req-2', 'anthropic-messages', 2],
+    ]);
+    expect(result.files[0]).toMatchObject({ envelope: 'anthropic-batch', format: 'anthropic-messages' });
+  });
+
+  it('unwraps the Message Batches API body {"requests": [...]}', async () => {
+    const body = { requests: [{ custom_id: 'a', params: anthropicBody('one') }, { custom_id: 'b', params: anthropicBody('two') }] };
+    const result = await readOne('batch-body.json', JSON.stringify(body, null, 2));
+    expect(result.errors).toEqual([]);
+    expect(result.requests.map((r) => [r.line, r.customId])).toEqual([
+      [1, 'a'],
+      [2, 'b'],
+    ]);
+    expect(result.files[0]).toMatchObject({ layout: 'batch-body', envelope: 'anthropic-batch' });
+  });
+
+  it('unwraps OpenAI Batch input lines, taking the format from the url', async () => {
+    // A bare {model, messages} body is ambiguous by structure; the endpoint settles it.
+    const bare = { model: 'gpt-4o', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] };
+    const text = jsonl(
+      { custom_id: 'c1', method: 'POST', url: '/v1/chat/completions', body: bare },
+      { custom_id: 'r1', method: 'POST', url: '/v1/responses', body: responsesBody('x') },
+      { custom_id: 'e1', method: 'POST', url: '/v1/embeddings', body: { model: 'text-embedding-3-small', input: 'x' } },
+    );
+    const result = await readOne('openai-batch.jsonl', text);
+    expect(result.requests.map((r) => [r.customId, r.format])).toEqual([
+      ['c1', 'openai-chat'],
+      ['r1', 'openai-responses'],
+    ]);
+    expect(result.errors).toEqual([
+      { file: 0, line: 3, message: 'OpenAI batch line for endpoint "/v1/embeddings", which holds no chat or responses request' },
+    ]);
+  });
+
+  it('attaches Anthropic batch results to the input request with the same custom_id', async () => {
+    const input = jsonl({ custom_id: 'x', params: anthropicBody('a') }, { custom_id: 'y', params: anthropicBody('b') });
+    const results = jsonl(
+      {
+        custom_id: 'y',
+        result: {
+          type: 'succeeded',
+          message: { usage: { input_tokens: 12, cache_read_input_tokens: 100, cache_creation_input_tokens: 30, output_tokens: 7 } },
+        },
+      },
+      { custom_id: 'x', result: { type: 'errored', error: { type: 'invalid_request' } } },
+    );
+    const result = await readText({ 'input.jsonl': input, 'results.jsonl': results });
+    expect(result.errors).toEqual([]);
+    expect(result.requests.map((r) => r.recorded)).toEqual([
+      null,
+      { input: 12, cacheRead: 100, cacheWrite5m: 30, cacheWrite1h: 0, output: 7 },
+    ]);
+    expect(result.files[1]).toMatchObject({ envelope: 'anthropic-batch-results', format: null, records: 2, requests: 0, errors: 0 });
+  });
+
+  it('attaches OpenAI batch output usage (prompt_tokens minus cached tokens)', async () => {
+    const input = jsonl({ custom_id: 'q', method: 'POST', url: '/v1/chat/completions', body: chatBody('a') });
+    const output = jsonl({
+      id: 'batch_req_1',
+      custom_id: 'q',
+      response: {
+        status_code: 200,
+        request_id: 'r',
+        body: { usage: { prompt_tokens: 2000, completion_tokens: 9, prompt_tokens_details: { cached_tokens: 1536 } } },
+      },
+      error: null,
+    });
+    const result = await readText({ 'in.jsonl': input, 'out.jsonl': output });
+    expect(result.errors).toEqual([]);
+    expect(result.requests[0]!.recorded).toEqual({ input: 464, cacheRead: 1536, cacheWrite5m: 0, cacheWrite1h: 0, output: 9 });
+  });
+
+  it('reports batch results whose custom_id matches no request', async () => {
+    const results = jsonl(
+      { custom_id: 'nope', result: { type: 'succeeded', message: { usage: { input_tokens: 1, output_tokens: 1 } } } },
+      { custom_id: 'nope2', result: { type: 'expired' } },
+    );
+    const result = await readText({ 'results.jsonl': results });
+    expect(result.requests).toEqual([]);
+    expect(result.errors).toEqual([
+      { file: 0, line: 1, message: '2 batch results with a custom_id that no request in the input files has (give the batch input file too)' },
+    ]);
+  });
+});
+
+describe('gateway envelopes', () => {
+  it.each(['request', 'request_body', 'body'])('unwraps bodies under "%s" with the response usage and timestamp', async (key) => {
+    const text = jsonl(
+      {
+        timestamp: '2026-03-01T10:00:00.000Z',
+        [key]: anthropicBody('a'),
+        response: { usage: { input_tokens: 3, cache_read_input_tokens: 2000, cache_creation_input_tokens: 500, cache_creation: { ephemeral_5m_input_tokens: 100, ephemeral_1h_input_tokens: 400 }, output_tokens: 50 } },
+      },
+      { created_at: 1772359260, [key]: JSON.stringify(anthropicBody('b')), response: { body: JSON.stringify({ usage: { input_tokens: 9, output_tokens: 1 } }) } },
+    );
+    const result = await readOne('gateway.jsonl', text);
+    expect(result.errors).toEqual([]);
+    expect(result.files[0]!.envelope).toBe(`gateway:${key}`);
+    expect(result.requests.map((r) => r.timestamp)).toEqual([Date.UTC(2026, 2, 1, 10, 0, 0), 1772359260000]);
+    expect(result.requests.map((r) => r.recorded)).toEqual([
+      { input: 3, cacheRead: 2000, cacheWrite5m: 100, cacheWrite1h: 400, output: 50 },
+      { input: 9, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, output: 1 },
+    ]);
+  });
+
+  it('unwraps an HTTP capture {request: {method, url, body}} one level deeper', async () => {
+    const text = jsonl({ start_time: 1772359260123, request: { method: 'POST', url: 'https://gateway.invalid/v1/responses', body: responsesBody('x') } });
+    const result = await readOne('capture.jsonl', text);
+    expect(result.errors).toEqual([]);
+    expect(result.requests[0]).toMatchObject({ format: 'openai-responses', timestamp: 1772359260123 });
+  });
+
+  it('reads OpenAI Responses usage with cache writes subtracted from the input', async () => {
+    const usage = { input_tokens: 5000, output_tokens: 20, input_tokens_details: { cached_tokens: 3000, cache_write_tokens: 1500 } };
+    const result = await readOne('g.jsonl', jsonl({ request: responsesBody('x'), response: { usage } }));
+    expect(result.requests[0]!.recorded).toEqual({ input: 500, cacheRead: 3000, cacheWrite5m: 1500, cacheWrite1h: 0, output: 20 });
+  });
+
+  it('does not unwrap when not every record shares the envelope', async () => {
+    // Line 2 is a bare body: the wrapper of line 1 is not trusted, so line 1 is reported instead of unwrapped.
+    const text = jsonl({ request: anthropicBody('a') }, anthropicBody('b'), { request: anthropicBody('c') });
+    const result = await readOne('mixed.jsonl', text);
+    expect(result.requests.map((r) => r.line)).toEqual([2]);
+    expect(result.errors.map((e) => e.line).sort()).toEqual([1, 3]);
+    expect(result.errors[0]!.message).toBe(
+      'record has the gateway:request envelope but other records of this file do not; envelopes are unwrapped only when every record shares one',
+    );
+    expect(result.files[0]!.envelope).toBe('mixed');
+  });
+
+  it('never takes a body that has a "body" field for a wrapper', async () => {
+    const body = { ...chatBody('a'), body: { note: 'synthetic field' } };
+    const result = await readOne('b.jsonl', jsonl(body));
+    expect(result.errors).toEqual([]);
+    expect(result.files[0]!.envelope).toBe('none');
+    expect(result.requests[0]!.format).toBe('openai-chat');
+  });
+
+  it('reports a wrapper whose JSON text is broken', async () => {
+    const result = await readOne('g.jsonl', jsonl({ request_body: '{"model": ', response: {} }, { request_body: JSON.stringify(chatBody('x')) }));
+    expect(result.requests.map((r) => r.line)).toEqual([2]);
+    expect(result.errors).toEqual([{ file: 0, line: 1, message: 'field "request_body": holds text that is not valid JSON' }]);
+  });
+});
+
+describe('format detection and override', () => {
+  it('detects each file separately', async () => {
+    const result = await readText({ 'a.jsonl': jsonl(anthropicBody()), 'b.jsonl': jsonl(chatBody()), 'c.jsonl': jsonl(responsesBody()) });
+    expect(result.files.map((f) => f.format)).toEqual(['anthropic-messages', 'openai-chat', 'openai-responses']);
+    expect(result.requests.map((r) => [r.file, r.index])).toEqual([
+      [0, 0],
+      [1, 1],
+      [2, 2],
+    ]);
+  });
+
+  it('gives ambiguous bodies the format a later body of the file settles', async () => {
+    // Line 1 alone would look like Anthropic (max_tokens, no other signal); line 2 has a tool message.
+    const ambiguous = { model: 'gpt-4o', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] };
+    const settled = { model: 'gpt-4o', messages: [{ role: 'tool', tool_call_id: 'c', content: 'r' }] };
+    const result = await readOne('chat.jsonl', jsonl(ambiguous, settled));
+    expect(result.requests.map((r) => r.format)).toEqual(['openai-chat', 'openai-chat']);
+  });
+
+  it('uses the format option over detection', async () => {
+    const result = await readOne('x.jsonl', jsonl({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: 'hi' }] }), { format: 'openai-chat' });
+    expect(result.requests[0]!.format).toBe('openai-chat');
+  });
+
+  it('reports a record that is no request body at all', async () => {
+    const result = await readOne('x.jsonl', jsonl({ hello: 'world' }));
+    expect(result.errors).toEqual([
+      { file: 0, line: 1, message: 'not a request body: no `messages` (Anthropic Messages, Chat Completions) or `input`/`instructions` (Responses)' },
+    ]);
+  });
+
+  it('interns repeated history across requests', async () => {
+    const history = 'synthetic long history '.repeat(50);
+    const result = await readOne('h.jsonl', jsonl(chatBody(history), chatBody(history)));
+    const [a, b] = result.requests;
+    expect(a!.segments[1]!.text).toBe(b!.segments[1]!.text);
+    // Two requests × (system text + wire, user text + wire) but only 4 distinct strings.
+    expect(result.distinctTexts).toBe(4);
+  });
+});
