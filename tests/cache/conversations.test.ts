@@ -1,6 +1,9 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { analyzeInput } from '../../src/core/analysis/analyze.ts';
 import { findConversations } from '../../src/core/cache/conversations.ts';
-import { loopMessages, makeRequests, type SyntheticRequest } from './conversations-helpers.ts';
+import { loopMessages, makeRequest, makeRequests, type SyntheticRequest } from './conversations-helpers.ts';
 
 const setup = { tools: ['read_file', 'bash'], system: [{ text: 'synthetic agent system prompt' }] };
 const turn = (topic: string, n: number, extra: Partial<SyntheticRequest> = {}): SyntheticRequest => ({
@@ -116,8 +119,7 @@ describe('findConversations', () => {
 });
 
 describe('message identity', () => {
-  it('treats string content and the same text as a one-block array as one message', async () => {
-    const { makeRequest } = await import('./conversations-helpers.ts');
+  it('treats string content and the same text as a one-block array as one message', () => {
     const first = makeRequest({ ...setup, messages: loopMessages('s', 0) }, 0);
     const second = makeRequest({ ...setup, messages: loopMessages('s', 1) }, 1);
     // The SDK moved the rolling marker: the first message is now sent as a plain string.
@@ -127,3 +129,36 @@ describe('message identity', () => {
     expect(findConversations([first, second]).kind).toEqual(['new', 'continues']);
   });
 });
+
+const REAL = path.resolve(__dirname, '../../../shared/fixtures/real');
+const realSequences = existsSync(REAL)
+  ? ['anthropic-messages', 'openai-chat', 'openai-responses'].flatMap((dir) =>
+      readdirSync(path.join(REAL, dir))
+        .filter((name) => name.endsWith('_seq.jsonl'))
+        .map((name) => path.join(dir, name)),
+    )
+  : [];
+// previous_response_id chains carry only new input per request: the file does not hold the shared history.
+const SERVER_STATE = 'openai-responses/pai_previous_response_id_chain_seq.jsonl';
+
+(realSequences.length > 0 ? describe : describe.skip)(
+  `real recorded conversations (${realSequences.length > 0 ? REAL : 'skipped: ../shared/fixtures/real not found'})`,
+  () => {
+    it.each(realSequences.filter((file) => file !== SERVER_STATE))('%s reads as one conversation, each turn continuing the last', async (file) => {
+      const analysis = await analyzeInput([{ name: file, bytes: new Uint8Array(readFileSync(path.join(REAL, file))) }]);
+      const result = findConversations(analysis.requests);
+      const n = analysis.requests.length;
+      expect(n).toBeGreaterThan(1);
+      expect(result.count).toBe(1);
+      expect(result.kind).toEqual(['new', ...Array<string>(n - 1).fill('continues')]);
+      expect(result.continues).toEqual([null, ...Array.from({ length: n - 1 }, (_, i) => i)]);
+    });
+
+    it('reads a previous_response_id chain as separate conversations of one setup', async () => {
+      const analysis = await analyzeInput([{ name: SERVER_STATE, bytes: new Uint8Array(readFileSync(path.join(REAL, SERVER_STATE))) }]);
+      const result = findConversations(analysis.requests);
+      expect(result.kind[0]).toBe('new');
+      expect(result.kind.slice(1).every((k) => k === 'same-setup')).toBe(true);
+    });
+  },
+);
