@@ -19,6 +19,8 @@ once with the targeted earlier tool results cleared, and diffs them. Only those 
 Exit status: 0 all APIs qualified, 1 bad arguments or failure, 2 some API unqualified.
 `;
 
+const MAX_FINDINGS_SHOWN = 20;
+
 type Parsed = { help: true } | { help: false; out?: string } | { error: string };
 
 function parseArgs(argv: string[]): Parsed {
@@ -49,13 +51,20 @@ export const qualifyCommand: Command = async (argv: string[], io: CliIO) => {
     return 0;
   }
 
-  let record;
+  let run;
   try {
-    record = await runQualification();
+    run = await runQualification();
   } catch (error) {
     io.stderr(`ctxray qualify: qualification could not run: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
+  const { record, findings } = run;
+  // Diagnostics for a failed qualification (e.g. after a pi-ai upgrade): structural locations only, to stderr.
+  const shown = findings.slice(0, MAX_FINDINGS_SHOWN);
+  for (const finding of shown) {
+    io.stderr(`unintended difference: ${finding.api} ${finding.fixture} ${finding.kind} at ${finding.location}\n`);
+  }
+  if (findings.length > shown.length) io.stderr(`... and ${findings.length - shown.length} more unintended differences\n`);
   const json = JSON.stringify(record, null, 2) + '\n';
   if (parsed.out === undefined) {
     io.stdout(json);

@@ -6,11 +6,26 @@ import {
   type QualificationRecord,
 } from '../../core/clearing/qualification-record.ts';
 import { buildPayload, installFetchGuard, qualificationModel } from './build.ts';
+import { pathKey } from './diff.ts';
 import { evaluateCase } from './evaluate.ts';
 import { expectedQualification } from './expected.ts';
 import { clearTargetedResults, fixtureCases, QUALIFICATION_MODELS, QUALIFIED_APIS, type QualifiedApi } from './fixtures.ts';
 
-async function qualifyApi(api: QualifiedApi): Promise<QualificationApiEntry> {
+/** Where an unintended difference was found: structural payload paths only (keys and indices, no content). */
+export interface UnintendedFinding {
+  api: QualifiedApi;
+  fixture: string;
+  /** e.g. $."messages"[3]."content"[0]."signature", or "(unlocated target)". */
+  location: string;
+  kind: string;
+}
+
+export interface QualificationRun {
+  record: QualificationRecord;
+  findings: UnintendedFinding[];
+}
+
+async function qualifyApi(api: QualifiedApi, findings: UnintendedFinding[]): Promise<QualificationApiEntry> {
   const model = qualificationModel(api);
   const cases = fixtureCases(api);
   let targetedLeaves = 0;
@@ -23,6 +38,12 @@ async function qualifyApi(api: QualifiedApi): Promise<QualificationApiEntry> {
     targetedLeaves += outcome.targetedLeaves;
     changedLeaves += outcome.changedLeaves;
     unintendedDifferences += outcome.unintendedDifferences;
+    for (const difference of outcome.unintended) {
+      findings.push({ api, fixture: fixture.name, location: pathKey(difference.path), kind: difference.kind });
+    }
+    for (let i = outcome.unintended.length; i < outcome.unintendedDifferences; i++) {
+      findings.push({ api, fixture: fixture.name, location: '(targeted result not located exactly once)', kind: 'reference' });
+    }
   }
   const qualified = unintendedDifferences === 0 && changedLeaves > 0 && changedLeaves === targetedLeaves;
   return {
@@ -38,19 +59,20 @@ async function qualifyApi(api: QualifiedApi): Promise<QualificationApiEntry> {
   };
 }
 
-/** Builds and diffs every API's fixtures offline and returns the qualification record. */
-export async function runQualification(): Promise<QualificationRecord> {
+/** Builds and diffs every API's fixtures offline; returns the record and where any unintended differences are. */
+export async function runQualification(): Promise<QualificationRun> {
   const expected = await expectedQualification();
   const guard = installFetchGuard();
   const apis: QualificationApiEntry[] = [];
+  const findings: UnintendedFinding[] = [];
   try {
-    for (const api of QUALIFIED_APIS) apis.push(await qualifyApi(api));
+    for (const api of QUALIFIED_APIS) apis.push(await qualifyApi(api, findings));
   } finally {
     guard.restore();
   }
   // A builder that reached the network would make the run meaningless (and not offline): nothing qualifies.
   const offline = guard.calls === 0;
-  return {
+  const record: QualificationRecord = {
     schema: QUALIFICATION_SCHEMA,
     fixtures: 'synthetic',
     piAiVersion: expected.piAiVersion,
@@ -58,4 +80,5 @@ export async function runQualification(): Promise<QualificationRecord> {
     networkCalls: guard.calls,
     apis: offline ? apis : apis.map((entry) => ({ ...entry, result: 'unqualified' })),
   };
+  return { record, findings };
 }
