@@ -62,6 +62,16 @@ describe('takeSnapshot / snapshotChanged', () => {
     expect(snapshotChanged(snapshot)).toBe(true);
   });
 
+  it('watches companions next to a symlinked sidecar and next to its target', () => {
+    const link = path.join(root, 'linked.sqlite');
+    fs.symlinkSync(sidecar, link);
+    const snapshot = takeSnapshot([link], { companionsOf: link });
+    // The link (followed) plus -wal/-shm/-journal beside the link and beside the target.
+    expect(snapshot.entries).toHaveLength(7);
+    fs.writeFileSync(sidecar + '-journal', '');
+    expect(snapshotChanged(snapshot)).toBe(true);
+  });
+
   it('detects a new file in a walked directory and a removed input', () => {
     let snapshot = snap();
     fs.writeFileSync(path.join(journals, 'nested', 'late.jsonl'), '');

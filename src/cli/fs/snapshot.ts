@@ -87,7 +87,16 @@ export function takeSnapshot(paths: readonly string[], options: SnapshotOptions 
   }
 
   const databases = options.companionsOf === undefined ? [] : typeof options.companionsOf === 'string' ? [options.companionsOf] : options.companionsOf;
-  for (const database of databases) for (const suffix of SQLITE_COMPANION_SUFFIXES) add(path.resolve(database) + suffix);
+  for (const database of databases) {
+    // SQLite may place companions next to the path as given or next to its resolved target: watch both.
+    const spellings = new Set([path.resolve(database)]);
+    try {
+      spellings.add(fs.realpathSync.native(database));
+    } catch {
+      // A missing database has only the spelling given.
+    }
+    for (const spelling of spellings) for (const suffix of SQLITE_COMPANION_SUFFIXES) add(spelling + suffix);
+  }
   return { entries };
 }
 
