@@ -97,7 +97,13 @@ function occupiedNames(p: string, suffixes: readonly string[] = ['']): string[] 
   const real = realpathOrNull(p);
   if (real !== null && real !== p) spellings.push(real);
   // A dangling symlink input still points at a name: writing there would create what the input names.
-  if (real === null && lstatOrNull(p)?.isSymbolicLink()) spellings.push(path.resolve(path.dirname(p), fs.readlinkSync(p)));
+  if (real === null && lstatOrNull(p)?.isSymbolicLink()) {
+    try {
+      spellings.push(path.resolve(path.dirname(p), fs.readlinkSync(p)));
+    } catch {
+      // Removed between the two calls: only its own name remains.
+    }
+  }
   for (const spelling of spellings) {
     const dirIdentity = identityOf(path.dirname(spelling));
     if (dirIdentity === null) continue;
@@ -146,7 +152,7 @@ export function checkOutputPath(outPath: string, inputPaths: readonly string[], 
     if (aliased !== undefined) {
       return aliased === destination
         ? refuse('OUTPUT_IS_INPUT', '--out is one of the inputs; inputs are never overwritten')
-        : refuse('OUTPUT_ALIASES_INPUT', '--out is another name (hard link) of an input; inputs are never overwritten');
+        : refuse('OUTPUT_ALIASES_INPUT', '--out is another name of an input (a hard link, or a case variant on a case-insensitive filesystem); inputs are never overwritten');
     }
     return refuse('OUTPUT_EXISTS', '--out already exists; choose a new file name (existing files are never overwritten)');
   }
