@@ -47,6 +47,12 @@ describe('ctxray qualify (in process)', () => {
     expect(io.err.join('')).toContain('OUTPUT_IS_INPUT');
   });
 
+  it('prints help with exit 0', async () => {
+    const io = captureIO();
+    expect(await qualifyCommand(['--help'], io)).toBe(0);
+    expect(io.out.join('')).toMatch(/^usage: ctxray qualify \[--out <file>\]/);
+  });
+
   it('rejects unknown arguments and a missing --out value, exit 1', async () => {
     const io = captureIO();
     expect(await qualifyCommand(['--nope'], io)).toBe(1);
