@@ -1,0 +1,189 @@
+// Reads one pi session file (text) into a validated entry tree, or says why the journal is skipped.
+// Versions 2 and 3 are read natively; version 1 gets the same in-memory migration pi applies on load
+// (linear parent chain, compaction index → entry id), with ids derived from the entry position so runs are
+// deterministic. Rules and their observable triggers are documented in docs/clearing/journals.md.
+
+import type { JournalSkipReason } from '../codes.ts';
+import { JOURNAL_ENTRY_LIMIT } from '../thresholds.ts';
+
+export type Json = Record<string, unknown>;
+
+export interface JournalEntry {
+  id: string;
+  parentId: string | null;
+  type: string;
+  /** 1-based line in the file, for located errors. */
+  line: number;
+  raw: Json;
+}
+
+export interface ParsedJournal {
+  sessionId: string;
+  version: 1 | 2 | 3;
+  /** Entries in file order (header excluded). */
+  entries: JournalEntry[];
+  byId: Map<string, JournalEntry>;
+}
+
+/** A skip with where it was detected: a line number and a fixed field name, never file content. */
+export interface JournalSkip {
+  reason: JournalSkipReason;
+  line: number | null;
+  field: string | null;
+}
+
+export type ParseOutcome = { ok: true; journal: ParsedJournal } | { ok: false; skip: JournalSkip };
+
+export function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function skip(reason: JournalSkipReason, line: number | null, field: string | null): ParseOutcome {
+  return { ok: false, skip: { reason, line, field } };
+}
+
+/** Splits JSONL text into non-blank lines with their 1-based numbers (CRLF tolerated). */
+function nonBlankLines(text: string): { text: string; line: number }[] {
+  const out: { text: string; line: number }[] = [];
+  let start = 0;
+  let line = 1;
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    let content = text.slice(start, end);
+    if (content.endsWith('\r')) content = content.slice(0, -1);
+    if (content.trim() !== '') out.push({ text: content, line });
+    start = end + 1;
+    line++;
+  }
+  return out;
+}
+
+export interface JournalHeaderFacts {
+  sessionId: string;
+  version: number;
+  imported: boolean;
+  inherited: boolean;
+}
+
+/** Reads only the first non-blank line; used for the duplicate-session pre-pass and cheap header skips. */
+export function readHeader(text: string): JournalHeaderFacts | null {
+  const newline = text.indexOf('\n');
+  const first = (newline === -1 ? text : text.slice(0, newline)).trim();
+  let header: unknown;
+  try {
+    header = JSON.parse(first);
+  } catch {
+    return null;
+  }
+  if (!isObject(header) || header.type !== 'session' || typeof header.id !== 'string' || header.id === '') {
+    return null;
+  }
+  const version = header.version === undefined ? 1 : header.version;
+  return {
+    sessionId: header.id,
+    version: typeof version === 'number' ? version : NaN,
+    imported: header.imported === true || typeof header.importedFrom === 'string',
+    inherited:
+      (typeof header.parentSession === 'string' && header.parentSession !== '') ||
+      (typeof header.branchedFrom === 'string' && header.branchedFrom !== ''),
+  };
+}
+
+/** Header-only verdict, in the documented order: invalid header, unsupported, imported, inherited. */
+export function headerSkip(header: JournalHeaderFacts | null): JournalSkip | null {
+  if (header === null) return { reason: 'invalid', line: 1, field: 'header' };
+  if (header.version !== 1 && header.version !== 2 && header.version !== 3) {
+    return { reason: 'unsupported', line: 1, field: 'version' };
+  }
+  if (header.imported) return { reason: 'imported', line: 1, field: 'imported' };
+  if (header.inherited) return { reason: 'inherited', line: 1, field: 'parentSession_or_branchedFrom' };
+  return null;
+}
+
+/** v1 ids: the entry's index in pi's entry array (header = 0), as 8 hex digits. */
+function v1Id(index: number): string {
+  return index.toString(16).padStart(8, '0');
+}
+
+export function parseJournal(text: string): ParseOutcome {
+  const header = readHeader(text);
+  const headerProblem = headerSkip(header);
+  if (headerProblem) return { ok: false, skip: headerProblem };
+  const { sessionId, version } = header as JournalHeaderFacts;
+
+  const lines = nonBlankLines(text);
+  if (lines.length - 1 > JOURNAL_ENTRY_LIMIT) return skip('invalid', null, 'entry_limit');
+  const entries: JournalEntry[] = [];
+  const byId = new Map<string, JournalEntry>();
+  let previousId: string | null = null;
+
+  for (let index = 1; index < lines.length; index++) {
+    const { text: lineText, line } = lines[index] as { text: string; line: number };
+    let raw: unknown;
+    try {
+      raw = JSON.parse(lineText);
+    } catch {
+      return skip('invalid', line, 'json');
+    }
+    if (!isObject(raw) || typeof raw.type !== 'string') return skip('invalid', line, 'type');
+    if (raw.type === 'session') return skip('invalid', line, 'second_header');
+
+    let id: string;
+    let parentId: string | null;
+    if (version === 1) {
+      id = v1Id(index);
+      parentId = previousId;
+    } else {
+      if (typeof raw.id !== 'string' || raw.id === '') return skip('invalid', line, 'id');
+      if (raw.parentId !== null && typeof raw.parentId !== 'string') return skip('invalid', line, 'parentId');
+      id = raw.id;
+      parentId = raw.parentId as string | null;
+    }
+    if (byId.has(id)) return skip('invalid', line, 'id');
+
+    if (raw.type === 'message') {
+      if (!isObject(raw.message) || typeof raw.message.role !== 'string') return skip('invalid', line, 'message.role');
+      // v2 → v3: pi renamed the hookMessage role to custom.
+      if (version < 3 && raw.message.role === 'hookMessage') raw.message = { ...raw.message, role: 'custom' };
+    }
+    if (raw.type === 'compaction') {
+      if (typeof raw.summary !== 'string') return skip('invalid', line, 'compaction.summary');
+      if (version === 1) {
+        const kept = raw.firstKeptEntryIndex;
+        // pi indexes its entry array, where 0 is the header: a kept index must name a later, non-header entry.
+        if (typeof kept !== 'number' || !Number.isInteger(kept) || kept < 1 || kept >= lines.length) {
+          return skip('invalid', line, 'compaction.firstKeptEntryIndex');
+        }
+        raw = { ...raw, firstKeptEntryId: v1Id(kept) };
+      } else if (typeof raw.firstKeptEntryId !== 'string') {
+        return skip('invalid', line, 'compaction.firstKeptEntryId');
+      }
+    }
+    const entry: JournalEntry = { id, parentId, type: (raw as Json).type as string, line, raw: raw as Json };
+    entries.push(entry);
+    byId.set(id, entry);
+    previousId = id;
+  }
+
+  for (const entry of entries) {
+    if (entry.parentId !== null && !byId.has(entry.parentId)) return skip('invalid', entry.line, 'parentId');
+  }
+  return { ok: true, journal: { sessionId, version: version as 1 | 2 | 3, entries, byId } };
+}
+
+/** The context path root → leaf, where the leaf is the last entry (as pi resumes). Null on a cycle. */
+export function contextPath(journal: ParsedJournal): JournalEntry[] | null {
+  const leaf = journal.entries[journal.entries.length - 1];
+  if (!leaf) return [];
+  const path: JournalEntry[] = [];
+  const seen = new Set<string>();
+  let current: JournalEntry | undefined = leaf;
+  while (current) {
+    if (seen.has(current.id)) return null;
+    seen.add(current.id);
+    path.push(current);
+    current = current.parentId === null ? undefined : journal.byId.get(current.parentId);
+  }
+  return path.reverse();
+}
