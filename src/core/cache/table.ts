@@ -1,0 +1,110 @@
+// The cache table: one text-free row per request with its simulated reads, writes and misses, its cost in both
+// scenarios and, where the log recorded the provider's usage, the recorded figures beside the simulated ones.
+// Shared by the web panel (through a worker query) and any report that lists the cache per request.
+
+import type { ParsedRequest } from '../model.ts';
+import { compareObserved, type CacheFigures, type ObservedComparison } from './observed.ts';
+import type { CostComparison, SimulationEventCode } from './types.ts';
+
+export interface CacheTableRow {
+  index: number;
+  /** 1-based line (or record number) in its file, and the file's index. */
+  line: number;
+  file: number;
+  provider: 'anthropic' | 'openai';
+  /** Priced model id, or null when the model has no pricing entry. */
+  pricedAs: string | null;
+  promptTokens: number;
+  read: number;
+  write5m: number;
+  write1h: number;
+  uncached: number;
+  hit: boolean;
+  rejected: boolean;
+  breakpoints: number;
+  /** USD under the actual and the optimized scenario; null for an unpriced model. */
+  cost: number | null;
+  optimizedCost: number | null;
+  /** Codes of the simulation's diagnostics for this request, each once. */
+  events: SimulationEventCode[];
+  /** Recorded usage figures, when the log has them. */
+  recorded: CacheFigures | null;
+  /** Whether recorded and simulated agree that the request read the cache; null without recorded usage. */
+  readAgrees: boolean | null;
+}
+
+export interface CacheTable {
+  rows: CacheTableRow[];
+  totals: {
+    promptTokens: number;
+    read: number;
+    write5m: number;
+    write1h: number;
+    uncached: number;
+    actualCost: number;
+    optimizedCost: number;
+    unpriced: number;
+    outputRecorded: number;
+  };
+  potentialSavings: number;
+  savingsFraction: number;
+  projection: CostComparison['projection'];
+  /** No request had a timestamp, or some lacked one: those are assumed to arrive within every TTL. */
+  assumedWithinTtl: boolean;
+  observed: Pick<ObservedComparison, 'compared' | 'readAgreements' | 'readAgreementRate' | 'writeAgreements'>;
+}
+
+export function cacheTable(requests: readonly ParsedRequest[], cost: CostComparison): CacheTable {
+  const simulation = cost.actual.simulation;
+  const observed = compareObserved(requests, simulation);
+  const observedByRequest = new Map(observed.rows.map((row) => [row.requestIndex, row]));
+  const rows = simulation.requests.map((result, i): CacheTableRow => {
+    const request = requests[i]!;
+    const observedRow = observedByRequest.get(request.index);
+    return {
+      index: request.index,
+      line: request.line,
+      file: request.file,
+      provider: result.provider,
+      pricedAs: cost.actual.costs[i]?.pricedAs ?? null,
+      promptTokens: result.promptTokens,
+      read: result.read,
+      write5m: result.write5m,
+      write1h: result.write1h,
+      uncached: result.uncached,
+      hit: result.hit,
+      rejected: result.rejected,
+      breakpoints: result.breakpoints.length,
+      cost: cost.actual.costs[i]?.total ?? null,
+      optimizedCost: cost.optimized.costs[i]?.total ?? null,
+      events: [...new Set(result.events.map((event) => event.code))],
+      recorded: observedRow?.recorded ?? null,
+      readAgrees: observedRow?.readAgrees ?? null,
+    };
+  });
+  const totals = simulation.totals;
+  return {
+    rows,
+    totals: {
+      promptTokens: totals.promptTokens,
+      read: totals.read,
+      write5m: totals.write5m,
+      write1h: totals.write1h,
+      uncached: totals.uncached,
+      actualCost: cost.actual.totals.total,
+      optimizedCost: cost.optimized.totals.total,
+      unpriced: cost.actual.totals.unpriced,
+      outputRecorded: cost.actual.totals.outputRecorded,
+    },
+    potentialSavings: cost.potentialSavings,
+    savingsFraction: cost.savingsFraction,
+    projection: cost.projection,
+    assumedWithinTtl: simulation.assumedWithinTtl,
+    observed: {
+      compared: observed.compared,
+      readAgreements: observed.readAgreements,
+      readAgreementRate: observed.readAgreementRate,
+      writeAgreements: observed.writeAgreements,
+    },
+  };
+}
