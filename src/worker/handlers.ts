@@ -3,6 +3,7 @@
 import type { WorkerSession } from './session.ts';
 import { segmentText } from './handlers/segment-text.ts';
 import { sectionOf } from './handlers/section.ts';
+import { dupesQuery } from './handlers/dupes.ts';
 
 /**
  * Answers one query. `session` is null until an input has been analyzed (handlers that work on their own inputs,
@@ -14,4 +15,5 @@ export type QueryHandler = (session: WorkerSession | null, params: unknown, sign
 export const QUERY_HANDLERS: Readonly<Record<string, QueryHandler>> = {
   'segment-text': segmentText,
   section: sectionOf,
+  dupes: dupesQuery,
 };

@@ -1,5 +1,6 @@
 // The panel registry: one line per panel, in tab order. See docs/web-app.md, "Adding a panel".
 import type { Panel } from './types.ts';
 import { tokensPanel } from './tokens.ts';
+import { duplicatesPanel } from './duplicates.ts';
 
-export const PANELS: readonly Panel[] = [tokensPanel];
+export const PANELS: readonly Panel[] = [tokensPanel, duplicatesPanel];

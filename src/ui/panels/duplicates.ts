@@ -1,0 +1,275 @@
+// The Duplicates panel: the exact-duplicate contract (ctxray.dupes/1: verdict + duplicate-block table) for the
+// loaded input or a dropped envelope, and beside it — labelled as a different measure — the near-duplicate
+// (shingle) groups of the cache analysis when that section is present. Everything shown is text-free.
+import './duplicates.css';
+import { el } from '../dom.ts';
+import { formatCount } from '../format.ts';
+import type { AnalysisView } from '../view-model.ts';
+import type { DupesAnswer } from '../../worker/handlers/dupes.ts';
+import type { BlockOrigin, DupesRecord, DuplicateGroup } from '../../core/dupes/index.ts';
+import { REASON_MEANINGS } from '../../core/dupes/codes.ts';
+import type { Panel, PanelContext } from './types.ts';
+
+/** Rows shown before "N more"; the downloadable record keeps every group. */
+const MAX_ROWS = 200;
+/** The section of the core analysis holding near-duplicate groups (src/core/cache/near-duplicates.ts). */
+const NEAR_SECTION = 'nearDuplicates';
+
+interface NearDuplicateGroupView {
+  requestIndex: number;
+  segments: number[];
+  similarity: number;
+}
+
+/** The loaded input's record, computed once per analysis (re-renders happen on every request change). */
+const loadedAnswers = new WeakMap<AnalysisView, Promise<DupesAnswer>>();
+/** The last file checked on the panel, kept across re-renders. */
+let fileResult: { name: string; answer: DupesAnswer } | null = null;
+
+/** Groups that cost the most first: the table answers "what should I stop resending?". */
+export function rankGroups(groups: readonly DuplicateGroup[]): DuplicateGroup[] {
+  return [...groups].sort((a, b) => b.wastedBytes - a.wastedBytes || (a.indices[0] ?? 0) - (b.indices[0] ?? 0));
+}
+
+/** Where a block sits, in words built from indices only. */
+export function describeOrigin(index: number, origin: BlockOrigin | undefined): string {
+  if (origin === undefined) return `block ${index}`;
+  if (origin.event !== undefined) return `event ${origin.event} ${origin.field ?? ''}`.trim();
+  const parts: string[] = [];
+  if (origin.request !== undefined) parts.push(`request ${origin.request + 1}`);
+  if (origin.message !== undefined) parts.push(origin.message < 0 ? 'system' : `message ${origin.message}`);
+  if (origin.part !== undefined) parts.push(`part ${origin.part}`);
+  return parts.join(' · ');
+}
+
+function counted(n: number, one: string, many: string): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
+/** One-line verdict sentence. */
+export function verdictSentence(record: DupesRecord): string {
+  const { totals } = record;
+  if (record.result === 'pass') return `No block is sent twice among ${counted(totals.blocks, 'block', 'blocks')}.`;
+  if (record.result === 'fail') {
+    return (
+      `${counted(totals.duplicateBlocks, 'duplicate block', 'duplicate blocks')} ` +
+      `(${counted(record.duplicates.length, 'repeated content hash', 'repeated content hashes')}) ` +
+      `cost ${counted(totals.wastedBytes, 'byte', 'bytes')} and ${counted(totals.wastedTokens, 'whitespace token', 'whitespace tokens')}.`
+    );
+  }
+  return record.reason === null ? 'Not measured.' : `${record.reason}: ${REASON_MEANINGS[record.reason]}`;
+}
+
+function download(label: string, fileName: string, type: string, content: string): HTMLButtonElement {
+  return el('button', {
+    className: 'link',
+    text: label,
+    attrs: { type: 'button' },
+    on: {
+      click: () => {
+        const url = URL.createObjectURL(new Blob([content], { type }));
+        const anchor = el('a', { attrs: { href: url, download: fileName } });
+        anchor.click();
+        setTimeout(() => URL.revokeObjectURL(url), 0);
+      },
+    },
+  });
+}
+
+function originCell(record: DupesRecord, index: number, ctx: PanelContext, live: boolean): HTMLElement {
+  const origin = record.blocks[index]?.origin;
+  const text = describeOrigin(index, origin);
+  // Blocks of the loaded log point at a request: let the user jump there.
+  if (live && origin?.request !== undefined && origin.request < ctx.view.requests.length) {
+    const request = origin.request;
+    return el('td', {}, [el('button', { className: 'link', text, attrs: { type: 'button' }, on: { click: () => ctx.selectRequest(request) } })]);
+  }
+  return el('td', { className: 'muted', text });
+}
+
+function renderRecord(host: HTMLElement, answer: DupesAnswer, ctx: PanelContext, live: boolean): void {
+  const { record } = answer;
+  host.append(
+    el('p', {}, [el('span', { className: `dupes-verdict ${record.result}`, text: record.result.toUpperCase() }), ' ', verdictSentence(record)]),
+  );
+  const summary: [string, string][] = [
+    ['Blocks', `${formatCount(record.totals.blocks)} (${formatCount(record.totals.bytes)} bytes, ${formatCount(record.totals.tokens)} tokens)`],
+    ['Wasted by copies', `${formatCount(record.totals.wastedBytes)} bytes, ${formatCount(record.totals.wastedTokens)} tokens`],
+    ['Mapping', record.mapping ?? '—'],
+    ['Adapter', record.adapter ?? 'none'],
+    ['Ignored parts', formatCount(record.ignoredParts)],
+    ['Skipped records', formatCount(record.skippedRecords)],
+  ];
+  host.append(el('dl', { className: 'dupes-summary' }, summary.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: v })])));
+
+  if (record.duplicates.length > 0) {
+    const ranked = rankGroups(record.duplicates);
+    const rows = ranked.slice(0, MAX_ROWS).map((group) =>
+      el('tr', {}, [
+        el('td', { className: 'mono', text: group.hash.slice(0, 16), attrs: { title: group.hash } }),
+        el('td', { className: 'num', text: formatCount(group.occurrences) }),
+        el('td', { className: 'num', text: formatCount(group.copies) }),
+        el('td', { className: 'num', text: formatCount(group.bytesPerBlock) }),
+        el('td', { className: 'num', text: formatCount(group.tokensPerBlock) }),
+        el('td', { className: 'num', text: formatCount(group.wastedBytes) }),
+        el('td', { className: 'num', text: formatCount(group.wastedTokens) }),
+        originCell(record, group.indices[0] ?? 0, ctx, live),
+        originCell(record, group.indices[1] ?? 0, ctx, live),
+      ]),
+    );
+    const head = ['Content hash', 'Occurrences', 'Copies', 'Bytes/block', 'Tokens/block', 'Wasted bytes', 'Wasted tokens', 'First', 'First copy'];
+    host.append(
+      el('div', { className: 'table-scroll' }, [
+        el('table', { className: 'data', attrs: { 'aria-label': 'Exact duplicate blocks' } }, [
+          el('thead', {}, [el('tr', {}, head.map((h) => el('th', { text: h })))]),
+          el('tbody', {}, rows),
+        ]),
+      ]),
+    );
+    if (ranked.length > MAX_ROWS) {
+      host.append(el('p', { className: 'muted', text: `${formatCount(ranked.length - MAX_ROWS)} more groups are in the JSON record.` }));
+    }
+  }
+  host.append(
+    el('div', { className: 'dupes-actions' }, [
+      download('Download JSON record', 'ctxray-dupes.json', 'application/json', JSON.stringify(record, null, 2) + '\n'),
+      download('Download markdown report', 'ctxray-dupes.md', 'text/markdown', answer.markdown),
+    ]),
+  );
+}
+
+function contractIntro(): HTMLElement {
+  return el('p', {
+    className: 'muted',
+    text:
+      'Exact whole-block duplicates under the ctxray.dupes/1 contract: SHA-256 of each block\'s UTF-8 bytes; tokens are ' +
+      'unicode-whitespace v1.0, not model tokens; no billing, substring, semantic or truncation claim. Hashes are ' +
+      'guessable pseudonyms, not anonymization. Same record as `ctxray dupes`.',
+  });
+}
+
+function renderFileChecker(host: HTMLElement, ctx: PanelContext): void {
+  const result = el('div');
+  const input = el('input', { attrs: { type: 'file', 'aria-label': 'Choose a file to check under the contract' } });
+  const zone = el('div', { className: 'dupes-drop' }, [
+    el('p', { text: 'Drop a {"suite":"v1"} envelope, an openai-chat-v1 or conereplay-v1 adapter envelope, or a ConeReplay trace here — or choose one:' }),
+    input,
+  ]);
+  const show = (name: string, answer: DupesAnswer): void => {
+    result.replaceChildren(el('h4', { text: `File: ${name}` }));
+    renderRecord(result, answer, ctx, false);
+  };
+  const check = (file: File): void => {
+    result.replaceChildren(el('p', { className: 'muted', text: 'Checking…' }));
+    ctx
+      .ask<DupesAnswer>('dupes', { file, name: file.name })
+      .then((answer) => {
+        fileResult = { name: file.name, answer };
+        if (!ctx.signal.aborted) show(file.name, answer);
+      })
+      .catch((error: unknown) => {
+        if (!ctx.signal.aborted) result.replaceChildren(el('p', { className: 'error', text: error instanceof Error ? error.message : String(error) }));
+      });
+  };
+  input.addEventListener('change', () => {
+    const file = input.files?.[0];
+    if (file) check(file);
+  });
+  zone.addEventListener('dragover', (event) => {
+    event.preventDefault();
+    zone.classList.add('over');
+  });
+  zone.addEventListener('dragleave', () => zone.classList.remove('over'));
+  zone.addEventListener('drop', (event) => {
+    event.preventDefault();
+    event.stopPropagation(); // this drop is for the panel, not a new main input
+    zone.classList.remove('over');
+    const file = event.dataTransfer?.files[0];
+    if (file) check(file);
+  });
+  host.append(el('h3', { text: 'Check a file under the contract' }), zone, result);
+  if (fileResult !== null) show(fileResult.name, fileResult.answer);
+}
+
+async function renderNearDuplicates(host: HTMLElement, ctx: PanelContext): Promise<void> {
+  host.append(
+    el('h2', { className: 'section-title', text: 'Near-duplicate content (a different measure)' }),
+    el('p', {
+      className: 'muted',
+      text:
+        'From the cache analysis, not the contract: blocks in the last request of a conversation whose 5-word shingle ' +
+        'sets are at least 85% similar (Jaccard). Near, not exact — these groups do not change the verdict above.',
+    }),
+  );
+  if (!ctx.view.sections.includes(NEAR_SECTION)) {
+    host.append(el('p', { className: 'empty', text: 'No near-duplicate analysis for this input.' }));
+    return;
+  }
+  const groups = await ctx.ask<NearDuplicateGroupView[]>('section', { name: NEAR_SECTION });
+  if (ctx.signal.aborted) return;
+  if (groups.length === 0) {
+    host.append(el('p', { className: 'empty', text: 'No near-duplicate groups.' }));
+    return;
+  }
+  const rows = groups.slice(0, MAX_ROWS).map((group) => {
+    const request = ctx.view.requests[group.requestIndex];
+    const paths = group.segments.map((s) => request?.segments[s]?.path ?? `segment ${s}`).join(', ');
+    return el('tr', {}, [
+      el('td', {}, [
+        el('button', {
+          className: 'link',
+          text: `request ${group.requestIndex + 1}`,
+          attrs: { type: 'button' },
+          on: { click: () => ctx.selectRequest(group.requestIndex) },
+        }),
+      ]),
+      el('td', { className: 'num', text: formatCount(group.segments.length) }),
+      el('td', { className: 'num', text: group.similarity.toFixed(2) }),
+      el('td', { className: 'mono path', text: paths }),
+    ]);
+  });
+  host.append(
+    el('div', { className: 'table-scroll' }, [
+      el('table', { className: 'data', attrs: { 'aria-label': 'Near-duplicate groups' } }, [
+        el('thead', {}, [el('tr', {}, ['Request', 'Blocks', 'Min. similarity', 'Segments'].map((h) => el('th', { text: h })))]),
+        el('tbody', {}, rows),
+      ]),
+    ]),
+  );
+}
+
+export const duplicatesPanel: Panel = {
+  id: 'duplicates',
+  title: 'Duplicates',
+  needs: [],
+  async render(container, ctx) {
+    const exact = el('section', { className: 'dupes-measure exact' });
+    const near = el('section', { className: 'dupes-measure near' });
+    const file = el('section', { className: 'dupes-measure file' });
+    container.append(exact, near, file);
+
+    exact.append(el('h2', { className: 'section-title', text: 'Exact duplicate blocks (ctxray.dupes/1)' }), contractIntro());
+    renderFileChecker(file, ctx);
+    const nearDone = renderNearDuplicates(near, ctx).catch((error: unknown) => {
+      if (!ctx.signal.aborted) near.append(el('p', { className: 'error', text: error instanceof Error ? error.message : String(error) }));
+    });
+
+    let pending = loadedAnswers.get(ctx.view);
+    if (pending === undefined) {
+      pending = ctx.ask<DupesAnswer>('dupes');
+      loadedAnswers.set(ctx.view, pending);
+      pending.catch(() => loadedAnswers.delete(ctx.view));
+    }
+    const status = el('p', { className: 'muted', text: 'Measuring…' });
+    exact.append(status);
+    try {
+      const answer = await pending;
+      if (ctx.signal.aborted) return;
+      status.remove();
+      renderRecord(exact, answer, ctx, true);
+    } catch (error) {
+      if (!ctx.signal.aborted) status.replaceWith(el('p', { className: 'error', text: error instanceof Error ? error.message : String(error) }));
+    }
+    await nearDone;
+  },
+};
