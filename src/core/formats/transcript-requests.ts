@@ -1,0 +1,26 @@
+// Shared by the transcript importers: a rebuilt request body goes through the same wire importer as a logged one,
+// then gets what only the transcript knows (recorded usage, send time, what the transcript did not record).
+
+import type { ParsedRequest, RecordedUsage, RequestNote, WireFormat } from '../model.ts';
+import type { JsonObject } from '../input/json-value.ts';
+// registry.ts lists the transcript importers, which use its wire importers only when called: the import cycle
+// is resolved before any call.
+import { WIRE_IMPORTERS, type TranscriptContext } from './registry.ts';
+import { note } from './segments.ts';
+
+export interface RebuiltRequest {
+  format: WireFormat;
+  body: JsonObject;
+  /** 1-based line of the record the request was rebuilt at (the response that answered it). */
+  line: number;
+  timestamp: number | null;
+  recorded: RecordedUsage | null;
+  /** What the request contained that the transcript does not hold. */
+  missing: ('transcript_missing_tools' | 'transcript_missing_system')[];
+}
+
+export function importRebuilt(rebuilt: RebuiltRequest, ctx: TranscriptContext): ParsedRequest {
+  const request = WIRE_IMPORTERS[rebuilt.format](rebuilt.body, { store: ctx.store, file: ctx.file, line: rebuilt.line, index: 0 });
+  const notes: RequestNote[] = [...request.notes, ...rebuilt.missing.map((code) => note(code))];
+  return { ...request, notes, timestamp: rebuilt.timestamp, recorded: rebuilt.recorded };
+}

@@ -1,0 +1,26 @@
+// Wire-format detection by structure.
+import { describe, expect, it } from 'vitest';
+import { detectWireFormat } from '../../src/core/formats/detect.ts';
+
+describe('detectWireFormat', () => {
+  it.each([
+    ['top-level system', { model: 'm', system: 's', messages: [] }, 'anthropic-messages', true],
+    ['tool_use block', { model: 'm', messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 'a', name: 'f', input: {} }] }] }, 'anthropic-messages', true],
+    ['input_schema tool', { model: 'm', tools: [{ name: 'f', input_schema: {} }], messages: [] }, 'anthropic-messages', true],
+    ['image with source', { model: 'm', messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'url', url: 'u' } }] }] }, 'anthropic-messages', true],
+    ['max_tokens + messages only', { model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] }, 'anthropic-messages', false],
+    ['developer role', { model: 'm', messages: [{ role: 'developer', content: 'x' }] }, 'openai-chat', true],
+    ['function tools', { model: 'm', tools: [{ type: 'function', function: { name: 'f' } }], messages: [] }, 'openai-chat', true],
+    ['image_url part', { model: 'm', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'u' } }] }] }, 'openai-chat', true],
+    ['messages only', { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, 'openai-chat', false],
+    ['input', { model: 'm', input: 'hi' }, 'openai-responses', true],
+    ['instructions', { model: 'm', instructions: 'x', input: [] }, 'openai-responses', true],
+  ])('%s → %s', (_name, body, format, strong) => {
+    expect(detectWireFormat(body)).toEqual({ format, strong });
+  });
+
+  it('returns null for something that is no request body', () => {
+    expect(detectWireFormat({ hello: 'world' })).toBeNull();
+    expect(detectWireFormat([1, 2])).toBeNull();
+  });
+});
