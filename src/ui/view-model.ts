@@ -37,8 +37,12 @@ export interface RequestView {
 
 export interface FileView {
   name: string;
-  bytes: number;
+  /** Detected format (or transcript kind), null when nothing could be read. */
+  format: string | null;
+  envelope: string;
   records: number;
+  requests: number;
+  errors: number;
 }
 
 export interface AnalysisView {
@@ -53,4 +57,10 @@ export interface AnalysisView {
   sections: string[];
   /** The request the view opens on: the last of one growing conversation, else the largest. */
   initialRequest: number;
+  /** Each model id the requests name (or the override), with whether it has a pricing entry. */
+  models: { id: string | null; requests: number; known: boolean; pricedAs: string | null }[];
+  /** Date the pricing table was checked. */
+  pricedOn: string;
+  /** Every model id the pricing table knows, for the model picker. */
+  knownModels: { id: string; displayName: string; provider: 'anthropic' | 'openai' }[];
 }

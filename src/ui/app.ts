@@ -1,0 +1,520 @@
+// The application shell: opening input, the header pickers, the request selector, panel tabs and the URL fragment.
+// All analysis happens in the worker; this module only keeps view state and renders.
+import type { WireFormat } from '../core/model.ts';
+import type { InputBlob, ProgressInfo } from '../worker/protocol.ts';
+import { el } from './dom.ts';
+import { fetchExample, loadExampleIndex, type ExampleEntry } from './examples.ts';
+import { formatCount, formatTokens } from './format.ts';
+import { noteText } from './notes.ts';
+import { PANELS } from './panels/index.ts';
+import type { Panel, PanelContext } from './panels/types.ts';
+import { showProgress } from './progress.ts';
+import { buildFragment, parseFragment, type ViewState } from './share.ts';
+import { renderStartScreen } from './start-screen.ts';
+import type { AnalysisView, RequestView } from './view-model.ts';
+import { WorkerClient, WorkerFailure } from './worker-client.ts';
+
+type Source =
+  | { kind: 'files'; inputs: InputBlob[] }
+  | { kind: 'paste'; text: string }
+  | { kind: 'example'; entry: ExampleEntry };
+
+interface Message {
+  kind: 'error' | 'info';
+  text: string;
+  details?: string[];
+}
+
+const FORMAT_LABELS: Record<WireFormat, string> = {
+  'anthropic-messages': 'Anthropic Messages',
+  'openai-chat': 'OpenAI Chat Completions',
+  'openai-responses': 'OpenAI Responses',
+};
+
+/** Cancel waits this long for the worker to stop cooperatively before the worker is replaced. */
+const CANCEL_GRACE_MS = 1500;
+
+export class App {
+  private readonly client = new WorkerClient();
+  private examples: ExampleEntry[] | null = null;
+  private examplesError: string | null = null;
+  private source: Source | null = null;
+  private view: AnalysisView | null = null;
+  private requestIndex = 0;
+  private panelId = PANELS[0]?.id ?? 'tokens';
+  private format: WireFormat | undefined;
+  private model: string | undefined;
+  private running: AbortController | null = null;
+  private panelAbort: AbortController | null = null;
+  private message: Message | null = null;
+  private cancelTimer: number | undefined;
+  /** The fragment this app last wrote, so its own hashchange is not replayed. */
+  private writtenHash = '';
+
+  private readonly header = el('header', { className: 'topbar' });
+  private readonly notice = el('div', { className: 'notice-host', attrs: { 'aria-live': 'polite' } });
+  private readonly main = el('main', { className: 'main', attrs: { id: 'main' } });
+  private readonly progressHost = el('div', { className: 'progress-host', attrs: { hidden: '' } });
+  private readonly dropOverlay = el('div', { className: 'drop-overlay', attrs: { hidden: '' } }, [el('p', { text: 'Drop to analyze — nothing is uploaded' })]);
+  private readonly fileInput = el('input', { attrs: { type: 'file', multiple: '', hidden: '', id: 'file-input' } });
+
+  constructor(private readonly root: HTMLElement) {}
+
+  start(): void {
+    this.root.replaceChildren(this.header, this.notice, this.main, this.progressHost, this.dropOverlay, this.fileInput);
+    this.fileInput.addEventListener('change', () => {
+      const files = [...(this.fileInput.files ?? [])];
+      this.fileInput.value = '';
+      if (files.length > 0) void this.open({ kind: 'files', inputs: files.map((f) => ({ name: f.name, blob: f })) });
+    });
+    this.installDragAndDrop();
+    this.installPaste();
+    window.addEventListener('hashchange', () => {
+      if (location.hash !== this.writtenHash) void this.applyFragment(location.hash);
+    });
+    this.render();
+    loadExampleIndex()
+      .then((examples) => (this.examples = examples))
+      .catch((error: unknown) => (this.examplesError = `The examples could not be listed: ${(error as Error).message}`))
+      .finally(() => {
+        if (!this.view && !this.running) this.render();
+      });
+    void this.applyFragment(location.hash);
+  }
+
+  // ---- opening input -------------------------------------------------------------------------------------------
+
+  private async applyFragment(hash: string): Promise<void> {
+    const parsed = parseFragment(hash);
+    if (!parsed.ok) this.setMessage({ kind: 'error', text: `This link could not be read fully: ${parsed.error}.` });
+    const state = parsed.state;
+    this.format = state.format;
+    this.model = state.model;
+    if (state.panel) this.panelId = state.panel;
+    if (state.example !== undefined) {
+      const entry = (await this.exampleList()).find((e) => e.id === state.example);
+      if (!entry) {
+        this.setMessage({ kind: 'error', text: `This link names an example "${state.example}" that this build does not have.` });
+        return;
+      }
+      await this.open({ kind: 'example', entry }, state.request);
+    } else if (state.input !== undefined) {
+      await this.open({ kind: 'paste', text: state.input }, state.request);
+    } else if (this.view && state.request !== undefined) {
+      this.selectRequest(state.request - 1);
+    }
+  }
+
+  private async exampleList(): Promise<ExampleEntry[]> {
+    if (this.examples) return this.examples;
+    try {
+      this.examples = await loadExampleIndex();
+    } catch (error) {
+      this.examplesError = `The examples could not be listed: ${(error as Error).message}`;
+      this.examples = [];
+    }
+    return this.examples;
+  }
+
+  private sourceLabel(source: Source): string {
+    if (source.kind === 'example') return `${source.entry.title} (synthetic example)`;
+    if (source.kind === 'paste') return 'Pasted text';
+    const [first] = source.inputs;
+    return source.inputs.length === 1 && first ? first.name : `${source.inputs.length} files`;
+  }
+
+  /** Analyze a source; `request` is the 1-based request to open on (from a link). */
+  private async open(source: Source, request?: number): Promise<void> {
+    this.running?.abort();
+    const controller = new AbortController();
+    this.running = controller;
+    this.setMessage(null);
+    const label = this.sourceLabel(source);
+    const progress = showProgress(this.progressHost, `Opening ${label}`, () => this.cancel(controller));
+    const names: string[] = [];
+    try {
+      let inputs: InputBlob[];
+      if (source.kind === 'files') inputs = source.inputs;
+      else if (source.kind === 'paste') inputs = [{ name: 'pasted text', blob: new Blob([source.text], { type: 'text/plain' }) }];
+      else {
+        progress.phase(`Fetching examples/${source.entry.file}…`);
+        inputs = [{ name: source.entry.file, blob: await fetchExample(source.entry, controller.signal) }];
+      }
+      names.push(...inputs.map((i) => i.name));
+      const onProgress = (p: ProgressInfo): void => progress.update(p, names[p.file] ?? '');
+      const options = { ...(this.format && { format: this.format }), ...(this.model && { model: this.model }) };
+      const view = await this.client.analyze(inputs, options, onProgress, controller.signal);
+      if (controller.signal.aborted) return;
+      this.source = source;
+      this.view = view;
+      if (view.requests.length === 0) {
+        this.setMessage({
+          kind: 'error',
+          text: `No request could be read from ${label}.`,
+          details: this.locatedErrors(view, names),
+        });
+      } else if (view.errors.length > 0) {
+        this.setMessage({
+          kind: 'info',
+          text: `${formatCount(view.errors.length)} record${view.errors.length === 1 ? '' : 's'} could not be read and ${view.errors.length === 1 ? 'was' : 'were'} skipped; the rest is analyzed.`,
+          details: this.locatedErrors(view, names),
+        });
+      }
+      const wanted = request !== undefined ? request - 1 : view.initialRequest;
+      this.requestIndex = Math.min(Math.max(0, wanted), Math.max(0, view.requests.length - 1));
+      if (!PANELS.some((p) => p.id === this.panelId && this.panelAvailable(p))) this.panelId = PANELS[0]?.id ?? 'tokens';
+      this.render();
+      this.syncFragment();
+    } catch (error) {
+      if (this.running !== controller) return; // superseded by a newer open, which owns the screen now
+      if (controller.signal.aborted || (error instanceof WorkerFailure && error.kind === 'cancelled')) {
+        this.setMessage({ kind: 'info', text: `Cancelled opening ${label}.` });
+      } else {
+        this.setMessage({ kind: 'error', text: `${label}: ${(error as Error).message}` });
+      }
+      // The worker dropped its previous session when this analysis started; the old view cannot fetch content.
+      this.view = null;
+      this.source = null;
+      this.render();
+    } finally {
+      if (this.running === controller) this.running = null;
+      // The worker answered (even if only "cancelled"): it is responsive, so it need not be replaced.
+      window.clearTimeout(this.cancelTimer);
+      progress.remove();
+    }
+  }
+
+  private cancel(controller: AbortController): void {
+    controller.abort();
+    // A worker stuck in a long synchronous step would not see the abort; replace it after a grace period.
+    window.clearTimeout(this.cancelTimer);
+    this.cancelTimer = window.setTimeout(() => this.client.terminate('Cancelled.'), CANCEL_GRACE_MS);
+  }
+
+  private locatedErrors(view: AnalysisView, names: string[]): string[] {
+    return view.errors.slice(0, 50).map((e) => {
+      const file = names[e.file] ?? view.files[e.file]?.name ?? `file ${e.file + 1}`;
+      return e.line > 0 ? `${file}, line ${e.line}: ${e.message}` : `${file}: ${e.message}`;
+    }).concat(view.errors.length > 50 ? [`… and ${formatCount(view.errors.length - 50)} more`] : []);
+  }
+
+  private reanalyze(): void {
+    if (this.source) void this.open(this.source, this.requestIndex + 1);
+    else this.syncFragment();
+  }
+
+  private installDragAndDrop(): void {
+    let depth = 0;
+    const hasFiles = (event: DragEvent): boolean => [...(event.dataTransfer?.types ?? [])].includes('Files');
+    document.addEventListener('dragenter', (event) => {
+      if (!hasFiles(event)) return;
+      depth++;
+      this.dropOverlay.hidden = false;
+    });
+    document.addEventListener('dragleave', () => {
+      depth = Math.max(0, depth - 1);
+      if (depth === 0) this.dropOverlay.hidden = true;
+    });
+    document.addEventListener('dragover', (event) => {
+      if (!hasFiles(event)) return;
+      event.preventDefault();
+      if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
+    });
+    document.addEventListener('drop', (event) => {
+      event.preventDefault();
+      depth = 0;
+      this.dropOverlay.hidden = true;
+      const files = [...(event.dataTransfer?.files ?? [])];
+      if (files.length > 0) void this.open({ kind: 'files', inputs: files.map((f) => ({ name: f.name, blob: f })) });
+    });
+  }
+
+  private installPaste(): void {
+    document.addEventListener('paste', (event) => {
+      const target = event.target as HTMLElement | null;
+      if (target?.closest('input, textarea, [contenteditable]')) return;
+      const text = event.clipboardData?.getData('text/plain') ?? '';
+      if (text.trim() === '') return;
+      event.preventDefault();
+      void this.open({ kind: 'paste', text });
+    });
+  }
+
+  // ---- view state ------------------------------------------------------------------------------------------------
+
+  private panelAvailable(panel: Panel): boolean {
+    return panel.needs.every((need) => this.view?.sections.includes(need) ?? false);
+  }
+
+  selectRequest(index: number): void {
+    if (!this.view) return;
+    const clamped = Math.min(Math.max(0, index), this.view.requests.length - 1);
+    if (clamped === this.requestIndex) return;
+    this.requestIndex = clamped;
+    this.render();
+    this.syncFragment();
+  }
+
+  private selectPanel(id: string): void {
+    if (id === this.panelId) return;
+    this.panelId = id;
+    this.render();
+    this.syncFragment();
+    document.getElementById(`tab-${id}`)?.focus();
+  }
+
+  private viewState(): ViewState {
+    const state: ViewState = {};
+    if (this.source?.kind === 'example') state.example = this.source.entry.id;
+    if (this.source?.kind === 'paste') state.input = this.source.text;
+    if (this.view && this.view.requests.length > 0) state.request = this.requestIndex + 1;
+    if (this.view) state.panel = this.panelId;
+    if (this.format) state.format = this.format;
+    if (this.model) state.model = this.model;
+    return state;
+  }
+
+  /** Keeps the address bar on the current view (without the pasted input: it goes in only on "Copy link"). */
+  private syncFragment(): void {
+    const { input: _input, ...state } = this.viewState();
+    const { hash } = buildFragment(state);
+    this.writtenHash = hash;
+    history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
+  }
+
+  private async copyLink(): Promise<void> {
+    const built = buildFragment(this.viewState());
+    const url = `${location.origin}${location.pathname}${location.search}${built.hash}`;
+    const notes: string[] = [];
+    if (!built.ok) notes.push(built.reason);
+    if (this.source?.kind === 'files') notes.push('Opened files are never put in links; the link opens this view once the same files are opened.');
+    try {
+      await navigator.clipboard.writeText(url);
+      this.setMessage({ kind: 'info', text: `Link copied.${notes.length ? ' ' + notes.join(' ') : ''}` });
+    } catch {
+      this.setMessage({ kind: 'info', text: `Copy this link: ${url}${notes.length ? ' — ' + notes.join(' ') : ''}` });
+    }
+  }
+
+  private setMessage(message: Message | null): void {
+    this.message = message;
+    this.renderNotice();
+  }
+
+  // ---- rendering -------------------------------------------------------------------------------------------------
+
+  private render(): void {
+    this.renderHeader();
+    this.renderNotice();
+    this.panelAbort?.abort();
+    this.panelAbort = null;
+    const view = this.view;
+    const request = view?.requests[this.requestIndex];
+    if (!view || !request) {
+      this.main.className = 'main main-start';
+      renderStartScreen(this.main, this.examples, this.examplesError, {
+        chooseFiles: () => this.fileInput.click(),
+        paste: (text) => void this.open({ kind: 'paste', text }),
+        openExample: (entry) => void this.open({ kind: 'example', entry }),
+      });
+      return;
+    }
+    this.main.className = 'main main-loaded';
+    const panels = PANELS.filter((p) => this.panelAvailable(p));
+    const active = panels.find((p) => p.id === this.panelId) ?? panels[0];
+    const panelHost = el('div', {
+      className: 'panel',
+      attrs: { role: 'tabpanel', id: 'panel', 'aria-labelledby': `tab-${active?.id ?? ''}`, 'data-panel': active?.id ?? '' },
+    });
+    this.main.replaceChildren(this.requestBar(view, request), this.tabs(panels, active), panelHost);
+    if (active) this.renderPanel(active, panelHost, view, request);
+  }
+
+  private renderPanel(panel: Panel, host: HTMLElement, view: AnalysisView, request: RequestView): void {
+    const controller = new AbortController();
+    this.panelAbort = controller;
+    const ctx: PanelContext = {
+      view,
+      request,
+      selectRequest: (index) => this.selectRequest(index),
+      ask: <T>(name: string, params?: unknown) => this.client.ask<T>(name, params, controller.signal),
+      signal: controller.signal,
+    };
+    const fail = (error: unknown): void => {
+      if (controller.signal.aborted) return;
+      host.replaceChildren(el('p', { className: 'error', text: `The ${panel.title} panel failed: ${(error as Error).message}` }));
+    };
+    try {
+      const result = panel.render(host, ctx);
+      if (result instanceof Promise) result.catch(fail);
+    } catch (error) {
+      fail(error);
+    }
+  }
+
+  private renderHeader(): void {
+    const view = this.view;
+    const brand = el('a', { className: 'brand', attrs: { href: './', title: 'Start over' } }, [
+      el('span', { className: 'brand-mark', attrs: { 'aria-hidden': 'true' } }),
+      'ctxray',
+    ]);
+    brand.addEventListener('click', (event) => {
+      event.preventDefault();
+      this.running?.abort();
+      this.source = null;
+      this.view = null;
+      this.setMessage(null);
+      this.render();
+      this.syncFragment();
+    });
+    const sourceInfo = this.source && view
+      ? el('div', { className: 'source' }, [
+          el('span', { className: 'source-name', text: this.sourceLabel(this.source) }),
+          this.source.kind === 'example' ? el('span', { className: 'badge', text: 'synthetic' }) : null,
+          el('span', {
+            className: 'muted',
+            text: `${formatCount(view.requests.length)} request${view.requests.length === 1 ? '' : 's'} · ${view.formats.map((f) => FORMAT_LABELS[f]).join(', ') || 'no format'}`,
+          }),
+        ])
+      : el('div', { className: 'source muted', text: 'Local-first X-ray of LLM agent requests' });
+
+    const formatSelect = el('select', { attrs: { id: 'format-picker', 'aria-label': 'Input format' } }, [
+      el('option', { text: 'Format: detect', attrs: { value: 'auto' } }),
+      ...(Object.keys(FORMAT_LABELS) as WireFormat[]).map((f) => el('option', { text: FORMAT_LABELS[f], attrs: { value: f } })),
+    ]);
+    formatSelect.value = this.format ?? 'auto';
+    formatSelect.addEventListener('change', () => {
+      this.format = formatSelect.value === 'auto' ? undefined : (formatSelect.value as WireFormat);
+      this.reanalyze();
+    });
+
+    const modelSelect = el('select', { attrs: { id: 'model-picker', 'aria-label': 'Model to count and price as' } }, [
+      el('option', { text: 'Model: as in requests', attrs: { value: '' } }),
+    ]);
+    for (const provider of ['anthropic', 'openai'] as const) {
+      const models = view?.knownModels.filter((m) => m.provider === provider) ?? [];
+      if (models.length === 0) continue;
+      modelSelect.append(
+        el('optgroup', { attrs: { label: provider === 'anthropic' ? 'Anthropic' : 'OpenAI' } }, models.map((m) => el('option', { text: m.displayName === m.id ? m.id : `${m.displayName} (${m.id})`, attrs: { value: m.id } }))),
+      );
+    }
+    if (this.model && ![...modelSelect.options].some((o) => o.value === this.model)) {
+      modelSelect.append(el('option', { text: this.model, attrs: { value: this.model } }));
+    }
+    modelSelect.value = this.model ?? '';
+    modelSelect.addEventListener('change', () => {
+      this.model = modelSelect.value === '' ? undefined : modelSelect.value;
+      this.reanalyze();
+    });
+
+    const actions = el('div', { className: 'actions' }, [
+      view ? formatSelect : null,
+      view ? modelSelect : null,
+      el('button', { text: 'Open…', attrs: { type: 'button', id: 'open-files', title: 'Open request files' }, on: { click: () => this.fileInput.click() } }),
+      view ? el('button', { text: 'Copy link', attrs: { type: 'button', id: 'copy-link' }, on: { click: () => void this.copyLink() } }) : null,
+    ]);
+    this.header.replaceChildren(brand, sourceInfo, actions);
+  }
+
+  private renderNotice(): void {
+    const message = this.message;
+    if (!message) {
+      this.notice.replaceChildren();
+      return;
+    }
+    const details = message.details && message.details.length > 0
+      ? el('ul', { className: 'notice-details mono' }, message.details.map((d) => el('li', { text: d })))
+      : null;
+    this.notice.replaceChildren(
+      el('div', { className: `notice notice-${message.kind}`, attrs: { role: message.kind === 'error' ? 'alert' : 'status', id: 'notice' } }, [
+        el('div', { className: 'notice-text', text: message.text }),
+        details,
+        el('button', { className: 'notice-close', text: '×', attrs: { type: 'button', 'aria-label': 'Dismiss' }, on: { click: () => this.setMessage(null) } }),
+      ]),
+    );
+  }
+
+  private requestBar(view: AnalysisView, request: RequestView): HTMLElement {
+    const count = view.requests.length;
+    const select = el(
+      'select',
+      { attrs: { id: 'request-picker', 'aria-label': 'Request' } },
+      view.requests.map((r, i) =>
+        el('option', {
+          text: `#${i + 1} · ${r.model ?? 'no model'} · ${formatTokens(r.total, r.exact)} tokens`,
+          attrs: { value: String(i) },
+        }),
+      ),
+    );
+    select.value = String(this.requestIndex);
+    select.addEventListener('change', () => this.selectRequest(Number(select.value)));
+    const step = (delta: number, label: string, text: string): HTMLButtonElement => {
+      const button = el('button', { className: 'icon', text, attrs: { type: 'button', 'aria-label': label } });
+      const target = this.requestIndex + delta;
+      button.disabled = target < 0 || target >= count;
+      button.addEventListener('click', () => this.selectRequest(target));
+      return button;
+    };
+    const file = view.files[request.file];
+    const stats = el('dl', { className: 'request-stats' }, [
+      el('dt', { text: 'Tokens' }),
+      el('dd', { className: 'big', text: formatTokens(request.total, request.exact), attrs: { id: 'request-total', 'data-total': String(request.total), 'data-exact': String(request.exact) } }),
+      el('dt', { text: 'Segments' }),
+      el('dd', { text: formatCount(request.segments.length), attrs: { id: 'segment-count' } }),
+      el('dt', { text: 'Messages' }),
+      el('dd', { text: formatCount(request.messageCount) }),
+      el('dt', { text: 'Model' }),
+      el('dd', { className: 'mono', text: request.model ?? 'none named' }),
+      el('dt', { text: 'Source' }),
+      el('dd', { className: 'mono', text: `${file?.name ?? ''}${count > 1 || request.line > 1 ? `, line ${request.line}` : ''}` }),
+    ]);
+    const unknownModel = view.models.find((m) => m.id === request.model && !m.known);
+    const notes = [
+      !request.exact ? 'Counts marked ≈ are estimates (Claude has no public tokenizer; media and some framing are estimated).' : null,
+      unknownModel && request.model ? `“${request.model}” has no pricing entry (prices checked ${view.pricedOn}); it is reported, not priced as another model.` : null,
+      ...request.notes.map(noteText),
+    ].filter((n): n is string => n !== null);
+    return el('section', { className: 'request-bar', attrs: { 'aria-label': 'Selected request' } }, [
+      el('div', { className: 'request-nav' }, [
+        el('label', { className: 'section-title', text: 'Request', attrs: { for: 'request-picker' } }),
+        step(-1, 'Previous request', '‹'),
+        select,
+        step(1, 'Next request', '›'),
+        el('span', { className: 'muted small', text: `of ${formatCount(count)}` }),
+      ]),
+      stats,
+      notes.length > 0 ? el('ul', { className: 'request-notes' }, notes.map((n) => el('li', { text: n }))) : null,
+    ]);
+  }
+
+  private tabs(panels: Panel[], active: Panel | undefined): HTMLElement {
+    const list = el(
+      'div',
+      { className: 'tabs', attrs: { role: 'tablist', 'aria-label': 'Views' } },
+      panels.map((panel) =>
+        el('button', {
+          className: 'tab',
+          text: panel.title,
+          attrs: {
+            type: 'button',
+            role: 'tab',
+            id: `tab-${panel.id}`,
+            'aria-selected': String(panel === active),
+            'aria-controls': 'panel',
+            tabindex: panel === active ? '0' : '-1',
+          },
+          on: { click: () => this.selectPanel(panel.id) },
+        }),
+      ),
+    );
+    list.addEventListener('keydown', (event) => {
+      const index = panels.findIndex((p) => p === active);
+      const delta = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+      if (delta === 0 || panels.length === 0) return;
+      event.preventDefault();
+      const next = panels[(index + delta + panels.length) % panels.length];
+      if (next) this.selectPanel(next.id);
+    });
+    return list;
+  }
+}

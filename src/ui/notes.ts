@@ -1,0 +1,14 @@
+// Plain-words explanations of the fixed request note codes (src/core/model.ts RequestNoteCode).
+const NOTE_TEXT: Record<string, string> = {
+  previous_response_id: 'Continues a stored response (previous_response_id): the earlier turns live on the server and are not in this file.',
+  item_reference: 'Refers to input items by id only (item_reference): their content is server-side and not counted.',
+  system_role_in_messages: 'Has a system message inside the messages list.',
+  unknown_shapes: 'Contains blocks of a shape ctxray does not recognize; they are counted as "Other".',
+  no_model: 'Names no model: token counts use the format\'s default tokenizer, and nothing is priced.',
+  transcript_missing_tools: 'Rebuilt from a transcript that does not record the tool definitions sent.',
+  transcript_missing_system: 'Rebuilt from a transcript that does not record the system prompt sent.',
+};
+
+export function noteText(code: string): string {
+  return NOTE_TEXT[code] ?? code;
+}

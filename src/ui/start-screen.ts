@@ -1,0 +1,110 @@
+// The empty state: what ctxray does, and every way to open input — drop, choose files, paste, or an example.
+import { el } from './dom.ts';
+import type { ExampleEntry } from './examples.ts';
+import { MAX_INPUT_FRAGMENT_CHARS } from './share.ts';
+
+export interface StartActions {
+  chooseFiles(): void;
+  paste(text: string): void;
+  openExample(entry: ExampleEntry): void;
+}
+
+export function renderStartScreen(
+  host: HTMLElement,
+  examples: ExampleEntry[] | null,
+  examplesError: string | null,
+  actions: StartActions,
+): void {
+  const textarea = el('textarea', {
+    className: 'paste-box mono',
+    attrs: {
+      id: 'paste-input',
+      rows: '7',
+      spellcheck: 'false',
+      placeholder: '{"model": "claude-sonnet-4-5", "system": "…", "messages": […]}\n{"model": …}',
+      'aria-label': 'Paste a request body, a JSON array or JSONL',
+    },
+  });
+  const analyzeButton = el('button', {
+    className: 'primary',
+    text: 'Analyze pasted text',
+    attrs: { type: 'button', id: 'paste-analyze' },
+    on: {
+      click: () => {
+        if (textarea.value.trim() !== '') actions.paste(textarea.value);
+        else textarea.focus();
+      },
+    },
+  });
+  textarea.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) analyzeButton.click();
+  });
+
+  const exampleList =
+    examples === null
+      ? el('p', { className: examplesError ? 'error' : 'muted', text: examplesError ?? 'Loading examples…' })
+      : examples.length === 0
+        ? el('p', { className: 'muted', text: 'No examples are bundled with this build.' })
+        : el(
+            'ul',
+            { className: 'examples', attrs: { 'aria-label': 'Built-in synthetic examples' } },
+            examples.map((entry) =>
+              el('li', {}, [
+                el(
+                  'button',
+                  {
+                    className: 'example',
+                    attrs: { type: 'button', 'data-example': entry.id },
+                    on: { click: () => actions.openExample(entry) },
+                  },
+                  [
+                    el('span', { className: 'example-title' }, [entry.title, el('span', { className: 'badge', text: 'synthetic' })]),
+                    el('span', { className: 'example-desc', text: entry.description }),
+                    el('span', {
+                      className: 'example-meta mono',
+                      text: [entry.format, entry.requests !== undefined ? `${entry.requests} requests` : null, entry.file].filter(Boolean).join(' · '),
+                    }),
+                  ],
+                ),
+              ]),
+            ),
+          );
+
+  host.replaceChildren(
+    el('div', { className: 'start' }, [
+      el('section', { className: 'start-intro' }, [
+        el('h1', { text: 'See what your agent actually sends.' }),
+        el('p', {
+          className: 'lede',
+          text: 'Open the raw request log of an LLM agent — Anthropic Messages, OpenAI Chat Completions or Responses bodies; a single body, a JSON array or JSONL, plain or gzipped; batch files, gateway logs and agent transcripts — and see where every token goes.',
+        }),
+        el('p', { className: 'privacy' }, [
+          el('strong', { text: 'Nothing leaves this tab. ' }),
+          "The analysis runs in your browser, and the page's Content-Security-Policy (connect-src 'self') forbids it from contacting any other host.",
+        ]),
+      ]),
+      el('section', { className: 'start-grid' }, [
+        el('div', { className: 'drop-target', attrs: { id: 'drop-target' } }, [
+          el('div', { className: 'drop-icon', attrs: { 'aria-hidden': 'true' }, text: '⤓' }),
+          el('p', { className: 'drop-title', text: 'Drop request files anywhere' }),
+          el('p', { className: 'muted', text: 'One file or several; .json, .jsonl, .gz' }),
+          el('button', { className: 'primary', text: 'Choose files…', attrs: { type: 'button', id: 'choose-files' }, on: { click: () => actions.chooseFiles() } }),
+        ]),
+        el('div', { className: 'paste-area' }, [
+          el('label', { className: 'section-title', text: 'Or paste JSON / JSONL', attrs: { for: 'paste-input' } }),
+          el('p', {
+            className: 'note',
+            text: `A share link can carry a pasted input of up to ${MAX_INPUT_FRAGMENT_CHARS.toLocaleString('en-US')} characters once compressed (roughly 50–100 KB of JSON), inside the link's #fragment, which browsers never send to a server.`,
+          }),
+          textarea,
+          el('div', { className: 'row' }, [analyzeButton, el('span', { className: 'muted small', text: 'Ctrl+Enter' })]),
+        ]),
+      ]),
+      el('section', { className: 'start-examples' }, [
+        el('h2', { className: 'section-title', text: 'Examples' }),
+        el('p', { className: 'muted small', text: 'Generated, synthetic sessions (no real user data), fetched from this site only when you pick one.' }),
+        exampleList,
+      ]),
+    ]),
+  );
+}

@@ -1,0 +1,89 @@
+// Builds the text-free AnalysisView the page renders from the core Analysis (which keeps the text in the worker).
+import type { Analysis } from '../core/analysis/types.ts';
+import type { WireFormat } from '../core/model.ts';
+import { MODELS } from '../core/pricing/table.ts';
+import type { AnalysisView, RequestView } from '../ui/view-model.ts';
+import { openingRequest } from './opening.ts';
+
+/** Core Analysis fields that are the base view (or carry text); every other defined field is an optional section. */
+const BASE_FIELDS = new Set([
+  'generatedBy',
+  'pricedOn',
+  'files',
+  'requests',
+  'models',
+  'tokens',
+  'segmentTokens',
+  'overheadTokens',
+  'totals',
+  'modelUse',
+  'errors',
+  'distinctTexts',
+]);
+
+export function sectionsOf(analysis: Analysis): Record<string, unknown> {
+  const sections: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(analysis)) {
+    if (!BASE_FIELDS.has(key) && value !== undefined && value !== null) sections[key] = value;
+  }
+  return sections;
+}
+
+export function buildView(analysis: Analysis): AnalysisView {
+  const requests: RequestView[] = analysis.requests.map((request, i) => {
+    const tokens = analysis.tokens[i];
+    const model = analysis.models[i];
+    return {
+      index: request.index,
+      line: request.line,
+      file: request.file,
+      format: request.format,
+      model: model?.id ?? request.model,
+      exact: tokens?.exact ?? false,
+      total: tokens?.total ?? 0,
+      overhead: tokens?.overheadTotal ?? 0,
+      byCategory: tokens?.byCategory ?? {},
+      messageCount: request.messageCount,
+      notes: request.notes.map((note) => note.code),
+      segments: request.segments.map((segment, j) => ({
+        category: segment.category,
+        path: segment.path,
+        tokens: tokens?.segments[j] ?? 0,
+        bytes: segment.bytes,
+        hash: segment.hash,
+        cacheMarker: segment.cacheMarker,
+        messageIndex: segment.messageIndex,
+        role: segment.role,
+        toolName: segment.toolName,
+      })),
+    };
+  });
+  const formats: WireFormat[] = [];
+  for (const request of analysis.requests) if (!formats.includes(request.format)) formats.push(request.format);
+  return {
+    files: analysis.files.map((file) => ({
+      name: file.name,
+      format: file.format,
+      envelope: file.envelope,
+      records: file.records,
+      requests: file.requests,
+      errors: file.errors,
+    })),
+    requests,
+    errors: analysis.errors,
+    totals: {
+      total: analysis.totals.tokens,
+      exact: analysis.totals.requests > 0 && analysis.totals.exactRequests === analysis.totals.requests,
+      byCategory: analysis.totals.byCategory,
+    },
+    formats,
+    sections: Object.keys(sectionsOf(analysis)),
+    initialRequest: openingRequest(
+      analysis.requests,
+      requests.map((r) => r.total),
+    ),
+    models: analysis.modelUse.map((use) => ({ ...use })),
+    pricedOn: analysis.pricedOn,
+    knownModels: MODELS.map((m) => ({ id: m.id, displayName: m.displayName, provider: m.provider })),
+  };
+}
