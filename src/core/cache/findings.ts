@@ -36,7 +36,7 @@ export type FindingCode =
   | 'openai_explicit_no_breakpoint'
   | 'potential_savings';
 
-/** Every code with its severity; the order is the order of docs/cache.md. */
+/** Every code with its severity; the order is the order of docs/cache.md and of findings that tie. */
 export const FINDING_SEVERITY: Record<FindingCode, Severity> = {
   too_many_breakpoints: 'error',
   automatic_ttl_conflict: 'error',
@@ -56,6 +56,12 @@ export const FINDING_SEVERITY: Record<FindingCode, Severity> = {
   near_duplicate_content: 'info',
   potential_savings: 'info',
 };
+
+const CODE_ORDER = Object.keys(FINDING_SEVERITY) as FindingCode[];
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
 
 export interface Finding {
   code: FindingCode;
@@ -551,7 +557,8 @@ class FindingGroups {
       (a, b) =>
         SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
         a.requests[0]! - b.requests[0]! ||
-        (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
+        CODE_ORDER.indexOf(a.code) - CODE_ORDER.indexOf(b.code) ||
+        compareText(a.segmentPath ?? '', b.segmentPath ?? ''),
     );
   }
 }

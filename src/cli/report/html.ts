@@ -1,0 +1,265 @@
+// `ctxray analyze --html <out>`: one self-contained HTML file (inline CSS, inline SVG treemap, no script at all)
+// with the findings, the treemap of the largest request, the cache table, the conversations and the prefix diffs.
+// Its own Content-Security-Policy allows nothing but its one stylesheet (by hash), so it works offline and cannot
+// fetch or send anything. Payload-derived text (tool names, block text) appears only with `content: true`, and
+// every string that reaches the page is HTML-escaped.
+import { createHash } from 'node:crypto';
+import type { Analysis } from '../../core/analysis/types.ts';
+import type { CacheAnalysis, Finding } from '../../core/cache/index.ts';
+import { diffSegments } from '../../core/cache/prefix.ts';
+import type { DiffHunk } from '../../core/cache/myers.ts';
+import { CATEGORIES, type Category, type ParsedRequest } from '../../core/model.ts';
+import { CATEGORY_COLOURS, CATEGORY_LABELS, LABEL_INK } from '../../ui/palette.ts';
+import { layoutTreemap } from '../../ui/treemap/layout.ts';
+
+export interface HtmlReportOptions {
+  /** Show tool names and block text excerpts (the user asked for content). */
+  content: boolean;
+}
+
+/** At most this many request diffs are drawn; the rest are counted. */
+export const MAX_DIFFS = 40;
+/** Unchanged runs longer than this are folded to their first and last lines. */
+const FOLD_EQUAL = 6;
+const EXCERPT_CHARS = 160;
+const TREEMAP_WIDTH = 960;
+const TREEMAP_HEIGHT = 420;
+
+const number = new Intl.NumberFormat('en-US');
+const dollars = new Intl.NumberFormat('en-US', { minimumFractionDigits: 4, maximumFractionDigits: 4 });
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+function tokens(value: number, exact: boolean): string {
+  return `${exact ? '' : '≈'}${number.format(Math.round(value))}`;
+}
+
+function usd(value: number | null): string {
+  return value === null ? 'n/a' : `$${dollars.format(value)}`;
+}
+
+export function renderHtmlReport(analysis: Analysis, cache: CacheAnalysis, options: HtmlReportOptions): string {
+  const style = stylesheet();
+  const styleHash = createHash('sha256').update(style, 'utf8').digest('base64');
+  const csp = `default-src 'none'; style-src 'sha256-${styleHash}'; img-src 'none'; base-uri 'none'; form-action 'none'`;
+  const body = [
+    header(analysis, cache),
+    findingsSection(cache.findings, options),
+    costSection(cache),
+    treemapSection(analysis),
+    cacheTableSection(analysis, cache),
+    conversationsSection(analysis, cache),
+    diffSection(analysis, cache, options),
+  ].join('\n');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>ctxray report</title>
+<style>${style}</style>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
+
+function stylesheet(): string {
+  const swatches = CATEGORIES.map(
+    (c) => `.c-${c}{background:${CATEGORY_COLOURS[c]};color:${LABEL_INK[c]}}.f-${c}{fill:${CATEGORY_COLOURS[c]}}`,
+  ).join('');
+  return [
+    ':root{color-scheme:light dark;--fg:#1d1f23;--bg:#fbfbfa;--muted:#5d6470;--line:#d9dce1;--err:#b3261e;--warn:#8a5a00;--info:#2f5f98}',
+    '@media (prefers-color-scheme:dark){:root{--fg:#e7e9ee;--bg:#16181d;--muted:#a3aab5;--line:#343841;--err:#ff8a80;--warn:#f3c56b;--info:#8ab4f8}}',
+    'body{font:14px/1.45 system-ui,sans-serif;color:var(--fg);background:var(--bg);margin:0 auto;max-width:1100px;padding:1.5rem}',
+    'h1{font-size:1.4rem;margin:0 0 .25rem}h2{font-size:1.1rem;margin:2rem 0 .5rem;border-bottom:1px solid var(--line);padding-bottom:.25rem}',
+    '.muted{color:var(--muted)}table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}',
+    'th,td{text-align:right;padding:.2rem .45rem;border-bottom:1px solid var(--line)}th:first-child,td:first-child,.l{text-align:left}',
+    '.finding{border-left:4px solid var(--line);padding:.35rem .75rem;margin:.5rem 0}.finding p{margin:.2rem 0}',
+    '.sev-error{border-color:var(--err)}.sev-warning{border-color:var(--warn)}.sev-info{border-color:var(--info)}',
+    '.tag{font:12px ui-monospace,monospace;padding:0 .3rem;border:1px solid var(--line);border-radius:3px}',
+    '.sw{display:inline-block;padding:0 .4rem;border-radius:3px;margin:0 .25rem .25rem 0;font-size:12px}',
+    'svg{max-width:100%;height:auto;display:block}',
+    'pre{font:12px/1.4 ui-monospace,monospace;overflow-x:auto;border:1px solid var(--line);padding:.4rem;margin:.3rem 0 1rem}',
+    '.add{color:#2e7d32}.del{color:var(--err)}.fold{color:var(--muted)}',
+    '@media (prefers-color-scheme:dark){.add{color:#81c784}}',
+    swatches,
+  ].join('\n');
+}
+
+function header(analysis: Analysis, cache: CacheAnalysis): string {
+  const requests = analysis.requests.length;
+  const models = analysis.modelUse
+    .map((m) => `${escapeHtml(m.id ?? 'no model')} (${number.format(m.requests)}${m.known ? '' : ', not priced'})`)
+    .join(', ');
+  const ttl = cache.cost.actual.simulation.assumedWithinTtl
+    ? '<p class="muted">Some requests carry no timestamp: they are assumed to arrive within every cache entry\'s TTL.</p>'
+    : '';
+  return `<header>
+<h1>ctxray report</h1>
+<p class="muted">${escapeHtml(analysis.generatedBy)} · prices as of ${escapeHtml(analysis.pricedOn)} · Claude token counts are estimates (≈) · the cache figures are a simulation of the providers' documented rules</p>
+<p>${number.format(requests)} request${requests === 1 ? '' : 's'} in ${number.format(cache.conversations.count)} conversation${cache.conversations.count === 1 ? '' : 's'} · models: ${models || 'none'}</p>
+${ttl}
+</header>`;
+}
+
+function findingsSection(findings: readonly Finding[], options: HtmlReportOptions): string {
+  if (findings.length === 0) {
+    return '<section><h2>Findings</h2><p>No findings: the optimized cost equals the actual cost, so this sequence caches cleanly.</p></section>';
+  }
+  const items = findings.map((finding) => {
+    const detail = options.content && finding.detail !== null ? `<p class="muted">${escapeHtml(finding.detail)}</p>` : '';
+    const where = finding.segmentPath === null ? '' : ` · <span class="tag">${escapeHtml(finding.segmentPath)}</span>`;
+    return `<div class="finding sev-${finding.severity}">
+<p><strong>${escapeHtml(finding.severity)}</strong> · <span class="tag">${escapeHtml(finding.code)}</span>${where}</p>
+<p>${escapeHtml(finding.message)}</p>${detail}
+<p class="muted">Fix: ${escapeHtml(finding.fix)}</p>
+<p class="muted">Requests: ${finding.requests.map((r) => `<a href="#request-${r + 1}">${r + 1}</a>`).join(' ')}</p>
+</div>`;
+  });
+  const counts = (['error', 'warning', 'info'] as const)
+    .map((severity) => [severity, findings.filter((f) => f.severity === severity).length] as const)
+    .filter(([, count]) => count > 0)
+    .map(([severity, count]) => `${count} ${severity}${count === 1 ? '' : 's'}`)
+    .join(', ');
+  return `<section><h2>Findings (${counts})</h2>\n${items.join('\n')}</section>`;
+}
+
+function costSection(cache: CacheAnalysis): string {
+  const { actual, optimized, potentialSavings, savingsFraction, projection } = cache.cost;
+  const unpriced =
+    actual.totals.unpriced > 0
+      ? `<p class="muted">${number.format(actual.totals.unpriced)} request(s) name a model with no price entry: simulated, not priced.</p>`
+      : '';
+  const output =
+    actual.totals.outputRecorded < cache.cost.actual.costs.length
+      ? '<p class="muted">Output tokens are priced only where the log records them; elsewhere they count as 0.</p>'
+      : '';
+  return `<section><h2>Cost</h2>
+<table><tbody>
+<tr><th class="l">Actual (as sent)</th><td>${usd(actual.totals.total)}</td></tr>
+<tr><th class="l">Optimized (volatile values normalized, keys and tools sorted, Anthropic tail breakpoint)</th><td>${usd(optimized.totals.total)}</td></tr>
+<tr><th class="l">Potential savings</th><td>${usd(potentialSavings)} (${(savingsFraction * 100).toFixed(1)}%)</td></tr>
+<tr><th class="l">Projection to ${number.format(projection.sessions)} sessions like this one (a plain multiplication)</th><td>${usd(projection.actual)} → ${usd(projection.optimized)}</td></tr>
+</tbody></table>${unpriced}${output}</section>`;
+}
+
+/** The request with the most tokens, drawn as a squarified treemap of its segments. */
+function treemapSection(analysis: Analysis): string {
+  if (analysis.requests.length === 0) return '';
+  let largest = 0;
+  analysis.tokens.forEach((t, i) => {
+    if (t.total > (analysis.tokens[largest]?.total ?? 0)) largest = i;
+  });
+  const request = analysis.requests[largest]!;
+  const counts = analysis.tokens[largest]!;
+  const cells = layoutTreemap(
+    request.segments.map((segment, i) => ({ category: segment.category, tokens: counts.segments[i] ?? 0 })),
+    TREEMAP_WIDTH,
+    TREEMAP_HEIGHT,
+  );
+  const rects = cells
+    .map((cell) => {
+      const segment = request.segments[cell.segment]!;
+      const label = `${segment.path} · ${CATEGORY_LABELS[segment.category]} · ${tokens(counts.segments[cell.segment] ?? 0, counts.exact)} tokens`;
+      return `<rect class="f-${segment.category}" x="${cell.x0.toFixed(1)}" y="${cell.y0.toFixed(1)}" width="${Math.max(0, cell.x1 - cell.x0).toFixed(1)}" height="${Math.max(0, cell.y1 - cell.y0).toFixed(1)}"><title>${escapeHtml(label)}</title></rect>`;
+    })
+    .join('');
+  const present = new Set<Category>(request.segments.map((s) => s.category));
+  const legend = CATEGORIES.filter((c) => present.has(c))
+    .map((c) => `<span class="sw c-${c}">${escapeHtml(CATEGORY_LABELS[c])} ${tokens(counts.byCategory[c] ?? 0, counts.exact)}</span>`)
+    .join('');
+  return `<section><h2>Tokens of request ${largest + 1} (the largest, ${tokens(counts.total, counts.exact)} tokens)</h2>
+<p>${legend}</p>
+<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${TREEMAP_WIDTH} ${TREEMAP_HEIGHT}" role="img" aria-label="Treemap of request ${largest + 1}'s segments by tokens">${rects}</svg>
+<p class="muted">Each rectangle is one block, sized by tokens and coloured by category; hover for its path.</p></section>`;
+}
+
+function cacheTableSection(analysis: Analysis, cache: CacheAnalysis): string {
+  const rows = analysis.requests.map((request, i) => {
+    const simulated = cache.cost.actual.simulation.requests[i];
+    const exact = analysis.tokens[i]?.exact ?? false;
+    const kind = cache.conversations.kind[i] ?? 'new';
+    const compared = cache.conversations.continues[i];
+    const link = compared === null || compared === undefined ? kind : `${kind} ${compared + 1}`;
+    const cell = (value: number | undefined) => `<td>${tokens(value ?? 0, exact)}</td>`;
+    return `<tr id="request-${i + 1}"><td>${i + 1}</td><td class="l">${(cache.conversations.conversationOf[i] ?? 0) + 1}</td><td class="l">${escapeHtml(link)}</td><td class="l">${escapeHtml(request.model ?? '—')}</td>${cell(simulated?.promptTokens)}${cell(simulated?.read)}${cell(simulated?.write5m)}${cell(simulated?.write1h)}${cell(simulated?.uncached)}<td>${simulated?.hit ? 'hit' : 'miss'}</td><td>${usd(cache.cost.actual.costs[i]?.total ?? null)}</td><td>${usd(cache.cost.optimized.costs[i]?.total ?? null)}</td></tr>`;
+  });
+  return `<section><h2>Cache, request by request</h2>
+<table><thead><tr><th>#</th><th class="l">Conv.</th><th class="l">Link</th><th class="l">Model</th><th>Prompt</th><th>Read</th><th>Write 5m</th><th>Write 1h</th><th>Uncached</th><th>Cache</th><th>Cost</th><th>Optimized</th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody></table></section>`;
+}
+
+function conversationsSection(analysis: Analysis, cache: CacheAnalysis): string {
+  if (cache.conversations.count <= 1) return '';
+  const members: number[][] = Array.from({ length: cache.conversations.count }, () => []);
+  cache.conversations.conversationOf.forEach((c, r) => members[c]!.push(r));
+  const rows = members.map((list, c) => {
+    const models = [...new Set(list.map((r) => analysis.requests[r]?.model ?? '—'))].join(', ');
+    const first = list[0]!;
+    const start = cache.conversations.kind[first] === 'same-setup' ? `same setup as request ${(cache.conversations.continues[first] ?? 0) + 1}` : 'new';
+    return `<tr><td>${c + 1}</td><td>${list.length}</td><td class="l">${list.map((r) => `<a href="#request-${r + 1}">${r + 1}</a>`).join(' ')}</td><td class="l">${escapeHtml(models)}</td><td class="l">${escapeHtml(start)}</td></tr>`;
+  });
+  return `<section><h2>Conversations (${number.format(cache.conversations.count)})</h2>
+<table><thead><tr><th>#</th><th>Requests</th><th class="l">Which</th><th class="l">Models</th><th class="l">Starts</th></tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table></section>`;
+}
+
+/** Diffs of the requests whose prefix broke against the request they are compared with. */
+function diffSection(analysis: Analysis, cache: CacheAnalysis, options: HtmlReportOptions): string {
+  const broken: number[] = [];
+  cache.prefixes.forEach((prefix, r) => {
+    if (prefix?.prefixBroken) broken.push(r);
+  });
+  if (broken.length === 0) {
+    return '<section><h2>Prefix diffs</h2><p>Every request that continues another starts with all of its blocks: no prefix was broken.</p></section>';
+  }
+  const shown = broken.slice(0, MAX_DIFFS).map((r) => {
+    const compared = cache.conversations.continues[r]!;
+    const older = analysis.requests[compared]!;
+    const newer = analysis.requests[r]!;
+    const hunks = diffSegments(older.segments, newer.segments);
+    const prefix = cache.prefixes[r]!;
+    return `<h3 id="diff-${r + 1}">Request ${r + 1} against request ${compared + 1} (${escapeHtml(cache.conversations.kind[r] ?? '')}; ${prefix.commonSegments} block(s) in common from the start)</h3>
+<pre>${renderHunks(hunks, older, newer, options).join('\n')}</pre>`;
+  });
+  const more = broken.length > MAX_DIFFS ? `<p class="muted">${broken.length - MAX_DIFFS} more diff(s) not drawn.</p>` : '';
+  return `<section><h2>Prefix diffs (${broken.length})</h2>\n${shown.join('\n')}${more}</section>`;
+}
+
+function renderHunks(hunks: readonly DiffHunk[], older: ParsedRequest, newer: ParsedRequest, options: HtmlReportOptions): string[] {
+  const lines: string[] = [];
+  const line = (mark: string, cls: string, request: ParsedRequest, index: number) => {
+    const segment = request.segments[index]!;
+    const name = options.content && segment.toolName !== null ? ` ${segment.toolName}` : '';
+    const excerpt = options.content && segment.text.length > 0 ? ` “${oneLine(segment.text)}”` : '';
+    lines.push(`<span class="${cls}">${mark} ${escapeHtml(`${segment.path} ${segment.category}${name}${excerpt}`)}</span>`);
+  };
+  for (const hunk of hunks) {
+    if (hunk.kind === 'equal') {
+      const length = hunk.aEnd - hunk.aStart;
+      if (length <= FOLD_EQUAL) for (let k = 0; k < length; k++) line(' ', 'eq', newer, hunk.bStart + k);
+      else {
+        line(' ', 'eq', newer, hunk.bStart);
+        lines.push(`<span class="fold">  … ${length - 2} unchanged block(s) …</span>`);
+        line(' ', 'eq', newer, hunk.bEnd - 1);
+      }
+    } else if (hunk.kind === 'delete') for (let k = hunk.aStart; k < hunk.aEnd; k++) line('−', 'del', older, k);
+    else for (let k = hunk.bStart; k < hunk.bEnd; k++) line('+', 'add', newer, k);
+  }
+  return lines;
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
+}

@@ -1,0 +1,110 @@
+// The cache analysis' parts of the JSON record (docs/analysis.schema.json): per-request conversation link and
+// simulated cache figures, cost totals, findings, near-duplicate groups. Counts, codes, indices and paths only:
+// finding `detail` (tool names) and anything else taken from the payload stay out.
+import type { ConversationLink } from './conversations.ts';
+import type { Severity, FindingCode } from './findings.ts';
+import type { CacheAnalysis } from './index.ts';
+
+export interface RequestCacheRecord {
+  /** 0-based conversation number. */
+  conversation: number;
+  /** The request this one continues (`continues` or `edited` link), else null. */
+  continues: number | null;
+  link: ConversationLink;
+  /** The request it is compared with: as `continues`, plus the earlier request of the same setup. */
+  comparedWith: number | null;
+  /** Segments shared from the start with `comparedWith`, or null when there is none. */
+  commonPrefixSegments: number | null;
+  cache: {
+    read: number;
+    write5m: number;
+    write1h: number;
+    uncached: number;
+    hit: boolean;
+    /** USD with the request's own model; null when the model has no pricing entry. */
+    cost: number | null;
+    optimizedCost: number | null;
+  };
+}
+
+export interface CostTotalsRecord {
+  actual: number;
+  optimized: number;
+  potentialSavings: number;
+  savingsFraction: number;
+  /** Requests whose model has no pricing entry: left out of every sum above. */
+  unpricedRequests: number;
+  /** Plain multiplication of the totals by `sessions`, not a separate estimate. */
+  projection: { sessions: number; actual: number; optimized: number; savings: number };
+  /** True when some request had no timestamp: such requests are assumed within every entry's TTL. */
+  assumedWithinTtl: boolean;
+}
+
+export interface FindingRecord {
+  code: FindingCode;
+  severity: Severity;
+  requests: number[];
+  segmentPath: string | null;
+  message: string;
+  fix: string;
+}
+
+export interface NearDuplicateRecord {
+  request: number;
+  segments: number[];
+  similarity: number;
+}
+
+export function requestCacheRecord(cache: CacheAnalysis, requestIndex: number): RequestCacheRecord {
+  const link = cache.conversations.kind[requestIndex] ?? 'new';
+  const compared = cache.conversations.continues[requestIndex] ?? null;
+  const simulated = cache.cost.actual.simulation.requests[requestIndex];
+  return {
+    conversation: cache.conversations.conversationOf[requestIndex] ?? 0,
+    continues: link === 'continues' || link === 'edited' ? compared : null,
+    link,
+    comparedWith: compared,
+    commonPrefixSegments: cache.prefixes[requestIndex]?.commonSegments ?? null,
+    cache: {
+      read: simulated?.read ?? 0,
+      write5m: simulated?.write5m ?? 0,
+      write1h: simulated?.write1h ?? 0,
+      uncached: simulated?.uncached ?? 0,
+      hit: simulated?.hit ?? false,
+      cost: cache.cost.actual.costs[requestIndex]?.total ?? null,
+      optimizedCost: cache.cost.optimized.costs[requestIndex]?.total ?? null,
+    },
+  };
+}
+
+export function costTotalsRecord(cache: CacheAnalysis): CostTotalsRecord {
+  const { actual, optimized, potentialSavings, savingsFraction, projection } = cache.cost;
+  return {
+    actual: actual.totals.total,
+    optimized: optimized.totals.total,
+    potentialSavings,
+    savingsFraction,
+    unpricedRequests: actual.totals.unpriced,
+    projection: { ...projection },
+    assumedWithinTtl: actual.simulation.assumedWithinTtl,
+  };
+}
+
+export function findingsRecord(cache: CacheAnalysis): FindingRecord[] {
+  return cache.findings.map(({ code, severity, requests, segmentPath, message, fix }) => ({
+    code,
+    severity,
+    requests: [...requests],
+    segmentPath,
+    message,
+    fix,
+  }));
+}
+
+export function nearDuplicatesRecord(cache: CacheAnalysis): NearDuplicateRecord[] {
+  return cache.nearDuplicates.map((group) => ({
+    request: group.requestIndex,
+    segments: [...group.segments],
+    similarity: Math.round(group.similarity * 10_000) / 10_000,
+  }));
+}
