@@ -60,13 +60,28 @@ describe('Claude request estimate', () => {
     expect(plain.total).toBe(107);
 
     const newer = counter.count(base, 'claude-opus-4-7');
-    expect(newer.total).toBe(130 + Math.round(7 * 1.3));
+    // Text × 1.3; framing is not scaled.
+    expect(newer.total).toBe(130 + 7);
 
     const auto = counter.count(request('anthropic-messages', 'claude-sonnet-4-5', [tool, user]), 'claude-sonnet-4-5');
     expect(auto.overhead.toolUseSystem).toBe(CLAUDE_TOOL_SYSTEM_AUTO);
     const forced = request('anthropic-messages', 'claude-sonnet-4-5', [tool, user]);
     forced.options.toolChoice = 'any';
     expect(counter.count(forced, 'claude-sonnet-4-5').overhead.toolUseSystem).toBe(CLAUDE_TOOL_SYSTEM_ANY);
+  });
+
+  it('drops earlier turns\' thinking on models before Opus 4.5 / Sonnet 4.6 and keeps it on newer ones', () => {
+    const counter = new TokenCounter();
+    const segments = [
+      segment({ category: 'user', text: 'a'.repeat(40), messageIndex: 0, role: 'user' }),
+      segment({ category: 'thinking', text: 'b'.repeat(400), messageIndex: 1, role: 'assistant' }),
+      segment({ category: 'assistant', text: 'c'.repeat(40), messageIndex: 1, role: 'assistant' }),
+      segment({ category: 'user', text: 'd'.repeat(40), messageIndex: 2, role: 'user' }),
+    ];
+    const older = counter.count(request('anthropic-messages', 'claude-sonnet-4-5', segments), 'claude-sonnet-4-5');
+    expect(older.segments).toEqual([10, 0, 10, 10]);
+    const newer = counter.count(request('anthropic-messages', 'claude-sonnet-4-6', segments), 'claude-sonnet-4-6');
+    expect(newer.segments).toEqual([10, 100, 10, 10]);
   });
 
   it('recognizes the models on the newer tokenizer', () => {

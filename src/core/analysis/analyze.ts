@@ -46,6 +46,7 @@ export async function analyzeRead(read: ReadResult, fileNames: readonly string[]
       name,
       format: summary?.format ?? null,
       envelope: summary?.envelope ?? 'none',
+      layout: summary?.layout ?? null,
       records: summary?.records ?? 0,
       requests: summary?.requests ?? 0,
       errors: summary?.errors ?? 0,

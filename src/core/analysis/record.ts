@@ -40,6 +40,7 @@ export interface FileRecord {
   index: number;
   format: string | null;
   envelope: string;
+  layout: string | null;
   records: number;
   requests: number;
   errors: number;
@@ -88,6 +89,7 @@ function filesSection(analysis: Analysis): FileRecord[] {
     index,
     format: file.format,
     envelope: file.envelope,
+    layout: file.layout,
     records: file.records,
     requests: file.requests,
     errors: file.errors,

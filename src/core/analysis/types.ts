@@ -29,6 +29,8 @@ export interface AnalysisFile {
   name: string;
   format: WireFormat | string | null;
   envelope: string;
+  /** 'jsonl', 'json-array', 'json-document', 'batch-body', or null when unreadable. */
+  layout: string | null;
   records: number;
   requests: number;
   errors: number;

@@ -228,9 +228,12 @@ export class TokenCounter {
     const scale = (tokens: number): number => Math.round(tokens * factor);
     const segments: number[] = [];
     let tools = 0;
+    const strippedBefore = keepsEarlierThinking(model) ? -1 : lastUserTurn(request);
     for (const segment of request.segments) {
       if (segment.category === 'tools') tools++;
-      segments.push(scale(this.claudeSegment(segment, notes)));
+      // Models before Opus 4.5 / Sonnet 4.6 drop thinking blocks of turns before the latest user turn.
+      const stripped = segment.category === 'thinking' && segment.messageIndex < strippedBefore;
+      segments.push(stripped ? 0 : scale(this.claudeSegment(segment, notes)));
     }
     let toolUseSystem = 0;
     if (tools > 0) {
@@ -239,10 +242,12 @@ export class TokenCounter {
     }
     const thinking = request.options.thinking;
     if (thinking !== null && thinking !== 'disabled') toolUseSystem += CLAUDE_THINKING_TOKENS;
+    // The newer-tokenizer factor applies to text only: framing markers and the hidden tool prompt fit the
+    // recorded 4.7+ requests better unscaled (Fable 5's tool requests bill less than Sonnet 4.6's).
     const overhead: OverheadTokens = {
-      framing: scale(CLAUDE_REQUEST_BASE_TOKENS + CLAUDE_PER_MESSAGE_TOKENS * request.messageCount),
+      framing: CLAUDE_REQUEST_BASE_TOKENS + CLAUDE_PER_MESSAGE_TOKENS * request.messageCount,
       toolsPreamble: 0,
-      toolUseSystem: scale(toolUseSystem),
+      toolUseSystem,
     };
     return finish(request, segments, overhead, 'claude-estimate', notes);
   }
@@ -273,6 +278,21 @@ export class TokenCounter {
         return this.claudeCount(segment.text);
     }
   }
+}
+
+/** Opus 4.5+, Sonnet 4.6+ and every model on the newer tokenizer keep earlier turns' thinking in context. */
+function keepsEarlierThinking(model: string | null): boolean {
+  if (usesNewTokenizer(model)) return true;
+  return model !== null && /claude-(?:opus-4-[5-9]|sonnet-4-[6-9])/.test(model.toLowerCase());
+}
+
+/** Message index of the latest user turn that is not only tool results; -1 when there is none. */
+function lastUserTurn(request: ParsedRequest): number {
+  let last = -1;
+  for (const segment of request.segments) {
+    if (segment.role === 'user' && segment.category !== 'tool_result' && segment.messageIndex > last) last = segment.messageIndex;
+  }
+  return last;
 }
 
 function finish(
