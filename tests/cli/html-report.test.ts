@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { analyzeInput } from '../../src/core/analysis/analyze.ts';
+import { analyzeCache } from '../../src/core/cache/index.ts';
+import { escapeHtml, renderHtmlReport } from '../../src/cli/report/html.ts';
+
+// Synthetic two-turn session whose payload carries markup and a secret-looking tool name, and whose tool list is
+// reordered on the second turn (so there is a finding with a detail and a diff to draw).
+const tools = (order: string[]) =>
+  order.map((name) => ({ name, description: 'synthetic tool', input_schema: { type: 'object', properties: {} } }));
+const body = (messages: unknown[], order: string[]) =>
+  JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 100, tools: tools(order), system: 'synthetic system prompt', messages });
+const first = [{ role: 'user', content: 'synthetic <script>alert(1)</script> & "quotes"' }];
+const second = [...first, { role: 'assistant', content: 'synthetic answer' }, { role: 'user', content: 'synthetic follow-up' }];
+const log = [body(first, ['tool_alpha', 'tool_<b>beta</b>']), body(second, ['tool_<b>beta</b>', 'tool_alpha'])].join('\n') + '\n';
+
+async function report(content: boolean): Promise<string> {
+  const analysis = await analyzeInput([{ name: 'synthetic.jsonl', bytes: new TextEncoder().encode(log) }]);
+  const cache = analyzeCache({
+    requests: analysis.requests,
+    segmentTokens: analysis.segmentTokens,
+    overheadTokens: analysis.overheadTokens,
+    pricingOf: (i) => analysis.models[i]?.pricing ?? null,
+  });
+  return renderHtmlReport(analysis, cache, { content });
+}
+
+describe('renderHtmlReport', () => {
+  it('is self-contained: no script, a CSP that allows only its own stylesheet by hash, nothing fetched', async () => {
+    const html = await report(false);
+    expect(html).not.toMatch(/<script/i);
+    const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
+    const hash = createHash('sha256').update(style, 'utf8').digest('base64');
+    expect(html).toContain(`content="default-src &#39;none&#39;; style-src &#39;sha256-${hash}&#39;`);
+    // The only URL is the SVG namespace; no src=, no link rel=stylesheet.
+    expect(html.match(/https?:\/\/[^"\s<]+/g)).toEqual(['http://www.w3.org/2000/svg']);
+    expect(html).not.toMatch(/\ssrc=|<link/i);
+    expect(html).not.toMatch(/\sstyle="/);
+  });
+
+  it('shows findings, the cache table, the treemap and the diff without payload text by default', async () => {
+    const html = await report(false);
+    expect(html).toContain('tools_reordered');
+    expect(html).toContain('<svg');
+    expect(html).toContain('id="request-2"');
+    expect(html).toContain('Prefix diffs (1)');
+    expect(html).not.toContain('tool_alpha');
+    expect(html).not.toContain('alert(1)');
+  });
+
+  it('escapes payload text when content is requested', async () => {
+    const html = await report(true);
+    expect(html).toContain('tool_alpha');
+    expect(html).toContain('tool_&#60;b&#62;beta&#60;/b&#62;');
+    expect(html).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
+    expect(html).not.toContain('<b>beta');
+    expect(html).not.toMatch(/<script/i);
+  });
+
+  it('escapes the five HTML specials', () => {
+    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&#60;a href=&#34;x&#34;&#62;&#39;&#38;&#39;&#60;/a&#62;');
+  });
+});
