@@ -185,8 +185,16 @@ class FileReader {
       this.flushUndecided(true);
       this.error(error.line, error.message);
     }
+    this.sortErrors();
     this.progress();
     return this.summary(transcript);
+  }
+
+  /** This file's errors in line order (a late envelope mismatch reports earlier lines after later ones). */
+  private sortErrors(): void {
+    const own = this.state.errors.splice(this.errorsBefore);
+    own.sort((a, b) => a.line - b.line);
+    this.state.errors.push(...own);
   }
 
   private countBytes(n: number): void {
@@ -296,13 +304,16 @@ class FileReader {
       this.error(line, 'not a request body: no `messages` (Anthropic Messages, Chat Completions) or `input`/`instructions` (Responses)');
       return;
     }
+    let request: ParsedRequest;
+    try {
+      request = WIRE_IMPORTERS[format](body, { store: this.state.store, file: this.file, line, index: this.state.requests.length });
+    } catch (error) {
+      // Importers guard every field they read; this keeps one unforeseen body from ending the whole read.
+      const what = error instanceof Error ? error.name : 'error';
+      this.error(line, `could not import this ${format} body (${what})`);
+      return;
+    }
     this.formats.add(format);
-    const request = WIRE_IMPORTERS[format](body, {
-      store: this.state.store,
-      file: this.file,
-      line,
-      index: this.state.requests.length,
-    });
     request.customId = unwrapped.customId;
     request.timestamp = unwrapped.timestamp;
     const usage = unwrapped.response?.['usage'];
@@ -312,7 +323,7 @@ class FileReader {
 
   private summary(transcript: TranscriptImporter | null): FileSummary {
     const requests = this.state.requests.length - this.requestsBefore;
-    const errors = this.state.errors.filter((e, i) => i >= this.errorsBefore && e.file === this.file).length;
+    const errors = this.state.errors.length - this.errorsBefore;
     const layout = this.layout();
     if (transcript !== null) return { format: transcript.id, envelope: 'transcript', layout, records: this.records, requests, errors };
     const format = this.formats.size > 1 ? 'mixed' : ([...this.formats][0] ?? null);
