@@ -4,6 +4,7 @@ import type { WorkerSession } from './session.ts';
 import { segmentText } from './handlers/segment-text.ts';
 import { sectionOf } from './handlers/section.ts';
 import { dupesQuery } from './handlers/dupes.ts';
+import { cacheTableQuery } from './handlers/cache-table.ts';
 
 /**
  * Answers one query. `session` is null until an input has been analyzed (handlers that work on their own inputs,
@@ -16,4 +17,5 @@ export const QUERY_HANDLERS: Readonly<Record<string, QueryHandler>> = {
   'segment-text': segmentText,
   section: sectionOf,
   dupes: dupesQuery,
+  'cache-table': cacheTableQuery,
 };

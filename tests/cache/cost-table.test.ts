@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { costScenarios } from '../../src/core/cache/cost.ts';
 import { cacheTable } from '../../src/core/cache/table.ts';
+import { cacheTableQuery } from '../../src/worker/handlers/cache-table.ts';
 import { buildRequests, pricingByModel } from './anthropic-builders.ts';
 
 describe('cache table', () => {
@@ -36,5 +37,29 @@ describe('cache table', () => {
     expect(table.projection.sessions).toBe(1000);
     expect(table.observed).toEqual({ compared: 1, readAgreements: 1, readAgreementRate: 1, writeAgreements: 1 });
     expect(table.assumedWithinTtl).toBe(true);
+  });
+});
+
+describe('cache-table worker query', () => {
+  const built = buildRequests([
+    { blocks: [{ id: 'sys', tokens: 2000, category: 'system', marker: '5m' }] },
+    { blocks: [{ id: 'sys', tokens: 2000, category: 'system', marker: '5m' }] },
+  ]);
+  const pricingOf = pricingByModel(built.requests);
+  const analysis = { ...built, models: built.requests.map((_, i) => ({ pricing: pricingOf(i) })) };
+
+  it('simulates from the analysis when it has no cache section, and reuses the section when it has one', () => {
+    const fresh = cacheTableQuery({ requests: built.requests, sections: {}, analysis, inputs: [] });
+    expect(fresh.rows.map((r) => [r.read, r.write5m])).toEqual([
+      [0, 2000],
+      [2000, 0],
+    ]);
+    const section = { cost: costScenarios({ ...built, pricingOf: () => null }) };
+    const reused = cacheTableQuery({ requests: built.requests, sections: { cache: section }, analysis, inputs: [] });
+    expect(reused.totals.unpriced).toBe(2);
+  });
+
+  it('needs an analyzed input', () => {
+    expect(() => cacheTableQuery(null)).toThrow(/No input has been analyzed/);
   });
 });

@@ -2,5 +2,6 @@
 import type { Panel } from './types.ts';
 import { tokensPanel } from './tokens.ts';
 import { duplicatesPanel } from './duplicates.ts';
+import { cachePanel } from './cache.ts';
 
-export const PANELS: readonly Panel[] = [tokensPanel, duplicatesPanel];
+export const PANELS: readonly Panel[] = [tokensPanel, cachePanel, duplicatesPanel];

@@ -1,0 +1,165 @@
+// The Cache panel: the simulated prompt cache per request (reads, writes, misses, tokens, cost in both scenarios),
+// the recorded usage beside it where the log has it, and the totals with the potential savings. Text-free: the
+// rows come from the worker's `cache-table` query.
+import type { CacheTable, CacheTableRow } from '../../core/cache/table.ts';
+import { el } from '../dom.ts';
+import { formatCount, formatPercent, formatTokens } from '../format.ts';
+import type { RequestView } from '../view-model.ts';
+import type { Panel } from './types.ts';
+
+/** Rows drawn at once; a larger input shows this many around the selected request. */
+const MAX_ROWS = 2000;
+
+function money(value: number | null): string {
+  if (value === null) return '–';
+  return value !== 0 && Math.abs(value) < 0.0001 ? '<$0.0001' : `$${value.toFixed(4)}`;
+}
+
+function numCell(text: string, title?: string): HTMLTableCellElement {
+  return el('td', { className: 'num', text, ...(title !== undefined && { attrs: { title } }) });
+}
+
+function summary(table: CacheTable): HTMLElement {
+  const { totals } = table;
+  const lines: HTMLElement[] = [
+    el('p', {
+      text:
+        `Simulated cost ${money(totals.actualCost)}; optimized ${money(totals.optimizedCost)} ` +
+        `(findings fixed, deterministic JSON and tool order, a breakpoint on every Claude request's tail). ` +
+        `Potential savings ${money(table.potentialSavings)} (${formatPercent(table.potentialSavings, totals.actualCost)}).`,
+    }),
+    el('p', {
+      className: 'muted',
+      text:
+        `Projection, a plain multiplication by ${formatCount(table.projection.sessions)} sessions shaped like this input: ` +
+        `$${table.projection.actual.toFixed(2)} actual, $${table.projection.optimized.toFixed(2)} optimized, ` +
+        `$${table.projection.savings.toFixed(2)} saved.`,
+    }),
+  ];
+  const notes: string[] = [];
+  if (table.assumedWithinTtl) notes.push('Requests without a timestamp are assumed to arrive within every cache TTL.');
+  if (totals.unpriced > 0) notes.push(`${formatCount(totals.unpriced)} request(s) name a model with no price entry: not priced.`);
+  const rows = table.rows.length;
+  if (totals.outputRecorded < rows) {
+    notes.push(`Output tokens: recorded for ${formatCount(totals.outputRecorded)} of ${formatCount(rows)} requests; the rest count 0.`);
+  }
+  if (table.observed.compared > 0 && table.observed.readAgreementRate !== null) {
+    notes.push(
+      `Recorded usage for ${formatCount(table.observed.compared)} request(s): the simulation agrees on whether the cache ` +
+        `was read for ${formatCount(table.observed.readAgreements)} (${formatPercent(table.observed.readAgreements, table.observed.compared)}).`,
+    );
+  }
+  for (const note of notes) lines.push(el('p', { className: 'muted', text: note }));
+  return el('div', { className: 'cache-summary' }, lines);
+}
+
+function visibleRange(count: number, selected: number): [number, number] {
+  if (count <= MAX_ROWS) return [0, count];
+  const start = Math.min(Math.max(0, selected - MAX_ROWS / 2), count - MAX_ROWS);
+  return [start, start + MAX_ROWS];
+}
+
+function rowOf(row: CacheTableRow, request: RequestView | undefined, withRecorded: boolean, selected: boolean): HTMLTableRowElement {
+  const exact = request?.exact ?? row.provider === 'openai';
+  const tokens = (value: number): string => formatTokens(value, exact);
+  const cells: HTMLTableCellElement[] = [
+    numCell(String(row.index + 1)),
+    el('td', { className: 'mono', text: row.pricedAs ?? request?.model ?? '(no model)' }),
+    numCell(tokens(row.promptTokens)),
+    numCell(tokens(row.read)),
+    numCell(tokens(row.write5m)),
+    numCell(tokens(row.write1h)),
+    numCell(tokens(row.uncached)),
+    numCell(money(row.cost)),
+    numCell(money(row.optimizedCost)),
+  ];
+  if (withRecorded) {
+    cells.push(
+      numCell(row.recorded === null ? '–' : formatCount(row.recorded.read)),
+      numCell(row.recorded === null ? '–' : formatCount(row.recorded.write)),
+      el('td', { text: row.readAgrees === null ? '–' : row.readAgrees ? 'yes' : 'no' }),
+    );
+  }
+  const flags = [...(row.rejected ? ['rejected (400)'] : []), ...row.events];
+  cells.push(el('td', { className: 'mono', text: flags.join(', ') }));
+  return el(
+    'tr',
+    { className: selected ? 'selected' : '', attrs: { 'data-request': String(row.index), tabindex: '-1' } },
+    cells,
+  );
+}
+
+function tableOf(table: CacheTable, requests: readonly RequestView[], selected: number): HTMLElement {
+  const withRecorded = table.observed.compared > 0;
+  const headers = ['#', 'Model', 'Prompt', 'Read', 'Write 5m', 'Write 1h', 'Miss', 'Cost', 'Optimized'];
+  if (withRecorded) headers.push('Recorded read', 'Recorded write', 'Read agrees');
+  headers.push('Diagnostics');
+  const [start, end] = visibleRange(table.rows.length, selected);
+  const body = el(
+    'tbody',
+    {},
+    table.rows.slice(start, end).map((row) => rowOf(row, requests[row.index], withRecorded, row.index === selected)),
+  );
+  const t = table.totals;
+  const footer = el('tfoot', {}, [
+    el('tr', {}, [
+      el('th', { text: 'Total', attrs: { colspan: '2' } }),
+      numCell(formatCount(t.promptTokens)),
+      numCell(formatCount(t.read)),
+      numCell(formatCount(t.write5m)),
+      numCell(formatCount(t.write1h)),
+      numCell(formatCount(t.uncached)),
+      numCell(money(t.actualCost)),
+      numCell(money(t.optimizedCost)),
+      el('td', { attrs: { colspan: String(withRecorded ? 4 : 1) } }),
+    ]),
+  ]);
+  const element = el('table', { className: 'data segments cache-table', attrs: { 'aria-label': 'Simulated prompt cache per request' } }, [
+    el('thead', {}, [el('tr', {}, headers.map((h) => el('th', { className: h === 'Model' || h === 'Diagnostics' || h === 'Read agrees' ? '' : 'num', text: h })))]),
+    body,
+    footer,
+  ]);
+  const parts: HTMLElement[] = [el('div', { className: 'table-scroll' }, [element])];
+  if (end - start < table.rows.length) {
+    parts.unshift(
+      el('p', { className: 'muted', text: `Showing requests ${start + 1}–${end} of ${formatCount(table.rows.length)}, around the selected one.` }),
+    );
+  }
+  return el('div', {}, parts);
+}
+
+export const cachePanel: Panel = {
+  id: 'cache',
+  title: 'Cache',
+  needs: [],
+  async render(container, ctx) {
+    if (ctx.view.requests.length === 0) {
+      container.append(el('p', { className: 'empty', text: 'No requests to simulate.' }));
+      return;
+    }
+    container.append(el('p', { className: 'muted', text: 'Simulating the prompt cache…' }));
+    let table: CacheTable;
+    try {
+      table = await ctx.ask<CacheTable>('cache-table');
+    } catch (error) {
+      if (ctx.signal.aborted) return;
+      container.replaceChildren(el('p', { className: 'error', text: error instanceof Error ? error.message : String(error) }));
+      return;
+    }
+    if (ctx.signal.aborted) return;
+    const host = tableOf(table, ctx.view.requests, ctx.request.index);
+    host.addEventListener('click', (event) => {
+      const row = (event.target as HTMLElement).closest<HTMLTableRowElement>('tbody tr[data-request]');
+      if (row) ctx.selectRequest(Number(row.dataset['request']));
+    });
+    container.replaceChildren(
+      el('h2', { className: 'section-title', text: 'Prompt cache, simulated per request' }),
+      summary(table),
+      host,
+      el('p', {
+        className: 'muted',
+        text: 'A model of the providers\u2019 documented caching rules, not a measurement; Claude token counts are estimates (≈). Click a row to open that request.',
+      }),
+    );
+  },
+};
