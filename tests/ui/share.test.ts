@@ -1,0 +1,61 @@
+// URL-fragment view state: round trips, the stated size limits, and damaged links.
+import { describe, expect, it } from 'vitest';
+import { buildFragment, decodeInput, encodeInput, MAX_INPUT_FRAGMENT_CHARS, parseFragment } from '../../src/ui/share.ts';
+
+const body = '{"model":"claude-sonnet-4-5","max_tokens":64,"messages":[{"role":"user","content":"héllo — 你好 🚀"}]}';
+
+describe('share fragment', () => {
+  it('round-trips an example link with request, panel, format and model', () => {
+    const built = buildFragment({ example: 'gateway-interleaved', request: 7, panel: 'tokens', format: 'openai-chat', model: 'gpt-4o' });
+    expect(built).toEqual({ ok: true, hash: '#example=gateway-interleaved&request=7&panel=tokens&format=openai-chat&model=gpt-4o' });
+    expect(parseFragment(built.hash)).toEqual({
+      ok: true,
+      state: { example: 'gateway-interleaved', request: 7, panel: 'tokens', format: 'openai-chat', model: 'gpt-4o' },
+    });
+  });
+
+  it('carries a pasted input, multi-byte text included, as base64url', () => {
+    const built = buildFragment({ input: body, request: 1 });
+    expect(built.ok).toBe(true);
+    expect(built.hash).toMatch(/^#input=[A-Za-z0-9_-]+&request=1$/);
+    const parsed = parseFragment(built.hash);
+    expect(parsed.state.input).toBe(body);
+    expect(decodeInput(encodeInput(''))).toBe('');
+  });
+
+  it('compresses repetitive JSON well below its size', () => {
+    const jsonl = Array.from({ length: 50 }, () => body).join('\n');
+    expect(encodeInput(jsonl).length).toBeLessThan(jsonl.length / 10);
+  });
+
+  it('leaves out an input over the limit and says why', () => {
+    // Random-looking text does not compress: 40,000 hex digits (4 bits each) deflate to ~20 KB, ~26,700 base64url characters.
+    let seed = 0x9e3779b9;
+    const next = (): number => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return seed >>> 0;
+    };
+    const noise = Array.from({ length: 40_000 }, () => (next() % 16).toString(16)).join('');
+    const built = buildFragment({ input: noise, request: 2 });
+    expect(built.ok).toBe(false);
+    expect(built.hash).toBe('#request=2');
+    if (!built.ok) expect(built.reason).toMatch(/at most 16,384/);
+  });
+
+  it('reports a damaged or oversized input instead of throwing', () => {
+    expect(parseFragment('#input=AAAA')).toMatchObject({ ok: false, error: expect.stringMatching(/damaged/) });
+    expect(parseFragment('#input=ab$cd')).toMatchObject({ ok: false, error: expect.stringMatching(/base64url/) });
+    const long = 'A'.repeat(MAX_INPUT_FRAGMENT_CHARS + 1);
+    expect(parseFragment(`#input=${long}`)).toMatchObject({ ok: false, error: expect.stringMatching(/at most 16384/) });
+  });
+
+  it('rejects bad request numbers and ignores unknown formats and odd panel ids', () => {
+    expect(parseFragment('#request=0')).toMatchObject({ ok: false, error: expect.stringMatching(/not a request number/) });
+    expect(parseFragment('#request=2.5').ok).toBe(false);
+    expect(parseFragment('#format=xml&panel=<b>&request=3')).toEqual({ ok: true, state: { request: 3 } });
+    expect(parseFragment('#example=../../etc')).toMatchObject({ ok: false });
+    expect(parseFragment('')).toEqual({ ok: true, state: {} });
+  });
+});

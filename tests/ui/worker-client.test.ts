@@ -1,0 +1,104 @@
+// The page-side worker client: id matching, progress, cancel, and recovery from a crashed worker.
+import { describe, expect, it } from 'vitest';
+import type { FromWorker, ToWorker } from '../../src/worker/protocol.ts';
+import { WorkerClient, WorkerFailure } from '../../src/ui/worker-client.ts';
+
+/** A stand-in Worker: records what the page posts and lets the test answer or crash. */
+class FakeWorker extends EventTarget {
+  readonly posted: ToWorker[] = [];
+  terminated = false;
+  postMessage(message: ToWorker): void {
+    this.posted.push(message);
+  }
+  terminate(): void {
+    this.terminated = true;
+  }
+  reply(message: FromWorker): void {
+    this.dispatchEvent(new MessageEvent('message', { data: message }));
+  }
+  crash(text: string): void {
+    const event = new Event('error', { cancelable: true }) as Event & { message: string };
+    event.message = text;
+    this.dispatchEvent(event);
+  }
+}
+
+function clientWithFakes(): { client: WorkerClient; workers: FakeWorker[] } {
+  const workers: FakeWorker[] = [];
+  const client = new WorkerClient(() => {
+    const worker = new FakeWorker();
+    workers.push(worker);
+    return worker as unknown as Worker;
+  });
+  return { client, workers };
+}
+
+describe('worker client', () => {
+  it('matches answers to questions by id, whatever order they come back in', async () => {
+    const { client, workers } = clientWithFakes();
+    const first = client.ask<string>('a', { n: 1 });
+    const second = client.ask<string>('b', { n: 2 });
+    const worker = workers[0] as FakeWorker;
+    expect(worker.posted).toEqual([
+      { type: 'query', id: 1, name: 'a', params: { n: 1 } },
+      { type: 'query', id: 2, name: 'b', params: { n: 2 } },
+    ]);
+    worker.reply({ type: 'answer', id: 2, value: 'second' });
+    worker.reply({ type: 'answer', id: 1, value: 'first' });
+    await expect(first).resolves.toBe('first');
+    await expect(second).resolves.toBe('second');
+  });
+
+  it('forwards progress, sends cancel on abort, and rejects as cancelled', async () => {
+    const { client, workers } = clientWithFakes();
+    const controller = new AbortController();
+    const seen: number[] = [];
+    const pending = client.analyze([], {}, (p) => seen.push(p.records), controller.signal);
+    const worker = workers[0] as FakeWorker;
+    worker.reply({ type: 'progress', id: 1, progress: { file: 0, bytesRead: 10, bytesTotal: 100, records: 3 } });
+    controller.abort();
+    expect(worker.posted[1]).toEqual({ type: 'cancel', id: 1 });
+    worker.reply({ type: 'failed', id: 1, error: { kind: 'cancelled', message: 'Cancelled.' } });
+    await expect(pending).rejects.toMatchObject({ kind: 'cancelled' });
+    expect(seen).toEqual([3]);
+  });
+
+  it('reports input errors as such', async () => {
+    const { client, workers } = clientWithFakes();
+    const pending = client.ask('segment-text', {});
+    (workers[0] as FakeWorker).reply({ type: 'failed', id: 1, error: { kind: 'input', message: 'line 2: not JSON' } });
+    await expect(pending).rejects.toEqual(new WorkerFailure('line 2: not JSON', 'input'));
+  });
+
+  it('rejects everything pending when the worker crashes, then starts a fresh worker', async () => {
+    const { client, workers } = clientWithFakes();
+    const a = client.ask('a', null);
+    const b = client.ask('b', null);
+    (workers[0] as FakeWorker).crash('out of memory');
+    await expect(a).rejects.toMatchObject({ kind: 'crash', message: expect.stringMatching(/out of memory/) });
+    await expect(b).rejects.toMatchObject({ kind: 'crash' });
+    expect((workers[0] as FakeWorker).terminated).toBe(true);
+    const c = client.ask<number>('c', null);
+    expect(workers).toHaveLength(2);
+    (workers[1] as FakeWorker).reply({ type: 'answer', id: 3, value: 42 });
+    await expect(c).resolves.toBe(42);
+  });
+
+  it('ignores stray and malformed messages', async () => {
+    const { client, workers } = clientWithFakes();
+    const pending = client.ask<string>('a', null);
+    const worker = workers[0] as FakeWorker;
+    worker.dispatchEvent(new MessageEvent('message', { data: { type: 'answer', id: 'x' } }));
+    worker.reply({ type: 'answer', id: 99, value: 'nobody asked' });
+    worker.reply({ type: 'answer', id: 1, value: 'ok' });
+    await expect(pending).resolves.toBe('ok');
+  });
+
+  it('refuses to start work on an already aborted signal', async () => {
+    const { client, workers } = clientWithFakes();
+    const controller = new AbortController();
+    controller.abort();
+    await expect(client.ask('a', null, controller.signal)).rejects.toMatchObject({ kind: 'cancelled' });
+    expect(workers).toHaveLength(0);
+  });
+});
