@@ -41,6 +41,13 @@ describe('evaluateDupesInput', () => {
     expect(over.detail?.limit).toBe(1_048_576);
   });
 
+  it('refuses a UTF-16 envelope as not UTF-8', async () => {
+    const text = JSON.stringify(nativeEnvelope(['a', 'a']));
+    const le = new Uint8Array([0xff, 0xfe, ...new Uint8Array(Buffer.from(text, 'utf16le'))]);
+    const record = await evaluate(le, 'utf16.json');
+    expect([record.result, record.reason, record.detail]).toEqual(['unknown', 'INVALID_UTF8', { byteOffset: 0 }]);
+  });
+
   it('refuses corrupt gzip as unreadable', async () => {
     const gz = gzipSync(bytesOf(nativeEnvelope(['a'])));
     const record = await evaluate(gz.subarray(0, gz.length - 12), 'cut.json.gz');

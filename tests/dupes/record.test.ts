@@ -157,3 +157,17 @@ describe('privacy: planted markers never reach JSON or markdown', () => {
     assertNoLeak([dupesRecordJson(record), dupesMarkdown(record)], [m]);
   });
 });
+
+describe('JSON view', () => {
+  it('is the record exactly, one line per block and per duplicate group', () => {
+    const record = recordOf({ adapter: 'openai-chat-v1', messages: [{ content: 'a' }, { content: [{ type: 'text', text: 'a' }] }, { content: 'b' }] });
+    const json = dupesRecordJson(record);
+    expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(record)));
+    expect(json.endsWith('}\n')).toBe(true);
+    expect(json).toContain('\n    {"index":1,"bytes":1,"tokens":1,"hash":"');
+    expect(json).toContain(',"origin":{"message":1,"part":0}},\n');
+    expect(json).toContain('\n    {"hash":"');
+    const empty = dupesRecordJson(recordOf({ suite: 'v1', blocks: [] }));
+    expect(JSON.parse(empty)).toMatchObject({ blocks: [], duplicates: [], reason: 'NO_BLOCKS' });
+  });
+});

@@ -43,6 +43,14 @@ export function classifyDupesInput(bytes: Uint8Array): DupesInputKind {
   return 'request-log';
 }
 
+function isUtf16(bytes: Uint8Array): boolean {
+  return (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+}
+
+function decodeUtf16(bytes: Uint8Array): string {
+  return new TextDecoder(bytes[0] === 0xff ? 'utf-16le' : 'utf-16be').decode(bytes);
+}
+
 async function* single(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
   yield bytes;
 }
@@ -105,6 +113,10 @@ export async function evaluateDupesInput(input: DupesInput, options: EvaluateOpt
   } catch (error) {
     if (isAbort(error, signal)) throw error;
     return buildDupesRecord({ ok: false, refusal: refuse('INPUT_UNREADABLE'), adapter: null, mapping: null });
+  }
+  if (isUtf16(head) && classifyDupesInput(new TextEncoder().encode(decodeUtf16(head))) !== 'request-log') {
+    // The contract's envelopes and traces are UTF-8 only; say so instead of calling the file unsupported.
+    return buildDupesRecord({ ok: false, refusal: refuse('INVALID_UTF8', { byteOffset: 0 }), adapter: null, mapping: null });
   }
   switch (classifyDupesInput(head)) {
     case 'envelope':
