@@ -189,6 +189,7 @@ function contentIdentity(segment: Segment): string {
  */
 class MessageIdentities {
   private readonly contentIds = new Map<string, number>();
+  private readonly byWire = new Map<string, number>();
   private readonly messageIds = new Map<string, number>();
 
   idsOf(request: ParsedRequest): Int32Array {
@@ -201,11 +202,21 @@ class MessageIdentities {
         parts.push([]);
         roles.push('');
       }
-      parts[segment.messageIndex]!.push(this.contentId(contentIdentity(segment)));
+      parts[segment.messageIndex]!.push(this.contentIdOf(segment));
       roles[segment.messageIndex] = segment.role ?? '';
     }
     // A message with no blocks (empty content) still occupies its place in the conversation.
     return Int32Array.from(parts, (contentIds, index) => this.messageId(contentIds, roles[index] ?? ''));
+  }
+
+  /** Looked up by the interned wire string first: its hash is cached, so re-sent history costs O(1) a block. */
+  private contentIdOf(segment: Segment): number {
+    let id = this.byWire.get(segment.wire);
+    if (id === undefined) {
+      id = this.contentId(contentIdentity(segment));
+      this.byWire.set(segment.wire, id);
+    }
+    return id;
   }
 
   private contentId(identity: string): number {

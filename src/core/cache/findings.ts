@@ -464,6 +464,10 @@ function lastCacheableSegment(request: ParsedRequest): number | null {
   return null;
 }
 
+/**
+ * One finding for all near-duplicate groups (each conversation's last request is scanned once, so they are
+ * distinct occurrences of one problem); the groups themselves are listed in the report's duplicates section.
+ */
 function checkNearDuplicates(groups: FindingGroups, input: FindingsInput): void {
   for (const group of input.nearDuplicates) {
     const request = input.requests[group.requestIndex];
@@ -473,15 +477,18 @@ function checkNearDuplicates(groups: FindingGroups, input: FindingsInput): void 
     let repeated = 0;
     for (const segment of group.segments.slice(1)) repeated += tokens[segment] ?? 0;
     const paths = group.segments.map((s) => request.segments[s]?.path ?? `#${s}`);
-    const first = paths[0] ?? null;
     groups.add({
       code: 'near_duplicate_content',
-      key: paths.join('|'),
+      key: '',
       request: group.requestIndex,
-      segmentPath: first,
+      segmentPath: paths[0] ?? null,
       detail: null,
-      render: (when) => ({
-        message: `${paths.length} blocks with near-identical content (Jaccard ≥ ${group.similarity.toFixed(2)}) in ${when}: ${paths.join(', ')}; ≈${formatCount(repeated)} tokens repeated.`,
+      value: repeated,
+      render: (when, values) => ({
+        message:
+          values.length === 1
+            ? `${paths.length} blocks with near-identical content (Jaccard ≥ ${group.similarity.toFixed(2)}) in ${when}: ${paths.join(', ')}; ≈${formatCount(repeated)} tokens repeated.`
+            : `${values.length} groups of blocks with near-identical content (Jaccard ≥ 0.85) in the last request of their conversation (${when}); ≈${formatCount(values.reduce((a, b) => a + b, 0))} tokens repeated.`,
         fix: 'Refer back to the earlier copy instead of fetching the same file or output again, or clear the older tool result once it is superseded.',
       }),
     });
