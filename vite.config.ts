@@ -2,10 +2,11 @@
 // and the synthetic examples (examples/index.json and the files it lists) copied to dist/examples/.
 import { readFileSync, existsSync, createReadStream, statSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { CSP_META } from './src/ui/csp.ts';
 
-const EXAMPLES_DIR = path.resolve(__dirname, 'examples');
+const EXAMPLES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'examples');
 
 interface ExampleEntry {
   id: string;

@@ -1,0 +1,85 @@
+// Shared e2e helpers. Every test runs under a fixture that records each request the browser makes and fails the
+// test if any goes to another origin (the CSP proof covers the whole suite), or if the page throws.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test as base, type Page } from '@playwright/test';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const REAL_FIXTURES = path.resolve(ROOT, '../shared/fixtures/real');
+export const hasRealFixtures = existsSync(REAL_FIXTURES);
+
+export const test = base.extend<{ sameOriginOnly: void }>({
+  sameOriginOnly: [
+    async ({ context, baseURL }, use) => {
+      const origin = new URL(baseURL ?? 'http://127.0.0.1/').origin;
+      const foreign: string[] = [];
+      const errors: string[] = [];
+      context.on('request', (request) => {
+        const url = request.url();
+        // data:/blob: URLs never leave the browser.
+        if (url.startsWith('data:') || url.startsWith('blob:')) return;
+        if (new URL(url).origin !== origin) foreign.push(url);
+      });
+      context.on('page', (page) => page.on('pageerror', (error) => errors.push(error.message)));
+      await use();
+      expect(foreign, 'requests to another origin').toEqual([]);
+      expect(errors, 'uncaught page errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+export { expect };
+
+export interface CliRequest {
+  total: number;
+  segments: number;
+}
+
+/** Per-request totals and segment counts from the CLI (`ctxray analyze --json -`) for the same file. */
+export function cliRequests(file: string, extra: string[] = []): CliRequest[] {
+  const out = execFileSync(process.execPath, [path.join(ROOT, 'bin/ctxray.mjs'), 'analyze', '--json', '-', ...extra, file], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  const record = JSON.parse(out) as { requests: { tokens: { total: number }; segments: unknown[] }[] };
+  return record.requests.map((r) => ({ total: r.tokens.total, segments: r.segments.length }));
+}
+
+/** Drops files onto the page the way a user's drag does (a DataTransfer holding File objects). */
+export async function dropFiles(page: Page, files: { name: string; bytes: Buffer }[]): Promise<void> {
+  const payload = files.map((f) => ({ name: f.name, base64: f.bytes.toString('base64') }));
+  await page.evaluate((items) => {
+    const transfer = new DataTransfer();
+    for (const item of items) {
+      const binary = atob(item.base64);
+      const bytes = new Uint8Array(binary.length);
+      for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+      transfer.items.add(new File([bytes], item.name));
+    }
+    const target = document.body;
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      target.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }
+  }, payload);
+}
+
+export function dropFile(page: Page, file: string): Promise<void> {
+  return dropFiles(page, [{ name: path.basename(file), bytes: readFileSync(file) }]);
+}
+
+/** Waits until the app shows request `n` (1-based) of a loaded input. */
+export async function expectRequest(page: Page, n: number): Promise<void> {
+  await expect(page.locator('#request-picker')).toHaveValue(String(n - 1));
+}
+
+/** The selected request's total as shown (data attribute holds the exact number behind the formatted text). */
+export async function shownTotal(page: Page): Promise<number> {
+  return Number(await page.locator('#request-total').getAttribute('data-total'));
+}
+
+export async function selectRequest(page: Page, index0: number): Promise<void> {
+  await page.locator('#request-picker').selectOption(String(index0));
+  await expectRequest(page, index0 + 1);
+}
