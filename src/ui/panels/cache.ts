@@ -61,7 +61,8 @@ function visibleRange(count: number, selected: number): [number, number] {
 
 function rowOf(row: CacheTableRow, request: RequestView | undefined, withRecorded: boolean, selected: boolean): HTMLTableRowElement {
   const exact = request?.exact ?? row.provider === 'openai';
-  const tokens = (value: number): string => formatTokens(value, exact);
+  // Zero is zero whatever the tokenizer; ≈ marks only estimated counts.
+  const tokens = (value: number): string => formatTokens(value, exact || value === 0);
   const cells: HTMLTableCellElement[] = [
     numCell(String(row.index + 1)),
     el('td', { className: 'mono', text: row.pricedAs ?? request?.model ?? '(no model)' }),
@@ -89,7 +90,7 @@ function rowOf(row: CacheTableRow, request: RequestView | undefined, withRecorde
   );
 }
 
-function tableOf(table: CacheTable, requests: readonly RequestView[], selected: number): HTMLElement {
+function tableOf(table: CacheTable, requests: readonly RequestView[], selected: number, totalsExact: boolean): HTMLElement {
   const withRecorded = table.observed.compared > 0;
   const headers = ['#', 'Model', 'Prompt', 'Read', 'Write 5m', 'Write 1h', 'Miss', 'Cost', 'Optimized'];
   if (withRecorded) headers.push('Recorded read', 'Recorded write', 'Read agrees');
@@ -101,14 +102,15 @@ function tableOf(table: CacheTable, requests: readonly RequestView[], selected: 
     table.rows.slice(start, end).map((row) => rowOf(row, requests[row.index], withRecorded, row.index === selected)),
   );
   const t = table.totals;
+  const total = (value: number): string => formatTokens(value, totalsExact || value === 0);
   const footer = el('tfoot', {}, [
     el('tr', {}, [
       el('th', { text: 'Total', attrs: { colspan: '2' } }),
-      numCell(formatCount(t.promptTokens)),
-      numCell(formatCount(t.read)),
-      numCell(formatCount(t.write5m)),
-      numCell(formatCount(t.write1h)),
-      numCell(formatCount(t.uncached)),
+      numCell(total(t.promptTokens)),
+      numCell(total(t.read)),
+      numCell(total(t.write5m)),
+      numCell(total(t.write1h)),
+      numCell(total(t.uncached)),
       numCell(money(t.actualCost)),
       numCell(money(t.optimizedCost)),
       el('td', { attrs: { colspan: String(withRecorded ? 4 : 1) } }),
@@ -119,7 +121,8 @@ function tableOf(table: CacheTable, requests: readonly RequestView[], selected: 
     body,
     footer,
   ]);
-  const parts: HTMLElement[] = [el('div', { className: 'table-scroll' }, [element])];
+  const scroller = el('div', { className: 'table-scroll' }, [element]);
+  const parts: HTMLElement[] = [scroller];
   if (end - start < table.rows.length) {
     parts.unshift(
       el('p', { className: 'muted', text: `Showing requests ${start + 1}–${end} of ${formatCount(table.rows.length)}, around the selected one.` }),
@@ -147,7 +150,7 @@ export const cachePanel: Panel = {
       return;
     }
     if (ctx.signal.aborted) return;
-    const host = tableOf(table, ctx.view.requests, ctx.request.index);
+    const host = tableOf(table, ctx.view.requests, ctx.request.index, ctx.view.totals.exact);
     host.addEventListener('click', (event) => {
       const row = (event.target as HTMLElement).closest<HTMLTableRowElement>('tbody tr[data-request]');
       if (row) ctx.selectRequest(Number(row.dataset['request']));
@@ -161,5 +164,9 @@ export const cachePanel: Panel = {
         text: 'A model of the providers\u2019 documented caching rules, not a measurement; Claude token counts are estimates (≈). Click a row to open that request.',
       }),
     );
+    // Bring the selected request's row into view inside the table's own scroll box.
+    const selectedRow = host.querySelector<HTMLTableRowElement>('tbody tr.selected');
+    const scroller = selectedRow?.closest<HTMLElement>('.table-scroll');
+    if (selectedRow && scroller) scroller.scrollTop = Math.max(0, selectedRow.offsetTop - scroller.clientHeight / 2);
   },
 };
