@@ -1,5 +1,11 @@
 // gzip decoding through the platform's DecompressionStream (browsers and Node ≥ 18), one chunk at a time, with a
-// ceiling on the decompressed size. Concatenated gzip members are decoded as one stream by the platform.
+// ceiling on the decompressed size.
+//
+// Concatenated members (what `cat a.gz b.gz` and log rotation produce): Node's stream decodes them all, but
+// Chromium's stops after the first member with "Junk found after end of compressed data". When a stream fails
+// that way, the next member is found in the last input chunks it was given: right after the finished member's
+// 8-byte trailer, which ends with ISIZE (its decompressed size mod 2^32, little-endian), comes the gzip magic
+// 1f 8b 08. Decoding then resumes there with a fresh stream.
 
 import { InputError, throwIfAborted } from './errors.ts';
 import { formatBytes } from './limits.ts';
@@ -13,32 +19,83 @@ export function hasGzipExtension(name: string): boolean {
   return /\.gz$/i.test(name);
 }
 
+export type DecompressorFactory = () => TransformStream<Uint8Array, Uint8Array>;
+
+const platformGunzip: DecompressorFactory = () =>
+  new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>;
+
+/** Input bytes kept from the end of what a stream was given, to find where the next member starts. */
+const TAIL_BYTES = 64;
+
+interface MemberRun {
+  /** Input that follows the member this stream finished, when the stream stopped at a member boundary. */
+  rest: Uint8Array | null;
+}
+
 /**
- * Decompress `chunks` (gzip) and yield the decompressed chunks. Throws InputError when the data is truncated or
- * corrupt, or when more than `maxBytes` come out.
+ * Decompress `chunks` (gzip, any number of members) and yield the decompressed chunks. Throws InputError when the
+ * data is truncated or corrupt, or when more than `maxBytes` come out.
  */
 export async function* gunzipChunks(
   chunks: AsyncIterable<Uint8Array>,
   maxBytes: number,
   signal?: AbortSignal,
+  createDecompressor: DecompressorFactory = platformGunzip,
 ): AsyncGenerator<Uint8Array> {
-  const stream = new DecompressionStream('gzip');
+  const input = chunks[Symbol.asyncIterator]();
+  const total = { bytes: 0 };
+  let prefix: Uint8Array | null = null;
+  for (;;) {
+    const run: MemberRun = { rest: null };
+    yield* decodeWithOneStream(input, prefix, run, total, maxBytes, signal, createDecompressor);
+    if (run.rest === null) return;
+    prefix = run.rest;
+  }
+}
+
+async function* decodeWithOneStream(
+  input: AsyncIterator<Uint8Array>,
+  prefix: Uint8Array | null,
+  run: MemberRun,
+  total: { bytes: number },
+  maxBytes: number,
+  signal: AbortSignal | undefined,
+  createDecompressor: DecompressorFactory,
+): AsyncGenerator<Uint8Array> {
+  const stream = createDecompressor();
   const writer = stream.writable.getWriter();
   const reader = stream.readable.getReader();
-  // The writer runs concurrently with the reader below: DecompressionStream only accepts more input once its
-  // output is being read. Its failure surfaces through reader.read() as well, so it is caught, not rethrown.
+  /** The last input chunks given to this stream (at least TAIL_BYTES before the newest one). */
+  const recent: Uint8Array[] = [];
   let inputError: unknown = null;
+  // The writer runs concurrently with the reader: the stream only accepts more input once its output is read.
+  // Chunks are pulled by hand (not for-await) so that stopping here does not close the shared input iterator.
   const pump = (async () => {
-    try {
-      for await (const chunk of chunks) {
-        await writer.ready;
-        await writer.write(chunk as Uint8Array<ArrayBuffer>);
+    let next: Uint8Array | null = prefix;
+    for (;;) {
+      if (next === null) {
+        try {
+          const step = await input.next();
+          if (step.done) break;
+          next = step.value;
+        } catch (error) {
+          // The source failed (abort, a broken stream): that error, not a gzip one, is what the caller sees.
+          inputError = error;
+          await writer.abort(error).catch(() => undefined);
+          return;
+        }
       }
-      await writer.close();
-    } catch (error) {
-      inputError = error;
-      await writer.abort(error).catch(() => undefined);
+      remember(recent, next);
+      try {
+        await writer.ready;
+        await writer.write(next);
+      } catch {
+        // The stream failed on this chunk; the reader below gets the same failure and decides what it means.
+        return;
+      }
+      next = null;
     }
+    await writer.close().catch(() => undefined);
   })();
   let produced = 0;
   try {
@@ -48,24 +105,71 @@ export async function* gunzipChunks(
       try {
         result = await reader.read();
       } catch (error) {
+        await pump;
         if (inputError !== null) throw inputError;
+        const rest = produced > 0 ? nextMemberStart(recent, produced) : null;
+        if (rest !== null) {
+          run.rest = rest;
+          return;
+        }
         const reason = error instanceof Error ? error.message : String(error);
         throw new InputError(
-          `gzip data is truncated or corrupt after ${produced.toLocaleString('en-US')} decompressed bytes (${reason})`,
+          `gzip data is truncated or corrupt after ${total.bytes.toLocaleString('en-US')} decompressed bytes (${reason})`,
         );
       }
       if (result.done) break;
       produced += result.value.byteLength;
-      if (produced > maxBytes) {
+      total.bytes += result.value.byteLength;
+      if (total.bytes > maxBytes) {
         throw new InputError(
           `decompressed size exceeds the limit of ${formatBytes(maxBytes)} per file (a gzip bomb, or raise the limit)`,
         );
       }
       yield result.value;
     }
+    await pump;
     if (inputError !== null) throw inputError;
   } finally {
     await reader.cancel().catch(() => undefined);
     await pump;
   }
+}
+
+/** Keep the newest chunk plus enough older ones to hold TAIL_BYTES before it. */
+function remember(recent: Uint8Array[], chunk: Uint8Array): void {
+  recent.push(chunk);
+  let older = 0;
+  for (let i = recent.length - 2; i >= 0; i--) older += recent[i]!.byteLength;
+  while (recent.length > 1 && older - recent[0]!.byteLength >= TAIL_BYTES) {
+    older -= recent[0]!.byteLength;
+    recent.shift();
+  }
+}
+
+/**
+ * Where the next member starts in the retained input: the first offset holding ISIZE of the finished member
+ * followed by 1f 8b 08. Returns the bytes from the magic on, or null when there is no such place.
+ */
+export function nextMemberStart(recent: Uint8Array[], memberBytes: number): Uint8Array | null {
+  let length = 0;
+  for (const chunk of recent) length += chunk.byteLength;
+  const tail = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of recent) {
+    tail.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  const size = memberBytes % 0x100000000;
+  const isize = [size & 0xff, (size >>> 8) & 0xff, (size >>> 16) & 0xff, (size >>> 24) & 0xff];
+  const magic = [0x1f, 0x8b, 0x08];
+  for (let i = 0; i + 5 <= tail.length; i++) {
+    if (tail[i] !== isize[0] || tail[i + 1] !== isize[1] || tail[i + 2] !== isize[2] || tail[i + 3] !== isize[3]) continue;
+    // With tiny input chunks the stream fails on the first byte after the trailer, so the magic may be cut short
+    // by the end of what it was given; the rest arrives with the next input chunks.
+    const available = Math.min(magic.length, tail.length - (i + 4));
+    let matches = true;
+    for (let k = 0; k < available; k++) if (tail[i + 4 + k] !== magic[k]) matches = false;
+    if (matches && (available === magic.length || i + 4 + available === tail.length)) return tail.subarray(i + 4);
+  }
+  return null;
 }
