@@ -81,6 +81,11 @@ export class TokenCounter {
   private readonly encoders = new Map<OpenAIEncoding, TokenCountFn>();
   private readonly caches = new Map<Tokenizer, Map<string, number>>();
   private readonly pdfPages = new Map<string, number | null>();
+  /**
+   * The namespace rendering of each distinct tool wire (null: not a function tool). Tool lists are resent
+   * every turn; each definition is parsed and rendered once.
+   */
+  private readonly renderedTools = new Map<string, string | null>();
 
   /** Loads the vocabularies these requests need (lazily: Claude-only input loads none). */
   async prepare(requests: readonly ParsedRequest[], modelOf: (request: ParsedRequest) => string | null): Promise<void> {
@@ -123,6 +128,16 @@ export class TokenCounter {
     return this.cached('claude-estimate', text, estimateClaudeTextTokens);
   }
 
+  private renderedTool(wire: string): string | null {
+    let rendered = this.renderedTools.get(wire);
+    if (rendered === undefined) {
+      const tool = functionToolOf(parseJson(wire));
+      rendered = tool ? renderFunctionTool(tool) : null;
+      this.renderedTools.set(wire, rendered);
+    }
+    return rendered;
+  }
+
   private pagesOf(wire: string): number | null {
     if (!this.pdfPages.has(wire)) this.pdfPages.set(wire, pdfPageCount(wire));
     return this.pdfPages.get(wire) ?? null;
@@ -148,7 +163,7 @@ export class TokenCounter {
     const textPartsPerMessage = new Map<number, number>();
     for (const segment of request.segments) {
       segments.push(this.openaiSegment(segment, framing.billsSystemMessages, count, notes));
-      if (segment.category === 'tools' && isFunctionToolSegment(segment)) functionTools++;
+      if (segment.category === 'tools' && this.renderedTool(segment.wire) !== null) functionTools++;
       if (segment.category === 'tool_call') {
         toolCallFraming += TOOL_CALL_FRAMING_TOKENS + count(segment.toolName ?? '');
         notes.add('tools_rendering_estimated');
@@ -191,8 +206,8 @@ export class TokenCounter {
       case 'system':
         return billsSystemMessages ? count(segment.text) : 0;
       case 'tools': {
-        const tool = functionToolOf(parseJson(segment.wire));
-        if (tool) return count(renderFunctionTool(tool));
+        const rendered = this.renderedTool(segment.wire);
+        if (rendered !== null) return count(rendered);
         notes.add('server_tool_not_modelled');
         return count(segment.text);
       }
@@ -321,10 +336,6 @@ function finish(
     tokenizer,
     notes: [...notes].sort(),
   };
-}
-
-function isFunctionToolSegment(segment: Segment): boolean {
-  return functionToolOf(parseJson(segment.wire)) !== null;
 }
 
 function parseJson(text: string): unknown {
