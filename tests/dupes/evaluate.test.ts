@@ -38,7 +38,10 @@ describe('evaluateDupesInput', () => {
     const big = `{"suite":"v1","blocks":[{"text":"${'a'.repeat(1_572_864)}"}]}`;
     const over = await evaluate(gzipSync(bytesOf(big)), 'big.json.gz');
     expect(over.reason).toBe('ENVELOPE_TOO_LARGE');
-    expect(over.detail?.limit).toBe(1_048_576);
+    expect(over.detail).toEqual({ limit: 1_048_576 }); // the inflated size past the cap is not measured
+    const atCap = `{"suite":"v1","blocks":[{"text":"${'a'.repeat(1_048_576 - 37)}"}]}`;
+    expect(bytesOf(atCap).length).toBe(1_048_576);
+    expect((await evaluate(gzipSync(bytesOf(atCap)), 'cap.json.gz')).result).toBe('pass');
   });
 
   it('refuses a UTF-16 envelope as not UTF-8', async () => {

@@ -59,15 +59,19 @@ async function* single(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
  * The decompressed bytes, read no further than one byte past the envelope cap: enough to refuse an oversize
  * envelope and to classify the file, without inflating a large gzipped log here (the log reader streams it).
  */
-async function decompressedHead(bytes: Uint8Array, signal?: AbortSignal): Promise<Uint8Array> {
-  if (!hasGzipMagic(bytes)) return bytes;
+async function decompressedHead(bytes: Uint8Array, signal?: AbortSignal): Promise<{ head: Uint8Array; complete: boolean }> {
+  if (!hasGzipMagic(bytes)) return { head: bytes, complete: true };
   const chunks: Uint8Array[] = [];
   let length = 0;
   for await (const chunk of gunzipChunks(single(bytes), Number.MAX_SAFE_INTEGER, signal)) {
     chunks.push(chunk);
     length += chunk.byteLength;
-    if (length > MAX_ENVELOPE_BYTES) break;
+    if (length > MAX_ENVELOPE_BYTES) return { head: concat(chunks, length), complete: false };
   }
+  return { head: concat(chunks, length), complete: true };
+}
+
+function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {
   const out = new Uint8Array(length);
   let at = 0;
   for (const chunk of chunks) {
@@ -108,8 +112,9 @@ function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
 export async function evaluateDupesInput(input: DupesInput, options: EvaluateOptions = {}): Promise<DupesRecord> {
   const { signal } = options;
   let head: Uint8Array;
+  let complete: boolean;
   try {
-    head = await decompressedHead(input.bytes, signal);
+    ({ head, complete } = await decompressedHead(input.bytes, signal));
   } catch (error) {
     if (isAbort(error, signal)) throw error;
     return buildDupesRecord({ ok: false, refusal: refuse('INPUT_UNREADABLE'), adapter: null, mapping: null });
@@ -118,7 +123,14 @@ export async function evaluateDupesInput(input: DupesInput, options: EvaluateOpt
     // The contract's envelopes and traces are UTF-8 only; say so instead of calling the file unsupported.
     return buildDupesRecord({ ok: false, refusal: refuse('INVALID_UTF8', { byteOffset: 0 }), adapter: null, mapping: null });
   }
-  switch (classifyDupesInput(head)) {
+  const kind = classifyDupesInput(head);
+  if (kind !== 'request-log' && !complete) {
+    // Inflating stopped just past the cap, so the true size is unknown: report the cap only.
+    const refusal = refuse('ENVELOPE_TOO_LARGE', { limit: MAX_ENVELOPE_BYTES });
+    const adapter = kind === 'envelope' ? null : 'conereplay-v1';
+    return buildDupesRecord({ ok: false, refusal, adapter, mapping: adapter === null ? null : 'conereplay-events-v1' });
+  }
+  switch (kind) {
     case 'envelope':
       return buildDupesRecord(readEnvelopeBytes(head));
     case 'conereplay-trace':
