@@ -21,6 +21,8 @@ describe('classifyDupesInput', () => {
     ['{"messages":[],"adapter":"openai-chat-v1"}', 'envelope'],
     ['{"events":[]}', 'conereplay-trace'],
     ['{"event_id":"e1","inputs":"a","outputs":"b"}\n', 'conereplay-jsonl'],
+    ['{"event_id":"e1","agent_id":"a","turn_seq":1,"kind":"llm_sampling"}\n', 'conereplay-jsonl'],
+    ['{"event_id":"e1"}\n', 'request-log'],
     ['{"model":"gpt-4o","messages":[{"role":"user","content":"suite"}]}', 'request-log'],
     ['[{"suite":"v1"}]', 'request-log'],
   ])('%s → %s', (text, kind) => {

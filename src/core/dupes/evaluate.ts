@@ -27,19 +27,22 @@ export interface EvaluateOptions {
 /** What a file is, judged from the keys of its first JSON object. */
 export type DupesInputKind = 'envelope' | 'conereplay-trace' | 'conereplay-jsonl' | 'request-log';
 
-const SNIFFED_KEYS: ReadonlySet<string> = new Set(['suite', 'adapter', 'blocks', 'events', 'event_id', 'inputs', 'outputs']);
+/** EventRecord fields that, next to `event_id`, mark a ConeReplay event (reference/log-formats.md §3). */
+const EVENT_KEYS = ['inputs', 'outputs', 'causal_parents', 'turn_seq'] as const;
+const SNIFFED_KEYS: ReadonlySet<string> = new Set(['suite', 'adapter', 'blocks', 'events', 'event_id', ...EVENT_KEYS]);
 
 /**
  * An object with `suite`, `adapter` or `blocks` is a contract envelope (validated strictly from there on, so a
  * malformed envelope is refused rather than read as something else). An object with `events` is a bare
- * ConeReplay trace; one with `event_id` and `inputs`/`outputs` is the first line of a JSONL trace. Anything
+ * ConeReplay trace; one with `event_id` and another EventRecord field (`inputs`, `outputs`, `causal_parents`,
+ * `turn_seq`) is the first line of a JSONL trace — so an event missing `inputs` is refused, not misread. Anything
  * else is handed to the request-log reader.
  */
 export function classifyDupesInput(bytes: Uint8Array): DupesInputKind {
   const keys = firstObjectKeys(bytes, SNIFFED_KEYS);
   if (keys.has('suite') || keys.has('adapter') || keys.has('blocks')) return 'envelope';
   if (keys.has('events')) return 'conereplay-trace';
-  if (keys.has('event_id') && (keys.has('inputs') || keys.has('outputs'))) return 'conereplay-jsonl';
+  if (keys.has('event_id') && EVENT_KEYS.some((key) => keys.has(key))) return 'conereplay-jsonl';
   return 'request-log';
 }
 
