@@ -2,6 +2,7 @@
 import type { Category, ParsedRequest, ReadError, WireFormat } from '../model.ts';
 import type { PricedModel } from '../pricing/table.ts';
 import type { RequestTokens } from '../tokens/counter.ts';
+import type { Calibration } from '../cache/calibrate.ts';
 
 /** Which model prices a request and where that id came from. */
 export interface ResolvedModel {
@@ -59,4 +60,6 @@ export interface Analysis {
   modelUse: ModelUse[];
   errors: ReadError[];
   distinctTexts: number;
+  /** Present when Claude estimates were rescaled (src/core/cache/calibrate-analysis.ts). */
+  calibration?: Calibration;
 }

@@ -1,0 +1,53 @@
+// Applies a calibration factor to a whole analysis: every Claude request's estimated counts (segments, overhead
+// parts, totals, per-category sums) are multiplied and rounded, the file and input totals are recomputed, and
+// the factor is recorded so every view can say the counts were calibrated. OpenAI counts are left as they are.
+
+import { addRequest, emptyTotals } from '../analysis/totals.ts';
+import type { Analysis } from '../analysis/types.ts';
+import type { Category, ParsedRequest } from '../model.ts';
+import type { RequestTokens } from '../tokens/counter.ts';
+import { isClaudeEstimate, type Calibration } from './calibrate.ts';
+
+function scaleRequestTokens(request: ParsedRequest, tokens: RequestTokens, factor: number): RequestTokens {
+  const segments = tokens.segments.map((t) => Math.round(t * factor));
+  const overhead = {
+    framing: Math.round(tokens.overhead.framing * factor),
+    toolsPreamble: Math.round(tokens.overhead.toolsPreamble * factor),
+    toolUseSystem: Math.round(tokens.overhead.toolUseSystem * factor),
+  };
+  const overheadTotal = overhead.framing + overhead.toolsPreamble + overhead.toolUseSystem;
+  const byCategory: Partial<Record<Category, number>> = {};
+  let segmentSum = 0;
+  segments.forEach((t, i) => {
+    const category = request.segments[i]?.category ?? 'other';
+    byCategory[category] = (byCategory[category] ?? 0) + t;
+    segmentSum += t;
+  });
+  return { ...tokens, segments, overhead, overheadTotal, total: segmentSum + overheadTotal, byCategory };
+}
+
+/** The analysis with Claude estimates rescaled by `calibration.factor`; the input analysis is not changed. */
+export function calibrateAnalysis(analysis: Analysis, calibration: Calibration): Analysis {
+  const tokens = analysis.tokens.map((counted, i) => {
+    const request = analysis.requests[i];
+    return request !== undefined && isClaudeEstimate(request)
+      ? scaleRequestTokens(request, counted, calibration.factor)
+      : counted;
+  });
+  const totals = emptyTotals();
+  const files = analysis.files.map((file) => ({ ...file, totals: emptyTotals() }));
+  tokens.forEach((counted, i) => {
+    addRequest(totals, counted);
+    const file = files[analysis.requests[i]?.file ?? -1];
+    if (file) addRequest(file.totals, counted);
+  });
+  return {
+    ...analysis,
+    files,
+    tokens,
+    segmentTokens: tokens.map((t) => t.segments),
+    overheadTokens: tokens.map((t) => t.overheadTotal),
+    totals,
+    calibration,
+  };
+}
