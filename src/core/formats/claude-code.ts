@@ -19,10 +19,12 @@ interface Message {
   content: unknown[];
 }
 
-interface PendingResponse {
+/** One API call: an assistant message (possibly written over several lines) and the history it answered. */
+interface ApiCall {
   id: string;
   model: string | null;
-  /** Index in `messages` of the assistant message being assembled. */
+  history: Message[];
+  /** Index in `history` of the call's assistant message; the request is everything before it. */
   at: number;
   usage: unknown;
   line: number;
@@ -47,22 +49,17 @@ export const claudeCodeImporter: TranscriptImporter = {
   },
   importFile(records: readonly TranscriptRecord[], ctx: TranscriptContext): TranscriptImport {
     const errors: ReadError[] = [];
-    const rebuilt: { messages: Message[]; pending: PendingResponse }[] = [];
+    const calls: ApiCall[] = [];
+    const byId = new Map<string, ApiCall>();
+    // Each compaction starts a new history; calls keep a reference to the history they were made in.
     let messages: Message[] = [];
-    let pending: PendingResponse | null = null;
     let lastSeenAt: number | null = null;
-
-    const closePending = () => {
-      if (pending) rebuilt.push({ messages: messages.slice(0, pending.at).map((m) => ({ ...m, content: [...m.content] })), pending });
-      pending = null;
-    };
 
     for (const { line, value } of records) {
       if (!isObject(value)) continue;
       const type = value['type'];
       const at = toEpochMs(value['timestamp']);
       if (type === 'system' && value['subtype'] === 'compact_boundary') {
-        closePending();
         messages = [];
         lastSeenAt = at ?? lastSeenAt;
         continue;
@@ -74,7 +71,6 @@ export const claudeCodeImporter: TranscriptImporter = {
         continue;
       }
       if (type === 'user') {
-        closePending();
         appendBlocks(messages, 'user', blocksOf(message['content']));
         lastSeenAt = at ?? lastSeenAt;
         continue;
@@ -87,25 +83,28 @@ export const claudeCodeImporter: TranscriptImporter = {
         lastSeenAt = at ?? lastSeenAt;
         continue;
       }
-      if (pending === null || pending.id !== id) {
-        closePending();
+      let call = byId.get(id);
+      if (call === undefined || call.history !== messages) {
         messages.push({ role: 'assistant', content: [] });
-        pending = { id, model, at: messages.length - 1, usage: null, line, sentAt: lastSeenAt };
+        call = { id, model, history: messages, at: messages.length - 1, usage: null, line, sentAt: lastSeenAt };
+        byId.set(id, call);
+        calls.push(call);
       }
-      messages[pending.at]!.content.push(...blocksOf(message['content']));
-      if (message['usage'] !== undefined) pending.usage = message['usage'];
-      pending.line = line;
+      // A response's later blocks may be written after tool results of its earlier blocks: they still belong to
+      // the one assistant message.
+      call.history[call.at]!.content.push(...blocksOf(message['content']));
+      if (message['usage'] !== undefined) call.usage = message['usage'];
+      call.line = line;
     }
-    closePending();
 
-    const requests: ParsedRequest[] = rebuilt.map(({ messages: context, pending: response }) =>
+    const requests: ParsedRequest[] = calls.map((call) =>
       importRebuilt(
         {
           format: 'anthropic-messages',
-          body: { model: response.model, messages: context as unknown as JsonObject[] },
-          line: response.line,
-          timestamp: response.sentAt,
-          recorded: recordedUsage(response.usage, 'anthropic-messages'),
+          body: { model: call.model, messages: call.history.slice(0, call.at) as unknown as JsonObject[] },
+          line: call.line,
+          timestamp: call.sentAt,
+          recorded: recordedUsage(call.usage, 'anthropic-messages'),
           missing: ['transcript_missing_system', 'transcript_missing_tools'],
         },
         ctx,

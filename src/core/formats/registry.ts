@@ -11,6 +11,9 @@ import { importAnthropicMessages } from './anthropic-messages.ts';
 import { importOpenAiChat } from './openai-chat.ts';
 import { importOpenAiResponses } from './openai-responses.ts';
 import type { ImportContext, TextStore } from './segments.ts';
+import { claudeCodeImporter } from './claude-code.ts';
+import { codexRolloutImporter } from './codex-rollout.ts';
+import { piSessionImporter } from './pi-session.ts';
 
 export type WireImporter = (body: JsonObject, ctx: ImportContext) => ParsedRequest;
 
@@ -51,8 +54,8 @@ export interface TranscriptImporter {
 
 export const FIRST_RECORDS_FOR_DETECTION = 8;
 
-/** Transcript importers, asked in order. Pi sessions, Claude Code and Codex rollouts are added here later. */
-export const TRANSCRIPT_IMPORTERS: TranscriptImporter[] = [];
+/** Transcript importers, asked in order. */
+export const TRANSCRIPT_IMPORTERS: TranscriptImporter[] = [codexRolloutImporter, piSessionImporter, claudeCodeImporter];
 
 export function transcriptImporterByName(fileName: string, importers: readonly TranscriptImporter[] = TRANSCRIPT_IMPORTERS): TranscriptImporter | null {
   return importers.find((importer) => importer.matchesName(fileName)) ?? null;

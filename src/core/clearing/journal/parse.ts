@@ -76,6 +76,11 @@ export function readHeader(text: string): JournalHeaderFacts | null {
   } catch {
     return null;
   }
+  return headerFacts(header);
+}
+
+/** The facts of a parsed header line, or null when it is not a session header. */
+export function headerFacts(header: unknown): JournalHeaderFacts | null {
   if (!isObject(header) || header.type !== 'session' || typeof header.id !== 'string' || header.id === '') {
     return null;
   }
@@ -106,27 +111,45 @@ function v1Id(index: number): string {
   return index.toString(16).padStart(8, '0');
 }
 
+/** One parsed line of a journal with its 1-based line number. */
+export interface JournalRecord {
+  line: number;
+  value: unknown;
+}
+
 export function parseJournal(text: string): ParseOutcome {
-  const header = readHeader(text);
-  const headerProblem = headerSkip(header);
+  const records: JournalRecord[] = [];
+  for (const { text: lineText, line } of nonBlankLines(text)) {
+    try {
+      records.push({ line, value: JSON.parse(lineText) });
+    } catch {
+      // An unreadable header is an invalid header; any later line is an invalid entry.
+      return records.length === 0 ? { ok: false, skip: headerSkip(null) as JournalSkip } : skip('invalid', line, 'json');
+    }
+  }
+  return parseJournalRecords(records);
+}
+
+/**
+ * The entry tree of already-parsed lines. The transcript importer reads pi sessions through this too, with
+ * `readForks`: a forked or imported session is skipped by the clearing analysis but is still a transcript to show.
+ */
+export function parseJournalRecords(records: readonly JournalRecord[], options: { readForks?: boolean } = {}): ParseOutcome {
+  const header = records.length > 0 ? headerFacts(records[0]!.value) : null;
+  const headerProblem = options.readForks && header !== null ? headerSkip({ ...header, imported: false, inherited: false }) : headerSkip(header);
   if (headerProblem) return { ok: false, skip: headerProblem };
   const { sessionId, version } = header as JournalHeaderFacts;
 
-  const lines = nonBlankLines(text);
-  if (lines.length - 1 > JOURNAL_ENTRY_LIMIT) return skip('invalid', null, 'entry_limit');
+  if (records.length - 1 > JOURNAL_ENTRY_LIMIT) return skip('invalid', null, 'entry_limit');
   const entries: JournalEntry[] = [];
   const byId = new Map<string, JournalEntry>();
   let previousId: string | null = null;
 
-  for (let index = 1; index < lines.length; index++) {
-    const { text: lineText, line } = lines[index] as { text: string; line: number };
-    let raw: unknown;
-    try {
-      raw = JSON.parse(lineText);
-    } catch {
-      return skip('invalid', line, 'json');
-    }
-    if (!isObject(raw) || typeof raw.type !== 'string') return skip('invalid', line, 'type');
+  for (let index = 1; index < records.length; index++) {
+    const { value, line } = records[index] as JournalRecord;
+    if (!isObject(value)) return skip('invalid', line, 'type');
+    let raw: Json = value;
+    if (typeof raw.type !== 'string') return skip('invalid', line, 'type');
     if (raw.type === 'session') return skip('invalid', line, 'second_header');
 
     let id: string;
@@ -145,14 +168,14 @@ export function parseJournal(text: string): ParseOutcome {
     if (raw.type === 'message') {
       if (!isObject(raw.message) || typeof raw.message.role !== 'string') return skip('invalid', line, 'message.role');
       // v2 → v3: pi renamed the hookMessage role to custom.
-      if (version < 3 && raw.message.role === 'hookMessage') raw.message = { ...raw.message, role: 'custom' };
+      if (version < 3 && raw.message.role === 'hookMessage') raw = { ...raw, message: { ...raw.message, role: 'custom' } };
     }
     if (raw.type === 'compaction') {
       if (typeof raw.summary !== 'string') return skip('invalid', line, 'compaction.summary');
       if (version === 1) {
         const kept = raw.firstKeptEntryIndex;
         // pi indexes its entry array, where 0 is the header: a kept index must name a later, non-header entry.
-        if (typeof kept !== 'number' || !Number.isInteger(kept) || kept < 1 || kept >= lines.length) {
+        if (typeof kept !== 'number' || !Number.isInteger(kept) || kept < 1 || kept >= records.length) {
           return skip('invalid', line, 'compaction.firstKeptEntryIndex');
         }
         raw = { ...raw, firstKeptEntryId: v1Id(kept) };

@@ -1,0 +1,126 @@
+// OpenAI Codex CLI rollouts (`rollout-<timestamp>-<uuid>.jsonl`) → the Responses API requests the agent sent.
+// Every line is `{timestamp, type, payload}`. `response_item` lines are the conversation history in Responses item
+// form; the model's outputs of one API call (reasoning, assistant message, tool calls) are followed by an
+// `event_msg` `token_count` whose `info.total_token_usage` is a running total. The same snapshot is often written
+// twice in a row: only a CHANGED running total marks a completed call, and that call's own usage is the difference
+// from the previous total (`last_token_usage` when present agrees with it). The request of a call is the history
+// as it stood before the call's first output item. `compacted` replaces the history. Tool definitions are not
+// recorded, so each request says so; the base instructions are.
+
+import type { ParsedRequest, ReadError, RecordedUsage } from '../model.ts';
+import { isObject, numberField, objectField, stringField, type JsonObject } from '../input/json-value.ts';
+import { toEpochMs } from '../input/timestamp.ts';
+import type { TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './registry.ts';
+import { importRebuilt } from './transcript-requests.ts';
+
+/** Items the model produces in a call; everything else in the history is input to the next call. */
+const OUTPUT_ITEM_TYPES = new Set(['reasoning', 'function_call', 'custom_tool_call', 'web_search_call', 'local_shell_call', 'shell_call', 'apply_patch_call']);
+
+function isOutputItem(item: JsonObject): boolean {
+  const type = stringField(item, 'type');
+  if (type === 'message') return stringField(item, 'role') === 'assistant';
+  return type !== null && OUTPUT_ITEM_TYPES.has(type);
+}
+
+interface Totals {
+  input: number;
+  cached: number;
+  output: number;
+}
+
+function readTotals(usage: JsonObject | null): Totals | null {
+  if (usage === null) return null;
+  const input = numberField(usage, 'input_tokens');
+  if (input === null) return null;
+  return { input, cached: numberField(usage, 'cached_input_tokens') ?? 0, output: numberField(usage, 'output_tokens') ?? 0 };
+}
+
+/** One call's usage in Anthropic's sense (input excludes cached tokens), from two running totals. */
+function callUsage(current: Totals, previous: Totals | null): RecordedUsage {
+  const input = current.input - (previous?.input ?? 0);
+  const cached = current.cached - (previous?.cached ?? 0);
+  return { input: Math.max(0, input - cached), cacheRead: Math.max(0, cached), cacheWrite5m: 0, cacheWrite1h: 0, output: current.output - (previous?.output ?? 0) };
+}
+
+const sameTotals = (a: Totals, b: Totals | null) => b !== null && a.input === b.input && a.cached === b.cached && a.output === b.output;
+
+export const codexRolloutImporter: TranscriptImporter = {
+  id: 'codex-rollout',
+  matchesName: (fileName) => /(^|[\\/])rollout-[^\\/]*\.jsonl(\.gz)?$/i.test(fileName),
+  matchesRecords: (first) =>
+    first.length > 0 &&
+    first.every((r) => isObject(r.value) && typeof r.value['type'] === 'string' && isObject(r.value['payload'])) &&
+    first.some((r) => isObject(r.value) && (r.value['type'] === 'session_meta' || r.value['type'] === 'response_item')),
+  importFile(records: readonly TranscriptRecord[], ctx: TranscriptContext): TranscriptImport {
+    const errors: ReadError[] = [];
+    const requests: ParsedRequest[] = [];
+    let instructions: string | null = null;
+    let model: string | null = null;
+    let history: JsonObject[] = [];
+    /** History length when the current call's first output item arrived, or null between calls. */
+    let callStart: number | null = null;
+    let sentAt: number | null = null;
+    let lastInputAt: number | null = null;
+    let previous: Totals | null = null;
+
+    for (const { line, value } of records) {
+      if (!isObject(value)) continue;
+      const payload = objectField(value, 'payload');
+      const at = toEpochMs(value['timestamp']);
+      if (payload === null) {
+        errors.push({ file: ctx.file, line, message: 'rollout line has no "payload" object' });
+        continue;
+      }
+      switch (value['type']) {
+        case 'session_meta': {
+          const base = payload['base_instructions'];
+          instructions = typeof base === 'string' ? base : isObject(base) ? stringField(base, 'text') : null;
+          break;
+        }
+        case 'turn_context':
+          model = stringField(payload, 'model') ?? model;
+          lastInputAt = at ?? lastInputAt;
+          break;
+        case 'response_item':
+          if (isOutputItem(payload)) {
+            if (callStart === null) {
+              callStart = history.length;
+              sentAt = lastInputAt;
+            }
+          } else lastInputAt = at ?? lastInputAt;
+          history.push(payload);
+          break;
+        case 'compacted': {
+          const replacement = payload['replacement_history'];
+          history = Array.isArray(replacement)
+            ? replacement.filter(isObject)
+            : [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: stringField(payload, 'message') ?? '' }] }];
+          callStart = null;
+          break;
+        }
+        case 'event_msg': {
+          if (payload['type'] !== 'token_count') break;
+          const info = objectField(payload, 'info');
+          const totals = readTotals(info ? objectField(info, 'total_token_usage') : null);
+          if (totals === null || sameTotals(totals, previous)) break;
+          const input = history.slice(0, callStart ?? history.length);
+          const body: JsonObject = { model, input };
+          if (instructions !== null) body['instructions'] = instructions;
+          requests.push(
+            importRebuilt(
+              { format: 'openai-responses', body, line, timestamp: sentAt ?? lastInputAt, recorded: callUsage(totals, previous), missing: ['transcript_missing_tools'] },
+              ctx,
+            ),
+          );
+          previous = totals;
+          callStart = null;
+          sentAt = null;
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    return { requests, errors };
+  },
+};
