@@ -68,6 +68,14 @@ describe('Claude request estimate', () => {
     const forced = request('anthropic-messages', 'claude-sonnet-4-5', [tool, user]);
     forced.options.toolChoice = 'any';
     expect(counter.count(forced, 'claude-sonnet-4-5').overhead.toolUseSystem).toBe(CLAUDE_TOOL_SYSTEM_ANY);
+    forced.options.toolChoice = 'tool:get_weather';
+    expect(counter.count(forced, 'claude-sonnet-4-5').overhead.toolUseSystem).toBe(CLAUDE_TOOL_SYSTEM_ANY);
+    forced.options.toolChoice = 'none';
+    forced.options.thinking = 'enabled';
+    expect(counter.count(forced, 'claude-sonnet-4-5').overhead.toolUseSystem).toBe(CLAUDE_TOOL_SYSTEM_AUTO + 28);
+    const effortOnly = request('anthropic-messages', 'claude-opus-4-6', [user]);
+    effortOnly.options.thinking = 'high';
+    expect(counter.count(effortOnly, 'claude-opus-4-6').overhead.toolUseSystem).toBe(0);
   });
 
   it('drops earlier turns\' thinking on models before Opus 4.5 / Sonnet 4.6 and keeps it on newer ones', () => {

@@ -253,10 +253,11 @@ export class TokenCounter {
     let toolUseSystem = 0;
     if (tools > 0) {
       const choice = request.options.toolChoice ?? 'auto';
-      toolUseSystem += /any|tool/.test(choice) ? CLAUDE_TOOL_SYSTEM_ANY : CLAUDE_TOOL_SYSTEM_AUTO;
+      // The importer writes `auto`, `none`, `any` or `tool:<name>`.
+      toolUseSystem += /^(?:any|tool)\b/.test(choice) ? CLAUDE_TOOL_SYSTEM_ANY : CLAUDE_TOOL_SYSTEM_AUTO;
     }
-    const thinking = request.options.thinking;
-    if (thinking !== null && thinking !== 'disabled') toolUseSystem += CLAUDE_THINKING_TOKENS;
+    // `enabled` / `adaptive` extended thinking (optionally `:<effort>`); an effort setting alone adds nothing.
+    if (/^(?:enabled|adaptive)\b/.test(request.options.thinking ?? '')) toolUseSystem += CLAUDE_THINKING_TOKENS;
     // The newer-tokenizer factor applies to text only: framing markers and the hidden tool prompt fit the
     // recorded 4.7+ requests better unscaled (Fable 5's tool requests bill less than Sonnet 4.6's).
     const overhead: OverheadTokens = {
