@@ -1,11 +1,12 @@
 // Whole-file evaluation: what a file is taken for, gzip, bare ConeReplay traces, and request logs.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { classifyDupesInput, evaluateDupesInput } from '../../src/core/dupes/evaluate.ts';
 import { dupesMarkdown } from '../../src/core/dupes/markdown.ts';
 import { dupesRecordJson } from '../../src/core/dupes/record.ts';
+import { readRequests } from '../../src/core/input/index.ts';
 import { assertSchemaValid, bytesOf, nativeEnvelope } from './helpers.ts';
 
 const evaluate = (bytes: Uint8Array, name = 'input.json') => evaluateDupesInput({ name, bytes });
@@ -146,5 +147,32 @@ describe.skipIf(!existsSync(REAL))('request logs from ../shared/fixtures/real (t
       [2, 6, 1],
     ]);
     expect(record.totals).toMatchObject({ duplicateBlocks: 4, wastedBytes: 134 + 22 + 6, wastedTokens: 26 + 2 + 1 });
+  });
+});
+
+describe.skipIf(!existsSync(REAL))('every real request file through the contract (../shared/fixtures/real, third-party data)', () => {
+  const files = ['anthropic-messages', 'openai-chat', 'openai-responses'].flatMap((dir) =>
+    readdirSync(path.join(REAL, dir))
+      .filter((name) => !name.includes('.usage.'))
+      .map((name) => path.join(dir, name)),
+  );
+
+  it.each(files)('%s: schema-valid, text-free, resent history counted', async (file) => {
+    const bytes = new Uint8Array(readFileSync(path.join(REAL, file)));
+    const record = await evaluate(bytes, path.basename(file));
+    assertSchemaValid(record);
+    expect(record.mapping).toBe('request-log-messages-v1');
+    expect(record.skippedRecords).toBe(0);
+    expect(record.totals.blocks).toBeGreaterThan(0);
+    // Every copy is accounted for: blocks = distinct hashes + copies.
+    expect(new Set(record.blocks.map((b) => b.hash)).size + record.totals.duplicateBlocks).toBe(record.totals.blocks);
+    const read = await readRequests([{ name: path.basename(file), bytes }]);
+    const outputs = [dupesRecordJson(record), dupesMarkdown(record)];
+    for (const request of read.requests) {
+      for (const segment of request.segments) {
+        if (segment.text.length < 12) continue;
+        for (const output of outputs) expect(output.includes(segment.text)).toBe(false);
+      }
+    }
   });
 });
