@@ -1,0 +1,398 @@
+// Every reader of untrusted bytes, as a fuzz target: an input generator (mutated seeds or generated structures)
+// and a run that returns a violation or null. Shared by the seeded slice in `npm test` (tests/fuzz/) and by
+// `npm run fuzz` (scripts/fuzz.ts). A thrown exception is always a failure: readers must refuse, not crash.
+import { gzipSync } from 'node:zlib';
+import fc from 'fast-check';
+import initSqlJs, { type SqlJsStatic } from 'sql.js';
+import { readRequests } from '../../src/core/input/index.ts';
+import { TextStore } from '../../src/core/formats/segments.ts';
+import { WIRE_IMPORTERS } from '../../src/core/formats/registry.ts';
+import type { WireFormat } from '../../src/core/model.ts';
+import { analyzeInput } from '../../src/core/analysis/analyze.ts';
+import { evaluateDupesInput } from '../../src/core/dupes/evaluate.ts';
+import { dupesMarkdown } from '../../src/core/dupes/markdown.ts';
+import { parseJournal, contextPath } from '../../src/core/clearing/journal/parse.ts';
+import { replayJournal, ReplayError } from '../../src/core/clearing/journal/replay.ts';
+import { checkOffline, openSidecar } from '../../src/core/clearing/sidecar.ts';
+import { buildSidecar } from '../../src/core/clearing/sidecar-writer.ts';
+import { parseAgentConfig, parseAppAllowlist, parseRoutes } from '../../src/core/clearing/inputs.ts';
+import { checkQualification } from '../../src/core/clearing/qualification-record.ts';
+import { QUALIFICATION_EXPECTED } from '../../src/core/clearing/qualification-expected.ts';
+import { analyzeClearing } from '../../src/core/clearing/analyze.ts';
+import { encodeInput, parseFragment, MAX_INPUT_FRAGMENT_CHARS } from '../../src/ui/share.ts';
+import { seedCorpus, type Seed } from './corpus.ts';
+import { applyByteEdit, applyMutation, byteEdit, hostileJsonValue, jsonEdit, applyJsonEdits, mutationOf, type Mutation } from './mutate.ts';
+import { anthropicBody, chatBody, envelopedRecord, responsesBody, validRoute, VALID_AGENT_CONFIG, VALID_APP_ALLOWLIST } from './arbitraries.ts';
+import {
+  clearingInputErrorViolation,
+  clearingRecordViolation,
+  dupesRecordViolation,
+  journalSkipViolation,
+  readResultViolation,
+} from './invariants.ts';
+
+export interface FuzzTarget {
+  name: string;
+  /** Share of a run's inputs this target gets (relative to the others). */
+  weight: number;
+  arbitrary: fc.Arbitrary<unknown>;
+  run(input: unknown): Promise<string | null>;
+}
+
+const utf8 = new TextEncoder();
+const bytesOf = (value: unknown) => utf8.encode(typeof value === 'string' ? value : JSON.stringify(value));
+
+/** Seeds that are synthetic stand-ins when the real fixtures are absent, so every target still has something. */
+const FALLBACK_LOG: Seed = {
+  name: 'synthetic/minimal.jsonl',
+  bytes: bytesOf('{"model":"claude-sonnet-4-5","system":"synthetic","messages":[{"role":"user","content":"hi"}]}\n{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}]}\n'),
+};
+const FALLBACK_JOURNAL: Seed = {
+  name: 'synthetic/pi.jsonl',
+  bytes: bytesOf(
+    [
+      { type: 'session', version: 3, id: 'synthetic-session', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/synthetic' },
+      { type: 'message', id: 'a1', parentId: null, timestamp: '2026-01-01T00:00:01.000Z', message: { role: 'user', content: [{ type: 'text', text: 'synthetic' }], timestamp: 1 } },
+    ].map((line) => JSON.stringify(line)).join('\n') + '\n',
+  ),
+};
+
+const nameFor = fc.constantFrom('log.jsonl', 'body.json', 'requests.txt', '');
+
+async function readViolation(files: { name: string; bytes: Uint8Array }[], limits?: Parameters<typeof readRequests>[1]): Promise<string | null> {
+  const result = await readRequests(files, limits);
+  return readResultViolation(result, files.length);
+}
+
+function dupesViolation(record: Awaited<ReturnType<typeof evaluateDupesInput>>): string | null {
+  const problem = dupesRecordViolation(record);
+  if (problem) return problem;
+  // Both views must render any record without throwing.
+  JSON.stringify(record);
+  dupesMarkdown(record);
+  return null;
+}
+
+function importerTarget(format: WireFormat, generated: fc.Arbitrary<Record<string, unknown>>, logs: Seed[]): FuzzTarget {
+  // Mutated real bodies of this format (parsed per line), alongside generated ones.
+  const bodies: unknown[] = [];
+  for (const seed of logs.filter((s) => s.name.includes(format))) {
+    for (const line of new TextDecoder().decode(seed.bytes).split('\n')) {
+      if (line.trim() === '') continue;
+      try {
+        bodies.push(JSON.parse(line));
+      } catch {
+        // a seed cut mid-line: its last line is skipped
+      }
+    }
+  }
+  const mutatedReal = bodies.length === 0
+    ? generated
+    : fc.tuple(fc.nat({ max: bodies.length - 1 }), fc.array(fc.record({ line: fc.constant(0), edit: jsonEdit }), { minLength: 1, maxLength: 4 }))
+        .map(([i, edits]) => JSON.parse(new TextDecoder().decode(applyJsonEdits(bytesOf(bodies[i]), edits))) as unknown);
+  return {
+    name: `format:${format}`,
+    weight: 2,
+    arbitrary: fc.oneof(generated, mutatedReal),
+    async run(body) {
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
+      const request = WIRE_IMPORTERS[format](body as Record<string, unknown>, { store: new TextStore(), file: 0, line: 1, index: 0 });
+      return readResultViolation({ requests: [request], errors: [], files: [{ format, envelope: 'none', layout: 'jsonl', records: 1, requests: 1, errors: 0 }], distinctTexts: 0 }, 1);
+    },
+  };
+}
+
+function validQualificationRecord(): Record<string, unknown> {
+  const entry = (api: string) => ({ api, provider: 'synthetic', model: 'synthetic', cases: 3, targetedLeaves: 4, changedLeaves: 4, unintendedDifferences: 0, result: 'qualified' });
+  return {
+    schema: 'ctxray.qualification/1',
+    fixtures: 'synthetic',
+    piAiVersion: QUALIFICATION_EXPECTED.piAiVersion,
+    sourceDigest: QUALIFICATION_EXPECTED.sourceDigest,
+    networkCalls: 0,
+    apis: ['anthropic-messages', 'openai-responses', 'openai-completions', { ...entry('openai-codex-responses'), alwaysDefers: 'wire-unproven' }].map((api) => (typeof api === 'string' ? entry(api) : api)),
+  };
+}
+
+/** A small valid sidecar (synthetic rows) to mutate. */
+function seedSidecar(SQL: SqlJsStatic): Uint8Array {
+  return buildSidecar(SQL, {
+    rows: [
+      { sessionId: 'synthetic-session', runId: 'r1', callId: 'c1', state: 'finalized', text: 'synthetic result' },
+      { sessionId: 'synthetic-session', runId: 'r1', callId: 'c2', state: 'committed', text: 'synthetic' },
+      { sessionId: 'synthetic-session', runId: 'r2', callId: 'c3', state: 'tombstoned', text: 'gone' },
+      { sessionId: 'synthetic-session', runId: 'r2', callId: 'c4', state: 'finalized', text: 'partial', truncateTo: 3 },
+    ],
+    policies: [{ sessionId: 'synthetic-session', policy: 'keep_all' }],
+    checkpoints: [{ sessionId: 'synthetic-session', seq: 1, throughEntryId: 'a1', atMs: 1 }],
+  });
+}
+
+/** A JSON-valued input: mutate a valid value at the JSON level, or generate something arbitrary. */
+function jsonInput(valid: unknown): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    fc.array(jsonEdit, { minLength: 1, maxLength: 4 }).map((edits) => {
+      const holder = { root: structuredClone(valid) };
+      const bytes = applyJsonEdits(bytesOf(holder.root), edits.map((edit) => ({ line: 0, edit })));
+      return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
+    }),
+    hostileJsonValue,
+    fc.jsonValue({ maxDepth: 4 }),
+  );
+}
+
+export async function fuzzTargets(): Promise<FuzzTarget[]> {
+  const corpus = seedCorpus();
+  const logs = corpus.requestLogs.length > 0 ? corpus.requestLogs : [FALLBACK_LOG];
+  const transcripts = corpus.transcripts.length > 0 ? corpus.transcripts : [FALLBACK_JOURNAL];
+  const journals = corpus.piJournals.length > 0 ? corpus.piJournals : [FALLBACK_JOURNAL];
+  const SQL = await initSqlJs();
+  const sidecar = seedSidecar(SQL);
+  const qualification = validQualificationRecord();
+  const routes = ['anthropic-messages', 'openai-responses'].map(validRoute);
+  const decoder = new TextDecoder();
+
+  const nativeEnvelopes: Seed[] = [
+    { name: 'synthetic/native', bytes: bytesOf({ suite: 'v1', blocks: [{ text: 'alpha beta' }, { text: 'alpha beta' }, { text: 'gamma' }] }) },
+  ];
+  const chatEnvelopes: Seed[] = [
+    { name: 'synthetic/chat', bytes: bytesOf({ adapter: 'openai-chat-v1', messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: [{ type: 'text', text: 'be brief' }, { type: 'image_url', image_url: { url: 'x' } }] }, { role: 'assistant', content: null, tool_calls: [] }] }) },
+  ];
+  const coneEnvelopes: Seed[] = [
+    { name: 'synthetic/cone', bytes: bytesOf({ adapter: 'conereplay-v1', trace: { events: [{ event_id: 'e1', inputs: 'plan', outputs: 'step' }, { event_id: 'e2', inputs: 'step', outputs: '' }] } }) },
+    { name: 'synthetic/cone-trace', bytes: bytesOf({ events: [{ event_id: 'e1', inputs: 'plan', outputs: 'plan' }] }) },
+    { name: 'synthetic/cone-jsonl', bytes: bytesOf('{"event_id":"e1","inputs":"a","outputs":"b"}\n{"event_id":"e2","inputs":"b","outputs":"c"}\n') },
+  ];
+
+  const targets: FuzzTarget[] = [
+    {
+      name: 'input:mutated-logs',
+      weight: 4,
+      arbitrary: fc.tuple(mutationOf(logs.length), nameFor),
+      async run(input) {
+        const [mutation, name] = input as [Mutation, string];
+        return readViolation([{ name, bytes: applyMutation(logs, mutation) }]);
+      },
+    },
+    {
+      name: 'input:gzip',
+      weight: 2,
+      arbitrary: fc.tuple(mutationOf(logs.length), fc.array(byteEdit, { maxLength: 3 }), fc.boolean()),
+      async run(input) {
+        const [mutation, compressedEdits, gzName] = input as [Mutation, Parameters<typeof applyByteEdit>[1][], boolean];
+        let bytes: Uint8Array = new Uint8Array(gzipSync(applyMutation(logs, mutation)));
+        for (const edit of compressedEdits) bytes = applyByteEdit(bytes, edit);
+        // A small decompression limit keeps a mutated stream that inflates a lot from costing seconds.
+        return readViolation([{ name: gzName ? 'log.jsonl.gz' : 'log.jsonl', bytes }], { limits: { maxDecompressedBytes: 4 * 1024 * 1024 } });
+      },
+    },
+    {
+      name: 'input:utf16',
+      weight: 1,
+      arbitrary: fc.tuple(mutationOf(logs.length), fc.boolean(), fc.array(byteEdit, { maxLength: 3 })),
+      async run(input) {
+        const [mutation, bigEndian, edits] = input as [Mutation, boolean, Parameters<typeof applyByteEdit>[1][]];
+        const text = decoder.decode(applyMutation(logs, mutation));
+        let bytes: Uint8Array = new Uint8Array(2 + text.length * 2);
+        bytes[0] = bigEndian ? 0xfe : 0xff;
+        bytes[1] = bigEndian ? 0xff : 0xfe;
+        for (let i = 0; i < text.length; i++) {
+          const unit = text.charCodeAt(i);
+          bytes[2 + i * 2 + (bigEndian ? 1 : 0)] = unit & 0xff;
+          bytes[2 + i * 2 + (bigEndian ? 0 : 1)] = unit >> 8;
+        }
+        for (const edit of edits) bytes = applyByteEdit(bytes, edit);
+        return readViolation([{ name: 'log.jsonl', bytes }]);
+      },
+    },
+    {
+      name: 'input:generated-records',
+      weight: 3,
+      arbitrary: fc.tuple(fc.array(envelopedRecord, { minLength: 1, maxLength: 6 }), fc.constantFrom('jsonl', 'array', 'single')),
+      async run(input) {
+        const [records, layout] = input as [unknown[], string];
+        const text = layout === 'array' ? JSON.stringify(records) : layout === 'single' ? JSON.stringify(records[0], null, 2) : records.map((r) => JSON.stringify(r)).join('\n');
+        return readViolation([{ name: layout === 'jsonl' ? 'log.jsonl' : 'log.json', bytes: utf8.encode(text) }]);
+      },
+    },
+    {
+      name: 'input:transcripts',
+      weight: 2,
+      arbitrary: mutationOf(transcripts.length),
+      async run(input) {
+        const mutation = input as Mutation;
+        // The file name takes part in transcript detection (e.g. rollout-*.jsonl), so keep the seed's own.
+        const name = transcripts[mutation.seed]!.name.split('/').pop()!;
+        return readViolation([{ name, bytes: applyMutation(transcripts, mutation) }]);
+      },
+    },
+    importerTarget('anthropic-messages', anthropicBody, logs),
+    importerTarget('openai-chat', chatBody, logs),
+    importerTarget('openai-responses', responsesBody, logs),
+    {
+      name: 'analysis:analyze',
+      weight: 1,
+      arbitrary: mutationOf(logs.length),
+      async run(input) {
+        const bytes = applyMutation(logs, input as Mutation);
+        const analysis = await analyzeInput([{ name: 'log.jsonl', bytes }]);
+        for (const error of analysis.errors) if (typeof error.message !== 'string' || !Number.isInteger(error.line)) return 'analysis error is not located';
+        JSON.stringify(analysis);
+        return null;
+      },
+    },
+    {
+      name: 'dupes:native-envelope',
+      weight: 2,
+      arbitrary: fc.oneof(
+        mutationOf(nativeEnvelopes.length),
+        fc.array(fc.oneof(fc.record({ text: fc.string({ unit: 'binary', maxLength: 30 }) }), hostileJsonValue), { maxLength: 12 }).map((blocks) => ({ seed: -1, blocks })),
+      ),
+      async run(input) {
+        const value = input as Mutation | { seed: -1; blocks: unknown[] };
+        const bytes = 'blocks' in value ? bytesOf({ suite: 'v1', blocks: value.blocks }) : applyMutation(nativeEnvelopes, value);
+        return dupesViolation(await evaluateDupesInput({ name: 'envelope.json', bytes }));
+      },
+    },
+    {
+      name: 'dupes:openai-chat-v1',
+      weight: 2,
+      arbitrary: fc.oneof(
+        mutationOf(chatEnvelopes.length),
+        chatBody.map((body) => ({ seed: -1, body })),
+      ),
+      async run(input) {
+        const value = input as Mutation | { seed: -1; body: Record<string, unknown> };
+        const bytes = 'body' in value ? bytesOf({ adapter: 'openai-chat-v1', messages: value.body['messages'] }) : applyMutation(chatEnvelopes, value);
+        return dupesViolation(await evaluateDupesInput({ name: 'envelope.json', bytes }));
+      },
+    },
+    {
+      name: 'dupes:conereplay-v1',
+      weight: 2,
+      arbitrary: mutationOf(coneEnvelopes.length),
+      async run(input) {
+        return dupesViolation(await evaluateDupesInput({ name: 'trace.json', bytes: applyMutation(coneEnvelopes, input as Mutation) }));
+      },
+    },
+    {
+      name: 'dupes:request-log',
+      weight: 1,
+      arbitrary: fc.tuple(mutationOf(logs.length), fc.boolean()),
+      async run(input) {
+        const [mutation, gz] = input as [Mutation, boolean];
+        const plain = applyMutation(logs, mutation);
+        const bytes = gz ? new Uint8Array(gzipSync(plain)) : plain;
+        return dupesViolation(await evaluateDupesInput({ name: gz ? 'log.jsonl.gz' : 'log.jsonl', bytes }));
+      },
+    },
+    {
+      name: 'clearing:journal',
+      weight: 3,
+      arbitrary: mutationOf(journals.length),
+      async run(input) {
+        const text = decoder.decode(applyMutation(journals, input as Mutation));
+        const parsed = parseJournal(text);
+        if (!parsed.ok) return journalSkipViolation(parsed.skip);
+        contextPath(parsed.journal);
+        try {
+          replayJournal(parsed.journal);
+        } catch (error) {
+          // A replay refusal is the documented, located way to discard a journal; anything else is a crash.
+          if (!(error instanceof ReplayError)) throw error;
+          return journalSkipViolation({ reason: error.reason, line: error.line, field: error.field });
+        }
+        return null;
+      },
+    },
+    {
+      name: 'clearing:sidecar',
+      weight: 1,
+      arbitrary: fc.tuple(fc.array(byteEdit, { maxLength: 4 }), fc.array(fc.string({ unit: 'binary', maxLength: 12 }), { minLength: 3, maxLength: 3 })),
+      async run(input) {
+        const [edits, [session, run, call]] = input as [Parameters<typeof applyByteEdit>[1][], string[]];
+        let bytes = sidecar;
+        for (const edit of edits) bytes = applyByteEdit(bytes, edit);
+        const offline = checkOffline(bytes, false);
+        if (!offline.ok) return 'reason' in offline && offline.reason !== 'sidecar_not_sqlite' ? `offline check reason ${offline.reason}` : null;
+        const opened = openSidecar(SQL, bytes);
+        if (!opened.ok) return clearingInputErrorViolation({ input: 'sidecar', reason: opened.reason, at: opened.at });
+        try {
+          opened.reader.match(session!, run!, call!, 'synthetic result');
+          opened.reader.match('synthetic-session', 'r1', 'c1', 'synthetic result');
+          opened.reader.policy(session!);
+          opened.reader.checkpoints('synthetic-session');
+        } finally {
+          opened.reader.close();
+        }
+        return null;
+      },
+    },
+    {
+      name: 'clearing:small-inputs',
+      weight: 2,
+      arbitrary: fc.tuple(fc.nat({ max: 3 }), fc.constant(null)).chain(([which]) =>
+        jsonInput([routes, VALID_AGENT_CONFIG, VALID_APP_ALLOWLIST, qualification][which]).map((value) => [which, value] as const),
+      ),
+      async run(input) {
+        const [which, value] = input as [number, unknown];
+        if (which === 3) {
+          const check = checkQualification(value, QUALIFICATION_EXPECTED);
+          if (!check.ok && (check.code !== 'PAYLOAD_UNQUALIFIED' || typeof check.why !== 'string')) return 'qualification refusal without its code';
+          return null;
+        }
+        const parsed = [parseRoutes, parseAgentConfig, parseAppAllowlist][which]!(value);
+        return parsed.ok ? null : clearingInputErrorViolation(parsed.error);
+      },
+    },
+    {
+      name: 'clearing:analyze',
+      weight: 1,
+      arbitrary: fc.tuple(fc.array(mutationOf(journals.length), { minLength: 1, maxLength: 3 }), fc.array(byteEdit, { maxLength: 2 }), jsonInput(routes), fc.boolean()),
+      async run(input) {
+        const [mutations, sidecarEdits, routesValue, companion] = input as [Mutation[], Parameters<typeof applyByteEdit>[1][], unknown, boolean];
+        let bytes = sidecar;
+        for (const edit of sidecarEdits) bytes = applyByteEdit(bytes, edit);
+        const { record, diagnostics } = analyzeClearing({
+          SQL,
+          journals: mutations.map((m) => decoder.decode(applyMutation(journals, m))),
+          sidecar: { bytes, companionPresent: companion },
+          routes: routesValue,
+          qualification: checkQualification(qualification, QUALIFICATION_EXPECTED),
+          agentConfig: VALID_AGENT_CONFIG,
+          appAllowlist: VALID_APP_ALLOWLIST,
+        });
+        for (const note of diagnostics) {
+          const problem = journalSkipViolation({ reason: note.reason, line: note.line, field: note.field });
+          if (problem) return problem;
+        }
+        JSON.stringify(record);
+        return clearingRecordViolation(record);
+      },
+    },
+    {
+      name: 'ui:share-fragment',
+      weight: 2,
+      arbitrary: fc.oneof(
+        fc.string({ unit: 'binary', maxLength: 200 }),
+        fc.tuple(fc.string({ maxLength: 300 }), fc.array(byteEdit, { maxLength: 3 })).map(([text, edits]) => {
+          let encoded: Uint8Array = utf8.encode(encodeInput(text));
+          for (const edit of edits) encoded = applyByteEdit(encoded, edit);
+          return `#input=${decoder.decode(encoded)}&request=2`;
+        }),
+        fc.constantFrom(`#input=${'A'.repeat(MAX_INPUT_FRAGMENT_CHARS + 1)}`, '#request=-1&panel=<script>', '#example=../../etc/passwd', '#model=%00&format=__proto__', '#__proto__=1&constructor=2'),
+      ),
+      async run(input) {
+        const parsed = parseFragment(input as string);
+        if (typeof parsed.ok !== 'boolean' || typeof parsed.state !== 'object') return 'fragment parse result has no shape';
+        if (!parsed.ok && (typeof parsed.error !== 'string' || parsed.error === '')) return 'fragment refusal without a message';
+        const { request, panel, example } = parsed.state;
+        if (request !== undefined && (!Number.isInteger(request) || request < 1)) return `request ${request}`;
+        if (panel !== undefined && !/^[a-z0-9-]{1,40}$/.test(panel)) return 'panel id not validated';
+        if (example !== undefined && example.includes('/')) return 'example id with a path separator';
+        return null;
+      },
+    },
+  ];
+  return targets;
+}
