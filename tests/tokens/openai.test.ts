@@ -68,6 +68,20 @@ describe('OpenAI Chat request totals (values recorded by the API in pai_text_onl
     expect(results[0]?.total).toBe(12); // 1 + (3+1) + (3+1) + 3
   });
 
+  it('adds a participant name to the framing and flags the rule as unverified', async () => {
+    const named = segment({
+      category: 'user',
+      text: 'hello',
+      wire: '{"role":"user","name":"alice","content":"hello"}',
+      messageIndex: 0,
+      role: 'user',
+      path: 'messages[0].content',
+    });
+    const { results } = await countAll([request('openai-chat', 'gpt-4o', [named], { messageCount: 1 })]);
+    expect(results[0]?.total).toBe(8 + 1 + 1); // 'alice' is 1 token, plus 1 per name
+    expect(results[0]?.notes).toEqual(['framing_unverified']);
+  });
+
   it('tokenizes each distinct text once per counter', async () => {
     const shared = 'The same system prompt resent every turn.';
     const requests = [1, 2, 3].map((n) =>

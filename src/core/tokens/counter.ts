@@ -76,6 +76,8 @@ export interface RequestTokens {
 }
 
 const OPENAI_FORMATS = new Set(['openai-chat', 'openai-responses']);
+/** Extra token a Chat message's `name` field costs beyond the name's own tokens. */
+const MESSAGE_NAME_TOKENS = 1;
 
 export class TokenCounter {
   private readonly encoders = new Map<OpenAIEncoding, TokenCountFn>();
@@ -86,6 +88,8 @@ export class TokenCounter {
    * every turn; each definition is parsed and rendered once.
    */
   private readonly renderedTools = new Map<string, string | null>();
+  /** Chat `name` of a string-content message, read from its wire (the message JSON) once per distinct wire. */
+  private readonly messageNames = new Map<string, string | null>();
 
   /** Loads the vocabularies these requests need (lazily: Claude-only input loads none). */
   async prepare(requests: readonly ParsedRequest[], modelOf: (request: ParsedRequest) => string | null): Promise<void> {
@@ -138,6 +142,19 @@ export class TokenCounter {
     return rendered;
   }
 
+  private messageNameOf(segment: Segment): string | null {
+    // Only a string-content message's wire is the message itself; parts carry no `name`.
+    if (!segment.path.endsWith('.content') || !segment.wire.includes('"name"')) return null;
+    let name = this.messageNames.get(segment.wire);
+    if (name === undefined) {
+      const message = parseJson(segment.wire);
+      const value = typeof message === 'object' && message !== null ? (message as { name?: unknown }).name : undefined;
+      name = typeof value === 'string' && value !== '' ? value : null;
+      this.messageNames.set(segment.wire, name);
+    }
+    return name;
+  }
+
   private pagesOf(wire: string): number | null {
     if (!this.pdfPages.has(wire)) this.pdfPages.set(wire, pdfPageCount(wire));
     return this.pdfPages.get(wire) ?? null;
@@ -161,7 +178,14 @@ export class TokenCounter {
     let functionTools = 0;
     let toolCallFraming = 0;
     const textPartsPerMessage = new Map<number, number>();
+    let nameFraming = 0;
     for (const segment of request.segments) {
+      const name = request.format === 'openai-chat' && segment.category !== 'tool_result' ? this.messageNameOf(segment) : null;
+      if (name !== null) {
+        // OpenAI's cookbook: a participant name costs its tokens plus 1; no recording here has one.
+        nameFraming += count(name) + MESSAGE_NAME_TOKENS;
+        notes.add('framing_unverified');
+      }
       segments.push(this.openaiSegment(segment, framing.billsSystemMessages, count, notes));
       if (segment.category === 'tools' && this.renderedTool(segment.wire) !== null) functionTools++;
       if (segment.category === 'tool_call') {
@@ -192,7 +216,7 @@ export class TokenCounter {
       toolsPreamble = count(NAMESPACE_OPEN) + count(NAMESPACE_CLOSE) + TOOLS_PREAMBLE_TOKENS - (hasSystemMessage ? 4 : 0);
       if (request.format === 'openai-responses') toolsPreamble += responsesToolsAdjustment(framing);
     }
-    const overhead: OverheadTokens = { framing: messageFraming + toolCallFraming, toolsPreamble, toolUseSystem: 0 };
+    const overhead: OverheadTokens = { framing: messageFraming + toolCallFraming + nameFraming, toolsPreamble, toolUseSystem: 0 };
     return finish(request, segments, overhead, encoding, notes);
   }
 
