@@ -22,62 +22,41 @@ const TOOL_USE_TYPES = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
 const SERVER_RESULT_TYPE = /^(web_search|web_fetch|code_execution|bash_code_execution|text_editor_code_execution|tool_search_tool|mcp|advisor)_tool_result$/;
 
 export function importAnthropicMessages(body: JsonObject, ctx: ImportContext): ParsedRequest {
-  const builder = new SegmentListBuilder(ctx.store);
+  const builder = new SegmentListBuilder(ctx.store, 'anthropic-messages');
   const notes: RequestNote[] = [];
 
   const tools = body['tools'];
   if (Array.isArray(tools)) {
-    tools.forEach((tool, i) => {
-      builder.add({
-        category: 'tools',
-        path: `tools[${i}]`,
-        text: jsonText(withoutMarker(tool)),
-        block: tool,
-        messageIndex: -1,
-        role: null,
-        toolName: isObject(tool) ? stringField(tool, 'name') : null,
-        cacheable: true,
-      });
-    });
+    tools.forEach((tool, i) =>
+      builder.element('tools', i, tool, () =>
+        builder.add({
+          category: 'tools',
+          path: `tools[${i}]`,
+          text: jsonText(withoutMarker(tool)),
+          block: tool,
+          messageIndex: -1,
+          role: null,
+          toolName: isObject(tool) ? stringField(tool, 'name') : null,
+          cacheable: true,
+        }),
+      ),
+    );
   }
 
   const system = body['system'];
   if (typeof system === 'string') {
-    builder.add({ category: 'system', path: 'system', text: system, block: system, messageIndex: -1, role: null, cacheable: system !== '' });
+    builder.element('system', -1, system, () =>
+      builder.add({ category: 'system', path: 'system', text: system, block: system, messageIndex: -1, role: null, cacheable: system !== '' }),
+    );
   } else if (Array.isArray(system)) {
-    system.forEach((block, i) => addBlock(builder, block, `system[${i}]`, -1, 'system'));
+    system.forEach((block, i) => builder.element('system', i, block, () => addBlock(builder, block, `system[${i}]`, -1, 'system')));
   }
 
   const messages = Array.isArray(body['messages']) ? body['messages'] : [];
   let systemInMessages = false;
   messages.forEach((message, m) => {
-    const path = `messages[${m}]`;
-    if (!isObject(message)) {
-      builder.unknown(path, typeof message, message, m, null);
-      return;
-    }
-    const role = stringField(message, 'role');
-    if (role === 'system') systemInMessages = true;
-    if (role !== 'user' && role !== 'assistant' && role !== 'system') {
-      builder.unknown(path, `role:${role ?? '(none)'}`, message, m, role);
-      return;
-    }
-    const content = message['content'];
-    if (typeof content === 'string') {
-      builder.add({
-        category: roleCategory(role),
-        path: `${path}.content`,
-        text: content,
-        block: message,
-        messageIndex: m,
-        role,
-        cacheable: content !== '',
-      });
-    } else if (Array.isArray(content)) {
-      content.forEach((block, b) => addBlock(builder, block, `${path}.content[${b}]`, m, role));
-    } else if (content !== undefined && content !== null) {
-      builder.unknown(`${path}.content`, typeof content, content, m, role);
-    }
+    if (isObject(message) && message['role'] === 'system') systemInMessages = true;
+    builder.element('messages', m, message, () => addMessage(builder, message, m));
   });
   if (systemInMessages) notes.push(note('system_role_in_messages'));
 
@@ -103,6 +82,35 @@ export function importAnthropicMessages(body: JsonObject, ctx: ImportContext): P
     },
     ctx,
   );
+}
+
+function addMessage(builder: SegmentListBuilder, message: unknown, m: number): void {
+  const path = `messages[${m}]`;
+  if (!isObject(message)) {
+    builder.unknown(path, typeof message, message, m, null);
+    return;
+  }
+  const role = stringField(message, 'role');
+  if (role !== 'user' && role !== 'assistant' && role !== 'system') {
+    builder.unknown(path, `role:${role ?? '(none)'}`, message, m, role);
+    return;
+  }
+  const content = message['content'];
+  if (typeof content === 'string') {
+    builder.add({
+      category: roleCategory(role),
+      path: `${path}.content`,
+      text: content,
+      block: message,
+      messageIndex: m,
+      role,
+      cacheable: content !== '',
+    });
+  } else if (Array.isArray(content)) {
+    content.forEach((block, b) => addBlock(builder, block, `${path}.content[${b}]`, m, role));
+  } else if (content !== undefined && content !== null) {
+    builder.unknown(`${path}.content`, typeof content, content, m, role);
+  }
 }
 
 function roleCategory(role: string): Category {

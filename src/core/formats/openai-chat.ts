@@ -16,16 +16,18 @@ const ROLE_CATEGORY: Record<string, Category> = {
 };
 
 export function importOpenAiChat(body: JsonObject, ctx: ImportContext): ParsedRequest {
-  const builder = new SegmentListBuilder(ctx.store);
+  const builder = new SegmentListBuilder(ctx.store, 'openai-chat');
 
   const tools = body['tools'];
-  if (Array.isArray(tools)) tools.forEach((tool, i) => addToolDefinition(builder, tool, `tools[${i}]`));
+  if (Array.isArray(tools)) tools.forEach((tool, i) => builder.element('tools', i, tool, () => addToolDefinition(builder, tool, `tools[${i}]`)));
   // Legacy function calling (`functions` instead of `tools`).
   const functions = body['functions'];
-  if (Array.isArray(functions)) functions.forEach((fn, i) => addToolDefinition(builder, fn, `functions[${i}]`));
+  if (Array.isArray(functions)) {
+    functions.forEach((fn, i) => builder.element('functions', i, fn, () => addToolDefinition(builder, fn, `functions[${i}]`)));
+  }
 
   const messages = Array.isArray(body['messages']) ? body['messages'] : [];
-  messages.forEach((message, m) => addMessage(builder, message, m));
+  messages.forEach((message, m) => builder.element('messages', m, message, () => addMessage(builder, message, m)));
 
   return assembleRequest(
     {

@@ -45,32 +45,39 @@ const OUTPUT_ITEMS = new Set([
 ]);
 
 export function importOpenAiResponses(body: JsonObject, ctx: ImportContext): ParsedRequest {
-  const builder = new SegmentListBuilder(ctx.store);
+  const builder = new SegmentListBuilder(ctx.store, 'openai-responses');
   const notes: RequestNote[] = [];
 
   const tools = body['tools'];
   if (Array.isArray(tools)) {
-    tools.forEach((tool, i) => {
-      const name = isObject(tool) ? (stringField(tool, 'name') ?? stringField(tool, 'server_label') ?? stringField(tool, 'type')) : null;
-      builder.add({ category: 'tools', path: `tools[${i}]`, text: jsonText(tool), block: tool, messageIndex: -1, role: null, toolName: name, cacheable: false });
-    });
+    tools.forEach((tool, i) =>
+      builder.element('tools', i, tool, () => {
+        const name = isObject(tool) ? (stringField(tool, 'name') ?? stringField(tool, 'server_label') ?? stringField(tool, 'type')) : null;
+        builder.add({ category: 'tools', path: `tools[${i}]`, text: jsonText(tool), block: tool, messageIndex: -1, role: null, toolName: name, cacheable: false });
+      }),
+    );
   }
 
   const instructions = body['instructions'];
   if (typeof instructions === 'string') {
-    builder.add({ category: 'system', path: 'instructions', text: instructions, block: instructions, messageIndex: -1, role: null, cacheable: false });
+    builder.element('instructions', -1, instructions, () =>
+      builder.add({ category: 'system', path: 'instructions', text: instructions, block: instructions, messageIndex: -1, role: null, cacheable: false }),
+    );
   } else if (Array.isArray(instructions)) {
-    instructions.forEach((item, i) => addItem(builder, item, `instructions[${i}]`, -1, notes, 'system'));
+    instructions.forEach((item, i) => builder.element('instructions', i, item, () => addItem(builder, item, `instructions[${i}]`, -1, 'system')));
   }
 
   const input = body['input'];
   let messageCount = 0;
   if (typeof input === 'string') {
     messageCount = 1;
-    builder.add({ category: 'user', path: 'input', text: input, block: input, messageIndex: 0, role: 'user', cacheable: false });
+    builder.element('input', -1, input, () =>
+      builder.add({ category: 'user', path: 'input', text: input, block: input, messageIndex: 0, role: 'user', cacheable: false }),
+    );
   } else if (Array.isArray(input)) {
     messageCount = input.length;
-    input.forEach((item, i) => addItem(builder, item, `input[${i}]`, i, notes, null));
+    input.forEach((item, i) => builder.element('input', i, item, () => addItem(builder, item, `input[${i}]`, i, null)));
+    if (input.some((item) => isObject(item) && item['type'] === 'item_reference')) notes.push(note('item_reference'));
   }
 
   const options = openAiOptions(body);
@@ -89,7 +96,6 @@ function addItem(
   item: unknown,
   path: string,
   index: number,
-  notes: RequestNote[],
   forcedCategory: Category | null,
 ): void {
   if (!isObject(item)) {
@@ -131,7 +137,7 @@ function addItem(
   }
   switch (type) {
     case 'item_reference':
-      if (!notes.some((n) => n.code === 'item_reference')) notes.push(note('item_reference'));
+      // Noted once per request by the caller: its content is server-side state.
       builder.add({ ...base, category: 'other', text: '', cacheable: false });
       return;
     case 'compaction':

@@ -99,9 +99,11 @@ function userText(message: PiMessage): string | null {
 // ---- Anthropic Messages ---------------------------------------------------------------------------------------
 function anthropicBody(model: string | null, context: PiMessage[]): JsonObject {
   const messages: { role: string; content: JsonObject[] }[] = [];
+  // Consecutive tool results travel in one user message, as pi-ai sends them; other messages stay separate.
   const push = (role: string, blocks: JsonObject[]) => {
     const last = messages[messages.length - 1];
-    if (last && last.role === role) last.content.push(...blocks);
+    const toolResults = (list: JsonObject[]) => list.length > 0 && list.every((b) => b['type'] === 'tool_result');
+    if (last && last.role === role && toolResults(last.content) && toolResults(blocks)) last.content.push(...blocks);
     else messages.push({ role, content: blocks });
   };
   for (const message of context) {

@@ -28,6 +28,8 @@ interface WireStats {
  */
 export class TextStore {
   readonly interner: TextInterner;
+  /** Segments of the last few requests, reused when a later request resends the same element. */
+  readonly recent = new RecentRequests();
   private readonly stats = new Map<string, WireStats>();
 
   constructor(interner: TextInterner = new TextInterner()) {
@@ -111,8 +113,40 @@ export class SegmentListBuilder {
   readonly unknownShapes: UnknownShape[] = [];
   private readonly runs: (RunKind | null)[] = [];
   private readonly nested: boolean[] = [];
+  /** What each top-level element produced, so a later request that resends it can reuse the result. */
+  readonly elements = new ElementTable();
 
-  constructor(private readonly store: TextStore) {}
+  constructor(
+    private readonly store: TextStore,
+    private readonly format: WireFormat,
+  ) {}
+
+  /**
+   * Build the segments of one top-level element of the body (`tools[i]`, `messages[i]`, `input[i]`, or a whole
+   * value such as a string `system`, with index -1). When one of the last few requests of this format had a
+   * JSON-identical element at the same place, its segments are copied instead: an agent loop resends its whole
+   * history every turn, and comparing parsed JSON (strings compare natively) is far cheaper than re-serializing
+   * and re-interning every block.
+   */
+  element(key: string, index: number, value: unknown, build: () => void): void {
+    const previous = this.store.recent.find(this.format, key, index, value);
+    const start = this.segments.length;
+    const unknownStart = this.unknownShapes.length;
+    if (previous !== null) {
+      for (let i = 0; i < previous.segments.length; i++) {
+        this.segments.push({ ...previous.segments[i]! });
+        this.runs.push(previous.runs[i]!);
+        this.nested.push(previous.nested[i]!);
+      }
+      this.unknownShapes.push(...previous.unknown);
+    } else build();
+    this.elements.set(key, index, {
+      segments: this.segments.slice(start),
+      runs: this.runs.slice(start),
+      nested: this.nested.slice(start),
+      unknown: this.unknownShapes.slice(unknownStart),
+    });
+  }
 
   add(spec: SegmentSpec): Segment {
     const { wire, bytes, hash } = this.store.wire(spec.block);
@@ -226,6 +260,7 @@ export function assembleRequest(parts: RequestParts, ctx: ImportContext): Parsed
   const notes = [...parts.notes];
   if (model === null) notes.push(note('no_model'));
   if (parts.builder.unknownShapes.length > 0) notes.push(note('unknown_shapes'));
+  ctx.store.recent.remember(parts.format, parts.body, parts.builder.elements);
   return {
     index: ctx.index,
     line: ctx.line,
@@ -247,4 +282,96 @@ export function assembleRequest(parts: RequestParts, ctx: ImportContext): Parsed
 /** JSON of a value for `text` (tool definitions, call arguments, structured results). */
 export function jsonText(value: unknown): string {
   return JSON.stringify(value) ?? '';
+}
+
+/** What one top-level element of a body produced. */
+interface ElementRecord {
+  segments: Segment[];
+  runs: (RunKind | null)[];
+  nested: boolean[];
+  unknown: UnknownShape[];
+}
+
+/** Element records of one request: array elements by key and index, whole values (index -1) by key. */
+export class ElementTable {
+  private readonly items = new Map<string, ElementRecord[]>();
+  private readonly wholes = new Map<string, ElementRecord>();
+
+  set(key: string, index: number, record: ElementRecord): void {
+    if (index < 0) {
+      this.wholes.set(key, record);
+      return;
+    }
+    let list = this.items.get(key);
+    if (list === undefined) {
+      list = [];
+      this.items.set(key, list);
+    }
+    list[index] = record;
+  }
+
+  get(key: string, index: number): ElementRecord | undefined {
+    return index < 0 ? this.wholes.get(key) : this.items.get(key)?.[index];
+  }
+}
+
+interface RecentEntry {
+  format: WireFormat;
+  body: JsonObject;
+  elements: ElementTable;
+}
+
+/**
+ * The last few requests' bodies and element records. A handful covers an agent loop (the previous turn) and a
+ * proxy capture that interleaves a main loop with side requests.
+ */
+export class RecentRequests {
+  private readonly entries: RecentEntry[] = [];
+
+  constructor(private readonly capacity = 4) {}
+
+  find(format: WireFormat, key: string, index: number, value: unknown): ElementRecord | null {
+    for (let e = this.entries.length - 1; e >= 0; e--) {
+      const entry = this.entries[e]!;
+      if (entry.format !== format) continue;
+      const container = entry.body[key];
+      let earlier: unknown;
+      if (index < 0) earlier = container;
+      else if (Array.isArray(container) && index < container.length) earlier = container[index];
+      else continue;
+      if (earlier === undefined || !sameJson(earlier, value)) continue;
+      const record = entry.elements.get(key, index);
+      if (record !== undefined) return record;
+    }
+    return null;
+  }
+
+  remember(format: WireFormat, body: JsonObject, elements: ElementTable): void {
+    this.entries.push({ format, body, elements });
+    if (this.entries.length > this.capacity) this.entries.shift();
+  }
+}
+
+/**
+ * Parsed-JSON equality including key order (the wire keeps key order, so reordered keys are a different block).
+ * Recursion depth is bounded by the nesting limit checked before parsing.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  if (keysA.length !== keysB.length) return false;
+  for (let i = 0; i < keysA.length; i++) {
+    const key = keysA[i]!;
+    if (key !== keysB[i]) return false;
+    if (!sameJson((a as JsonObject)[key], (b as JsonObject)[key])) return false;
+  }
+  return true;
 }

@@ -1,0 +1,73 @@
+// Reusing the segments of elements a request resends must give exactly what importing it alone gives.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readRequests } from '../../src/core/input/index.ts';
+import { TextStore, sameJson } from '../../src/core/formats/segments.ts';
+import { anthropic, chat, responses } from './helpers.ts';
+import type { ParsedRequest } from '../../src/core/model.ts';
+
+const importers = { 'anthropic-messages': anthropic, 'openai-chat': chat, 'openai-responses': responses };
+
+/** Each body imported with a fresh store: no reuse possible. */
+function alone(bodies: Record<string, unknown>[], format: keyof typeof importers): ParsedRequest[] {
+  return bodies.map((body, i) => ({ ...importers[format](body, new TextStore()), index: i, line: i + 1 }));
+}
+
+async function together(bodies: Record<string, unknown>[]): Promise<ParsedRequest[]> {
+  const text = bodies.map((b) => JSON.stringify(b)).join('\n');
+  return (await readRequests([{ name: 'loop.jsonl', bytes: new TextEncoder().encode(text) }])).requests;
+}
+
+/** A synthetic agent loop: every request resends the history and appends a tool round. */
+function syntheticLoop(turns: number): Record<string, unknown>[] {
+  const bodies: Record<string, unknown>[] = [];
+  const messages: unknown[] = [{ role: 'user', content: 'synthetic task' }];
+  for (let t = 0; t < turns; t++) {
+    messages.push({ role: 'assistant', content: [{ type: 'text', text: `step ${t}` }, { type: 'tool_use', id: `u${t}`, name: 'f', input: { t } }] });
+    messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `u${t}`, content: `result ${t}` }] });
+    // Breakpoint on the newest block only, as a rolling marker does.
+    const last = messages.length - 1;
+    const withMarker = messages.map((m, i) => (i === last ? { role: 'user', content: [{ type: 'tool_result', tool_use_id: `u${t}`, content: `result ${t}`, cache_control: { type: 'ephemeral' } }] } : m));
+    bodies.push({ model: 'claude-sonnet-4-5', max_tokens: 10, system: 'synthetic', tools: [{ name: 'f', input_schema: { type: 'object' } }], messages: withMarker });
+  }
+  return bodies;
+}
+
+describe('element reuse', () => {
+  it('gives the same segments as importing each request alone (synthetic agent loop)', async () => {
+    const bodies = syntheticLoop(12);
+    expect(await together(bodies)).toEqual(alone(bodies, 'anthropic-messages'));
+  });
+
+  it('does not reuse an element whose key order changed (the wire differs)', async () => {
+    const a = { model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] };
+    const b = { model: 'gpt-4o', messages: [{ content: 'x', role: 'user' }] };
+    const [first, second] = await together([a, b]);
+    expect(first!.segments[0]!.wire).toBe('{"role":"user","content":"x"}');
+    expect(second!.segments[0]!.wire).toBe('{"content":"x","role":"user"}');
+  });
+
+  it('compares JSON values with key order', () => {
+    expect(sameJson({ a: [1, { b: 'x' }] }, { a: [1, { b: 'x' }] })).toBe(true);
+    expect(sameJson({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(false);
+    expect(sameJson([1, 2], [1, 2, 3])).toBe(false);
+    expect(sameJson({ a: null }, { a: {} })).toBe(false);
+    expect(sameJson([], {})).toBe(false);
+  });
+
+  const root = path.resolve(__dirname, '../../../shared/fixtures/real');
+  const suite = fs.existsSync(root) ? it : it.skip;
+  suite('gives the same segments as importing alone on every real multi-request file', async () => {
+    for (const format of Object.keys(importers) as (keyof typeof importers)[]) {
+      for (const name of fs.readdirSync(path.join(root, format)).filter((n) => n.endsWith('_seq.jsonl'))) {
+        const bodies = fs
+          .readFileSync(path.join(root, format, name), 'utf8')
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
+        expect(await together(bodies), `${format}/${name}`).toEqual(alone(bodies, format));
+      }
+    }
+  });
+});

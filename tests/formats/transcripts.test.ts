@@ -1,0 +1,137 @@
+// Transcript importers on hand-made sessions whose request count, contexts and usage are worked out by hand.
+import { describe, expect, it } from 'vitest';
+import { readRequests } from '../../src/core/input/index.ts';
+
+const jsonl = (lines: unknown[]) => new TextEncoder().encode(lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+const read = (name: string, lines: unknown[]) => readRequests([{ name, bytes: jsonl(lines) }]);
+
+describe('Claude Code transcripts', () => {
+  const base = { sessionId: 's1', isSidechain: false, version: '2.1.0', parentUuid: null, uuid: 'u' };
+  const user = (content: unknown, timestamp: string) => ({ ...base, type: 'user', timestamp, message: { role: 'user', content } });
+  const assistant = (id: string, content: unknown[], output: number, timestamp: string, model = 'claude-opus-4-6') => ({
+    ...base,
+    type: 'assistant',
+    timestamp,
+    message: { id, model, role: 'assistant', content, usage: { input_tokens: 3, cache_read_input_tokens: 100, cache_creation_input_tokens: 20, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 20 }, output_tokens: output } },
+  });
+  const toolUse = (id: string) => ({ type: 'tool_use', id, name: 'Read', input: { file_path: `/tmp/${id}` } });
+  const toolResult = (id: string) => [{ type: 'tool_result', tool_use_id: id, content: `contents of ${id}` }];
+
+  it('merges one response written over several lines, even around tool results, and counts it once', async () => {
+    const result = await read('session.jsonl', [
+      { type: 'file-history-snapshot', messageId: 'x', snapshot: {} },
+      user('read two files', '2026-01-01T00:00:00.000Z'),
+      assistant('msg_A', [toolUse('t1')], 1, '2026-01-01T00:00:02.000Z'),
+      user(toolResult('t1'), '2026-01-01T00:00:03.000Z'),
+      assistant('msg_A', [toolUse('t2')], 42, '2026-01-01T00:00:04.000Z'),
+      user(toolResult('t2'), '2026-01-01T00:00:05.000Z'),
+      assistant('msg_B', [{ type: 'text', text: 'done' }], 7, '2026-01-01T00:00:09.000Z'),
+      assistant('msg_err', [{ type: 'text', text: 'API Error' }], 0, '2026-01-01T00:00:10.000Z', '<synthetic>'),
+    ]);
+    expect(result.files[0]?.format).toBe('claude-code');
+    expect(result.requests).toHaveLength(2);
+    const [first, second] = result.requests;
+    expect(first!.messageCount).toBe(1);
+    // The final output_tokens is on the response's last line.
+    expect(first!.recorded).toEqual({ input: 3, cacheRead: 100, cacheWrite5m: 0, cacheWrite1h: 20, output: 42 });
+    expect(first!.timestamp).toBe(Date.parse('2026-01-01T00:00:00.000Z'));
+    expect(second!.messageCount).toBe(3);
+    expect(second!.segments.map((s) => s.category)).toEqual(['user', 'tool_call', 'tool_call', 'tool_result', 'tool_result']);
+    expect(second!.timestamp).toBe(Date.parse('2026-01-01T00:00:05.000Z'));
+    expect(second!.notes.map((n) => n.code)).toEqual(expect.arrayContaining(['transcript_missing_system', 'transcript_missing_tools']));
+  });
+
+  it('starts the history afresh at a compaction boundary', async () => {
+    const result = await read('session.jsonl', [
+      user('first task', '2026-01-01T00:00:00.000Z'),
+      assistant('msg_1', [{ type: 'text', text: 'ok' }], 1, '2026-01-01T00:00:01.000Z'),
+      { ...base, type: 'system', subtype: 'compact_boundary', timestamp: '2026-01-01T00:01:00.000Z' },
+      user('summary of the conversation so far', '2026-01-01T00:01:01.000Z'),
+      assistant('msg_2', [{ type: 'text', text: 'continuing' }], 1, '2026-01-01T00:01:02.000Z'),
+    ]);
+    expect(result.requests.map((r) => r.messageCount)).toEqual([1, 1]);
+  });
+});
+
+describe('Codex rollouts', () => {
+  const line = (type: string, payload: unknown, timestamp: string) => ({ timestamp, type, payload });
+  const tokens = (input: number, cached: number, output: number, t: string) =>
+    line('event_msg', { type: 'token_count', info: { total_token_usage: { input_tokens: input, cached_input_tokens: cached, output_tokens: output, reasoning_output_tokens: 0, total_tokens: input + output } } }, t);
+
+  it('turns changed running totals into one request each, and ignores repeated snapshots', async () => {
+    const result = await read('rollout-2026-01-01T00-00-00-abc.jsonl', [
+      line('session_meta', { id: 'x', base_instructions: { text: 'You are Codex.' } }, '2026-01-01T00:00:00.000Z'),
+      line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'fix the bug' }] }, '2026-01-01T00:00:01.000Z'),
+      line('turn_context', { model: 'gpt-5.3-codex' }, '2026-01-01T00:00:01.500Z'),
+      line('event_msg', { type: 'token_count', info: null }, '2026-01-01T00:00:01.600Z'),
+      line('response_item', { type: 'reasoning', summary: [], encrypted_content: 'gAAA' }, '2026-01-01T00:00:03.000Z'),
+      line('response_item', { type: 'function_call', call_id: 'c1', name: 'shell', arguments: '{"cmd":"ls"}' }, '2026-01-01T00:00:03.100Z'),
+      tokens(100, 20, 5, '2026-01-01T00:00:03.200Z'),
+      line('response_item', { type: 'function_call_output', call_id: 'c1', output: 'a.txt' }, '2026-01-01T00:00:03.300Z'),
+      tokens(100, 20, 5, '2026-01-01T00:00:03.400Z'),
+      line('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'done' }] }, '2026-01-01T00:00:05.000Z'),
+      tokens(250, 80, 12, '2026-01-01T00:00:05.100Z'),
+    ]);
+    expect(result.files[0]?.format).toBe('codex-rollout');
+    expect(result.requests).toHaveLength(2);
+    const [first, second] = result.requests;
+    expect(first!.format).toBe('openai-responses');
+    expect(first!.model).toBe('gpt-5.3-codex');
+    expect(first!.messageCount).toBe(1);
+    expect(first!.recorded).toEqual({ input: 80, cacheRead: 20, cacheWrite5m: 0, cacheWrite1h: 0, output: 5 });
+    expect(second!.messageCount).toBe(4);
+    // Second call: (250 − 100) prompt tokens of which (80 − 20) cached; 12 − 5 output.
+    expect(second!.recorded).toEqual({ input: 90, cacheRead: 60, cacheWrite5m: 0, cacheWrite1h: 0, output: 7 });
+    expect(second!.timestamp).toBe(Date.parse('2026-01-01T00:00:03.300Z'));
+    expect(second!.segments[0]?.category).toBe('system');
+  });
+});
+
+describe('pi sessions', () => {
+  const header = { type: 'session', version: 3, id: 'sess', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/x' };
+  const msg = (id: string, parentId: string | null, message: unknown) => ({ type: 'message', id, parentId, timestamp: '2026-01-01T00:00:00.000Z', message });
+  const usage = { input: 10, output: 5, cacheRead: 200, cacheWrite: 30 };
+  const answer = (text: string, stopReason = 'stop') => ({ role: 'assistant', content: [{ type: 'text', text }], api: 'anthropic-messages', provider: 'anthropic', model: 'claude-sonnet-4-5', usage, stopReason, timestamp: 1767225600000 });
+
+  it('walks the tree from the leaf, applies compaction, and keeps failed calls out of later contexts', async () => {
+    const result = await read('pi.jsonl', [
+      header,
+      msg('a1', null, { role: 'user', content: 'first', timestamp: 1 }),
+      msg('a2', 'a1', answer('one')),
+      msg('b1', 'a2', { role: 'user', content: 'abandoned branch', timestamp: 2 }),
+      msg('b2', 'b1', answer('never on the path')),
+      msg('c1', 'a2', { role: 'user', content: 'second', timestamp: 3 }),
+      msg('c2', 'c1', answer('partial', 'aborted')),
+      msg('c3', 'c2', { role: 'user', content: 'retry', timestamp: 4 }),
+      { type: 'compaction', id: 'k1', parentId: 'c3', timestamp: '2026-01-01T00:00:00.000Z', summary: 'summary text', firstKeptEntryId: 'c1', tokensBefore: 1000 },
+      msg('d1', 'k1', answer('after compaction')),
+    ]);
+    expect(result.files[0]?.format).toBe('pi-session');
+    // On the leaf's path: a2, c2 (aborted, still sent) and d1 — not b2.
+    expect(result.requests).toHaveLength(3);
+    expect(result.requests.map((r) => r.messageCount)).toEqual([1, 3, 3]);
+    // d1's context: the summary, then the kept entries c1 and c3 (c2 aborted, left out).
+    const last = result.requests[2]!;
+    expect(last.segments.map((s) => s.category)).toEqual(['user', 'user', 'user']);
+    expect(last.recorded).toEqual({ input: 10, cacheRead: 200, cacheWrite5m: 30, cacheWrite1h: 0, output: 5 });
+  });
+
+  it('reads version 1 sessions through pi\'s migration (compaction by entry index)', async () => {
+    const result = await read('v1.jsonl', [
+      { type: 'session', id: 'old', timestamp: '2025-01-01T00:00:00.000Z', cwd: '/x', provider: 'anthropic', modelId: 'claude-sonnet-4-5' },
+      { type: 'message', timestamp: '2025-01-01T00:00:01.000Z', message: { role: 'user', content: [{ type: 'text', text: 'hello' }], timestamp: 1 } },
+      { type: 'message', timestamp: '2025-01-01T00:00:02.000Z', message: answer('hi') },
+      { type: 'message', timestamp: '2025-01-01T00:00:03.000Z', message: { role: 'user', content: [{ type: 'text', text: 'more' }], timestamp: 2 } },
+      { type: 'compaction', timestamp: '2025-01-01T00:00:04.000Z', summary: 's', firstKeptEntryIndex: 3, tokensBefore: 10 },
+      { type: 'message', timestamp: '2025-01-01T00:00:05.000Z', message: answer('after') },
+    ]);
+    expect(result.requests.map((r) => r.messageCount)).toEqual([1, 2]);
+  });
+
+  it('reports a broken tree with its line instead of guessing', async () => {
+    const result = await read('broken.jsonl', [header, msg('a1', 'missing-parent', { role: 'user', content: 'x', timestamp: 1 })]);
+    expect(result.requests).toHaveLength(0);
+    expect(result.errors[0]).toMatchObject({ line: 2 });
+    expect(result.errors[0]!.message).toMatch(/parentId/);
+  });
+});
