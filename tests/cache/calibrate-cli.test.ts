@@ -1,5 +1,9 @@
-// `--calibrate`'s network call, against a local HTTP server on 127.0.0.1 only (synthetic requests).
+// `--calibrate`'s network call and the CLI flag, against a local HTTP server on 127.0.0.1 only (synthetic requests).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -9,6 +13,8 @@ import {
   countTokens,
   countTokensTarget,
 } from '../../src/cli/calibrate.ts';
+import { analyzeCommand } from '../../src/cli/commands/analyze.ts';
+import type { CliIO } from '../../src/cli/io.ts';
 import { buildRequests } from './anthropic-builders.ts';
 
 interface Seen {
@@ -105,5 +111,68 @@ describe('calibrate with count_tokens (local server)', () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const target = countTokensTarget({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}` });
     await expect(countTokens({}, target)).rejects.toThrow(/count_tokens request to http:\/\/127\.0\.0\.1:\d+\/v1\/messages\/count_tokens failed/);
+  });
+});
+
+describe('ctxray analyze --calibrate', () => {
+  const body = {
+    model: 'claude-sonnet-4-5',
+    max_tokens: 16,
+    system: 'Synthetic calibration test system prompt.',
+    messages: [{ role: 'user', content: 'Synthetic user turn for the --calibrate CLI test.' }],
+  };
+  let dir: string;
+  let file: string;
+
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'ctxray-calibrate-'));
+    file = path.join(dir, 'synthetic.jsonl');
+    writeFileSync(file, JSON.stringify(body) + '\n');
+  });
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  function capture(envOverrides: Record<string, string | undefined>) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io: CliIO = {
+      stdout: (text) => out.push(text),
+      stderr: (text) => err.push(text),
+      readStdin: () => Promise.resolve(new Uint8Array()),
+      env: envOverrides,
+      cwd: dir,
+    };
+    return { io, out, err };
+  }
+
+  it('rescales the estimates by the exact count and says so', async () => {
+    const plain = capture({});
+    expect(await analyzeCommand([file, '--json', '-'], plain.io)).toBe(0);
+    const estimate = (JSON.parse(plain.out.join('')) as { requests: { tokens: { total: number } }[] }).requests[0]!.tokens.total;
+    reply = { status: 200, body: JSON.stringify({ input_tokens: estimate * 2 }) };
+    seen.length = 0;
+    const run = capture(env());
+    expect(await analyzeCommand([file, '--calibrate', '--json', '-'], run.io)).toBe(0);
+    expect(seen).toHaveLength(1);
+    const record = JSON.parse(run.out.join('')) as { requests: { tokens: { total: number } }[] };
+    expect(Math.abs(record.requests[0]!.tokens.total - estimate * 2)).toBeLessThanOrEqual(3); // per-segment rounding
+    expect(run.err.join('')).toMatch(/calibrated Claude estimates with count_tokens: \d+ tokens for the request at line 1 .* factor 2\.0000/);
+    expect(run.err.join('')).not.toContain('test-key-not-real');
+  });
+
+  it('exits 1 with a message when the key is missing (spawned CLI)', () => {
+    const result = spawnSync(process.execPath, [path.resolve(__dirname, '../../bin/ctxray.mjs'), 'analyze', '--calibrate', file], {
+      env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1' },
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('--calibrate needs ANTHROPIC_API_KEY');
+  });
+
+  it('exits 1 when the endpoint refuses (in-process)', async () => {
+    reply = { status: 429, body: '{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}' };
+    const run = capture(env());
+    expect(await analyzeCommand([file, '--calibrate'], run.io)).toBe(1);
+    expect(run.err.join('')).toBe('ctxray analyze: count_tokens answered HTTP 429 (rate_limit_error)\n');
   });
 });

@@ -6,11 +6,13 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { analyzeInput } from '../../core/analysis/analyze.ts';
 import { buildRecord } from '../../core/analysis/record.ts';
+import { calibrateAnalysis } from '../../core/cache/calibrate-analysis.ts';
 import type { Analysis } from '../../core/analysis/types.ts';
 import { InputError, type InputFile } from '../../core/input/index.ts';
 import type { WireFormat } from '../../core/model.ts';
 import { checkOutputPath, writeOutputSafely } from '../fs/safe-output.ts';
 import type { CliIO, Command } from '../io.ts';
+import { CalibrationError, calibrateWithCountTokens } from '../calibrate.ts';
 import { renderTerminalReport } from '../report/terminal.ts';
 
 export const ANALYZE_USAGE = `usage: ctxray analyze <file...|-> [options]
@@ -23,6 +25,9 @@ options:
   --format <f>    anthropic | openai-chat | openai-responses | openai | auto (default: auto, per file)
                   (openai = openai-chat)
   --model <id>    price and tokenize every request as this model instead of the one it names
+  --calibrate     count the largest Claude request exactly with Anthropic's count_tokens endpoint (one
+                  call; reads ANTHROPIC_API_KEY, and ANTHROPIC_BASE_URL when set) and rescale every
+                  Claude estimate by exact ÷ estimate
   --json <out>    also write the analysis as JSON (schema ctxray.analysis/1); '-' writes it to stdout
                   instead of the summary
   --force         replace an existing --json file (inputs are never overwritten)
@@ -30,7 +35,7 @@ options:
   -h, --help      show this help
 
 '-' as an input reads standard input. NO_COLOR turns colors off (they are off when stdout is not a terminal).
-exit status: 0 ok, 1 bad arguments or unreadable input
+exit status: 0 ok, 1 bad arguments, unreadable input or a failed --calibrate
 `;
 
 const FORMAT_NAMES: Record<string, WireFormat | 'auto'> = {
@@ -50,6 +55,8 @@ export interface AnalyzeArgs {
   force: boolean;
   verbose: boolean;
   help: boolean;
+  /** Set only when --calibrate is given. */
+  calibrate?: boolean;
 }
 
 export class UsageError extends Error {}
@@ -96,6 +103,9 @@ export function parseAnalyzeArgs(argv: readonly string[]): AnalyzeArgs {
         break;
       case '--force':
         args.force = true;
+        break;
+      case '--calibrate':
+        args.calibrate = true;
         break;
       case '-v':
       case '--verbose':
@@ -241,6 +251,22 @@ export const analyzeCommand: Command = async (argv, io) => {
   }
 
   const jsonToStdout = args.json === '-';
+  if (args.calibrate === true) {
+    try {
+      const counted = await calibrateWithCountTokens(analysis.requests, analysis.segmentTokens, analysis.overheadTokens, io.env);
+      analysis = calibrateAnalysis(analysis, counted.calibration);
+      const line = analysis.requests[counted.requestIndex]?.line ?? 0;
+      const note =
+        `calibrated Claude estimates with count_tokens: ${counted.exact} tokens for the request at line ${line} ` +
+        `(estimated ≈${counted.estimated}), factor ${counted.calibration.factor.toFixed(4)}\n`;
+      if (jsonToStdout) io.stderr(`ctxray analyze: ${note}`);
+      else io.stdout(note);
+    } catch (error) {
+      if (!(error instanceof CalibrationError)) throw error;
+      io.stderr(`ctxray analyze: ${error.message}\n`);
+      return 1;
+    }
+  }
   if (!jsonToStdout) io.stdout(renderTerminalReport(analysis, { color: colorEnabled(io.env, process.stdout.isTTY === true), verbose: args.verbose }));
   if (args.json !== null) {
     const json = JSON.stringify(buildRecord(analysis), null, 2) + '\n';
