@@ -5,6 +5,8 @@ import { segmentText } from './handlers/segment-text.ts';
 import { sectionOf } from './handlers/section.ts';
 import { dupesQuery } from './handlers/dupes.ts';
 import { cacheTableQuery } from './handlers/cache-table.ts';
+import { conversationsQuery, findingsQuery } from './handlers/findings.ts';
+import { diffQuery } from './handlers/diff.ts';
 
 /**
  * Answers one query. `session` is null until an input has been analyzed (handlers that work on their own inputs,
@@ -18,4 +20,7 @@ export const QUERY_HANDLERS: Readonly<Record<string, QueryHandler>> = {
   section: sectionOf,
   dupes: dupesQuery,
   'cache-table': cacheTableQuery,
+  findings: findingsQuery,
+  conversations: conversationsQuery,
+  diff: diffQuery,
 };

@@ -3,5 +3,8 @@ import type { Panel } from './types.ts';
 import { tokensPanel } from './tokens.ts';
 import { duplicatesPanel } from './duplicates.ts';
 import { cachePanel } from './cache.ts';
+import { findingsPanel } from './findings.ts';
+import { diffPanel } from './diff.ts';
+import { conversationsPanel } from './conversations.ts';
 
-export const PANELS: readonly Panel[] = [tokensPanel, cachePanel, duplicatesPanel];
+export const PANELS: readonly Panel[] = [tokensPanel, findingsPanel, cachePanel, diffPanel, conversationsPanel, duplicatesPanel];

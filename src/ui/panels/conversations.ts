@@ -1,0 +1,116 @@
+// The Conversations panel: how the requests of a file pair up (a proxy or gateway log holds several conversations,
+// interleaved), which conversation the selected request belongs to and what it is compared with.
+import './findings.css';
+import type { ConversationLink } from '../../core/cache/index.ts';
+import type { ConversationsAnswer } from '../../worker/handlers/findings.ts';
+import { el } from '../dom.ts';
+import { formatCount } from '../format.ts';
+import type { Panel, PanelContext } from './types.ts';
+
+const MAX_LINKS = 40;
+const MAX_ROWS = 500;
+
+const LINK_WORDS: Record<ConversationLink, string> = {
+  continues: 'continues',
+  edited: 'edits the history of',
+  'same-setup': 'starts a new conversation on the setup of',
+  new: 'starts a new conversation',
+};
+
+function selectedLine(answer: ConversationsAnswer, ctx: PanelContext): HTMLElement {
+  const r = ctx.request.index;
+  const link = answer.link[r] ?? 'new';
+  const compared = answer.comparedWith[r] ?? null;
+  const parts: (HTMLElement | string)[] = [`Request ${r + 1} is in conversation ${(answer.conversationOf[r] ?? 0) + 1} and ${LINK_WORDS[link]}`];
+  if (compared !== null) {
+    parts.push(' ');
+    parts.push(requestButton(compared, ctx));
+    const shared = answer.commonSegments[r];
+    if (shared !== null && shared !== undefined) parts.push(` (${formatCount(shared)} block${shared === 1 ? '' : 's'} in common from the start)`);
+  }
+  parts.push('.');
+  return el('p', {}, parts);
+}
+
+function requestButton(index: number, ctx: PanelContext): HTMLElement {
+  return el('button', {
+    className: 'link',
+    text: `request ${index + 1}`,
+    attrs: { type: 'button', ...(index === ctx.request.index && { 'aria-current': 'true' }) },
+    on: { click: () => ctx.selectRequest(index) },
+  });
+}
+
+function conversationTable(answer: ConversationsAnswer, ctx: PanelContext): HTMLElement {
+  const members: number[][] = Array.from({ length: answer.count }, () => []);
+  answer.conversationOf.forEach((conversation, request) => members[conversation]?.push(request));
+  const selected = answer.conversationOf[ctx.request.index];
+  const rows = members.slice(0, MAX_ROWS).map((list, conversation) => {
+    const first = list[0] ?? 0;
+    const models = [...new Set(list.map((r) => ctx.view.requests[r]?.model ?? '(no model)'))].join(', ');
+    const start = answer.link[first] === 'same-setup' ? `same setup as ${(answer.comparedWith[first] ?? 0) + 1}` : 'new';
+    const edited = list.filter((r) => answer.link[r] === 'edited').length;
+    const links = list.slice(0, MAX_LINKS).map((r) => el('button', {
+      className: 'link',
+      text: String(r + 1),
+      attrs: { type: 'button', ...(r === ctx.request.index && { 'aria-current': 'true' }) },
+      on: { click: () => ctx.selectRequest(r) },
+    }));
+    return el('tr', { className: conversation === selected ? 'selected' : '' }, [
+      el('td', { className: 'num', text: String(conversation + 1) }),
+      el('td', { className: 'num', text: formatCount(list.length) }),
+      el('td', { text: start }),
+      el('td', { className: 'num', text: formatCount(edited) }),
+      el('td', { className: 'mono', text: models }),
+      el('td', {}, [...links.flatMap((link) => [link, ' ']), list.length > MAX_LINKS ? `and ${list.length - MAX_LINKS} more` : null]),
+    ]);
+  });
+  return el('div', { className: 'table-scroll' }, [
+    el('table', { className: 'data conversations', attrs: { 'aria-label': 'Conversations in this input' } }, [
+      el('thead', {}, [
+        el('tr', {}, ['#', 'Requests', 'Starts', 'Edited', 'Models', 'Which'].map((h, i) => el('th', { className: i < 2 || i === 3 ? 'num' : '', text: h }))),
+      ]),
+      el('tbody', {}, rows),
+    ]),
+  ]);
+}
+
+export const conversationsPanel: Panel = {
+  id: 'conversations',
+  title: 'Conversations',
+  needs: [],
+  async render(container, ctx) {
+    if (ctx.view.requests.length === 0) {
+      container.append(el('p', { className: 'empty', text: 'No requests.' }));
+      return;
+    }
+    let answer: ConversationsAnswer;
+    try {
+      answer = await ctx.ask<ConversationsAnswer>('conversations');
+    } catch (error) {
+      if (ctx.signal.aborted) return;
+      container.replaceChildren(el('p', { className: 'error', text: error instanceof Error ? error.message : String(error) }));
+      return;
+    }
+    if (ctx.signal.aborted) return;
+    const count = (link: ConversationLink) => answer.link.filter((l) => l === link).length;
+    const parts: HTMLElement[] = [
+      el('h2', { className: 'section-title', text: `Conversations (${formatCount(answer.count)})` }),
+      el('p', {
+        text:
+          `${formatCount(count('continues'))} request(s) continue an earlier one, ${formatCount(count('edited'))} edit the history of one, ` +
+          `${formatCount(count('same-setup'))} start a new conversation on a setup already sent, ${formatCount(count('new'))} start from nothing.`,
+      }),
+      selectedLine(answer, ctx),
+      conversationTable(answer, ctx),
+    ];
+    if (answer.count > MAX_ROWS) parts.push(el('p', { className: 'muted', text: `Showing the first ${MAX_ROWS} conversations.` }));
+    parts.push(
+      el('p', {
+        className: 'muted',
+        text: 'Requests are paired by content only, so a conversation reads the same whether it is alone in the file or interleaved with others.',
+      }),
+    );
+    container.replaceChildren(...parts);
+  },
+};

@@ -1,0 +1,100 @@
+// The Findings panel: rule-based, located findings with their fixes, each linking to every request it fired on.
+// Shown first: it is the answer to "why does the cache keep missing?". Text-free apart from tool names, which the
+// page's view already holds.
+import './findings.css';
+import type { Finding, Severity } from '../../core/cache/index.ts';
+import type { FindingsAnswer } from '../../worker/handlers/findings.ts';
+import { el } from '../dom.ts';
+import type { Panel, PanelContext } from './types.ts';
+
+/** Request links drawn per finding before "N more". */
+const MAX_LINKS = 60;
+
+function money(value: number): string {
+  return `$${value.toFixed(4)}`;
+}
+
+function summaryOf(answer: FindingsAnswer): HTMLElement {
+  const { findings } = answer;
+  if (findings.length === 0) {
+    return el('p', {
+      text: `No findings: the optimized cost (${money(answer.optimizedCost)}) equals the actual cost (${money(answer.actualCost)}), so this input caches cleanly.`,
+    });
+  }
+  const counts = (['error', 'warning', 'info'] as const satisfies readonly Severity[])
+    .map((severity) => [severity, findings.filter((f) => f.severity === severity).length] as const)
+    .filter(([, count]) => count > 0)
+    .map(([severity, count]) => `${count} ${severity}${count === 1 ? '' : 's'}`);
+  return el('p', {
+    text: `${findings.length} finding${findings.length === 1 ? '' : 's'} (${counts.join(', ')}). Simulated cost ${money(answer.actualCost)}, optimized ${money(answer.optimizedCost)}.`,
+  });
+}
+
+function requestLinks(finding: Finding, ctx: PanelContext): HTMLElement {
+  const shown = finding.requests.slice(0, MAX_LINKS).map((index) =>
+    el('button', {
+      className: 'link',
+      text: String(index + 1),
+      attrs: {
+        type: 'button',
+        'aria-label': `Open request ${index + 1}`,
+        ...(index === ctx.request.index && { 'aria-current': 'true' }),
+      },
+      on: { click: () => ctx.selectRequest(index) },
+    }),
+  );
+  const more = finding.requests.length - shown.length;
+  return el('p', { className: 'finding-requests' }, [
+    el('span', { className: 'muted', text: finding.requests.length === 1 ? 'Request:' : 'Requests:' }),
+    ...shown,
+    more > 0 ? el('span', { className: 'muted', text: `and ${more} more` }) : null,
+  ]);
+}
+
+function findingCard(finding: Finding, ctx: PanelContext): HTMLElement {
+  const involves = finding.requests.includes(ctx.request.index);
+  return el('div', { className: `finding sev-${finding.severity}${involves ? ' involves-selected' : ''}` }, [
+    el('p', {}, [
+      el('span', { className: 'severity', text: finding.severity }),
+      ' · ',
+      el('span', { className: 'mono', text: finding.code }),
+      finding.segmentPath === null ? null : ' · ',
+      finding.segmentPath === null ? null : el('span', { className: 'mono', text: finding.segmentPath }),
+    ]),
+    el('p', { text: finding.message }),
+    finding.detail === null ? null : el('p', { className: 'mono muted', text: finding.detail }),
+    el('p', { className: 'muted', text: `Fix: ${finding.fix}` }),
+    requestLinks(finding, ctx),
+  ]);
+}
+
+export const findingsPanel: Panel = {
+  id: 'findings',
+  title: 'Findings',
+  needs: [],
+  async render(container, ctx) {
+    if (ctx.view.requests.length === 0) {
+      container.append(el('p', { className: 'empty', text: 'No requests to check.' }));
+      return;
+    }
+    container.append(el('p', { className: 'muted', text: 'Checking the sequence…' }));
+    let answer: FindingsAnswer;
+    try {
+      answer = await ctx.ask<FindingsAnswer>('findings');
+    } catch (error) {
+      if (ctx.signal.aborted) return;
+      container.replaceChildren(el('p', { className: 'error', text: error instanceof Error ? error.message : String(error) }));
+      return;
+    }
+    if (ctx.signal.aborted) return;
+    container.replaceChildren(
+      el('h2', { className: 'section-title', text: 'Findings' }),
+      summaryOf(answer),
+      ...answer.findings.map((finding) => findingCard(finding, ctx)),
+      el('p', {
+        className: 'muted',
+        text: 'Rule-based checks over the requests, their prefix diffs, the cache simulation and near-duplicate content: the same input always gives the same findings. Request numbers start at 1.',
+      }),
+    );
+  },
+};
