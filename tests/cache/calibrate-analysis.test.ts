@@ -1,7 +1,9 @@
 // Calibrating a whole analysis (synthetic two-request input: one Claude, one OpenAI request).
 import { describe, expect, it } from 'vitest';
 import { analyzeInput } from '../../src/core/analysis/analyze.ts';
+import { buildRecord } from '../../src/core/analysis/record.ts';
 import { calibrateAnalysis } from '../../src/core/cache/calibrate-analysis.ts';
+import { analysisValidator } from '../analysis/schema.ts';
 
 const claude = {
   model: 'claude-sonnet-4-5',
@@ -34,5 +36,11 @@ describe('calibrateAnalysis', () => {
     // The analysis given is not changed.
     expect(analysis.tokens[0]).toBe(before);
     expect(analysis.calibration).toBeUndefined();
+    // The JSON record says the counts were calibrated, and still validates.
+    const record = buildRecord(calibrated);
+    expect(record['calibration']).toEqual(calibration);
+    expect('calibration' in buildRecord(analysis)).toBe(false);
+    const validate = analysisValidator();
+    expect(validate(record), JSON.stringify(validate.errors)).toBe(true);
   });
 });

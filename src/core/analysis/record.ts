@@ -64,6 +64,7 @@ export const RECORD_SECTIONS: ReadonlyArray<readonly [key: string, build: Record
   ['files', filesSection],
   ['models', modelsSection],
   ['totals', (analysis) => analysis.totals],
+  ['calibration', (analysis) => analysis.calibration],
   ['requests', requestsSection],
   ['errors', errorsSection],
 ];
