@@ -1,6 +1,7 @@
 // The per-request cache table (synthetic requests; figures from the hand-computed sequences in anthropic.test.ts).
 import { describe, expect, it } from 'vitest';
 import { costScenarios } from '../../src/core/cache/cost.ts';
+import { analyzeCache } from '../../src/core/cache/index.ts';
 import { cacheTable } from '../../src/core/cache/table.ts';
 import { cacheTableQuery } from '../../src/worker/handlers/cache-table.ts';
 import { buildRequests, pricingByModel } from './anthropic-builders.ts';
@@ -54,7 +55,7 @@ describe('cache-table worker query', () => {
       [0, 2000],
       [2000, 0],
     ]);
-    const section = { cost: costScenarios({ ...built, pricingOf: () => null }) };
+    const section = analyzeCache({ ...built, pricingOf: () => null });
     const reused = cacheTableQuery({ requests: built.requests, sections: { cache: section }, analysis, inputs: [] });
     expect(reused.totals.unpriced).toBe(2);
   });
