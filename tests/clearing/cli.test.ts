@@ -190,3 +190,26 @@ const piPresent = fs.existsSync(PI);
     expect(stderr).toContain('journal #1 skipped (inherited)');
   });
 });
+
+describe('output record matches docs/clearing/clearing.schema.json', () => {
+  it('validates every example record and an incomplete one', async () => {
+    const { default: Ajv } = await import('ajv');
+    const schema = JSON.parse(fs.readFileSync(path.join(REPO, 'docs/clearing/clearing.schema.json'), 'utf8'));
+    const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+    const records: unknown[] = [];
+    for (const example of cases) records.push((await run(caseArgs(path.join(tmp, 'examples', example.name)))).record);
+    const wal = path.join(tmp, 'schema-wal');
+    fs.cpSync(path.join(tmp, 'examples', 'build'), wal, { recursive: true });
+    fs.writeFileSync(path.join(wal, 'sidecar.sqlite-journal'), '');
+    records.push((await run(caseArgs(wal))).record);
+    for (const record of records) {
+      const valid = validate(record);
+      expect(validate.errors ?? []).toEqual([]);
+      expect(valid).toBe(true);
+    }
+    // A record with a missing field or an unknown code is rejected (the schema can fail).
+    const broken = JSON.parse(JSON.stringify(records[0]));
+    broken.apis[0].codes = ['SOMETHING_ELSE'];
+    expect(validate(broken)).toBe(false);
+  });
+});
