@@ -38,8 +38,9 @@ export interface CliRequest {
 }
 
 /** Per-request totals and segment counts from the CLI (`ctxray analyze --json -`) for the same file. */
-export function cliRequests(file: string, extra: string[] = []): CliRequest[] {
-  const out = execFileSync(process.execPath, [path.join(ROOT, 'bin/ctxray.mjs'), 'analyze', '--json', '-', ...extra, file], {
+export function cliRequests(files: string | string[], extra: string[] = []): CliRequest[] {
+  const inputs = typeof files === 'string' ? [files] : files;
+  const out = execFileSync(process.execPath, [path.join(ROOT, 'bin/ctxray.mjs'), 'analyze', '--json', '-', ...extra, ...inputs], {
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
   });
