@@ -1,8 +1,9 @@
 // The analysis entry point: read the files, resolve each request's model, count tokens once per distinct text,
-// and total them per file and overall. Cache simulation, conversations and findings plug in on top of this.
+// and total them per file and overall; then the cache analysis (conversations, simulation, findings) on top.
 import { readRequests, type InputFile, type ReadProgress, type ReadResult } from '../input/index.ts';
 import type { WireFormat } from '../model.ts';
 import { PRICED_ON } from '../pricing/table.ts';
+import { withCacheAnalysis } from '../cache/attach.ts';
 import { TokenCounter } from '../tokens/counter.ts';
 import { modelUseOf, resolveModel } from './models.ts';
 import { addRequest, emptyTotals } from './totals.ts';
@@ -63,7 +64,8 @@ export async function analyzeRead(read: ReadResult, fileNames: readonly string[]
     return counted;
   });
 
-  return {
+  options.signal?.throwIfAborted();
+  return withCacheAnalysis({
     generatedBy: GENERATED_BY,
     pricedOn: PRICED_ON,
     files,
@@ -76,5 +78,5 @@ export async function analyzeRead(read: ReadResult, fileNames: readonly string[]
     modelUse: modelUseOf(models),
     errors: read.errors,
     distinctTexts: read.distinctTexts,
-  };
+  });
 }

@@ -3,6 +3,7 @@ import type { Category, ParsedRequest, ReadError, WireFormat } from '../model.ts
 import type { PricedModel } from '../pricing/table.ts';
 import type { RequestTokens } from '../tokens/counter.ts';
 import type { Calibration } from '../cache/calibrate.ts';
+import type { CacheAnalysis, Conversations, Finding, NearDuplicateGroup } from '../cache/index.ts';
 
 /** Which model prices a request and where that id came from. */
 export interface ResolvedModel {
@@ -62,4 +63,9 @@ export interface Analysis {
   distinctTexts: number;
   /** Present when Claude estimates were rescaled (src/core/cache/calibrate-analysis.ts). */
   calibration?: Calibration;
+  /** The cache analysis (src/core/cache/attach.ts); the three fields below are its parts, as named sections. */
+  cache?: CacheAnalysis;
+  conversations?: Conversations;
+  findings?: Finding[];
+  nearDuplicates?: NearDuplicateGroup[];
 }
