@@ -132,7 +132,15 @@ export function openSidecar(SQL: SqlJsStatic, bytes: Uint8Array): SidecarOpen {
     return { ok: false, reason, at };
   };
   try {
+    // Real tables only: a view under one of these names could compute endless rows (a recursive CTE) and hang
+    // every query below.
+    const tables = new Set(
+      (db.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'")[0]?.values ?? []).map(
+        (row) => String(row[0]),
+      ),
+    );
     for (const [table, columns] of Object.entries(REQUIRED_COLUMNS)) {
+      if (!tables.has(table)) return fail('sidecar_schema', table);
       const info = db.exec(`PRAGMA table_info(${table})`);
       const present = new Set((info[0]?.values ?? []).map((row) => String(row[1])));
       const missing = columns.find((column) => !present.has(column));
