@@ -111,8 +111,9 @@ export const hostileJsonValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(null, true, false, 0, -1, 1e308, -1e-308, Number.MAX_SAFE_INTEGER + 2, '', ' ', '\u0000', '\ud800', 'text', 'image', 'tool_use', 'function_call'),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.jsonValue({ maxDepth: 3 }),
-  fc.constant({ type: 'text', text: '\udc00<b>x</b>' }),
-  fc.constant({ __proto__: null, constructor: { prototype: { polluted: true } } }),
+  // Fresh objects per draw: edits change values in place, so a shared constant could end up inside itself.
+  fc.constant(null).map(() => ({ type: 'text', text: '\udc00<b>x</b>' })),
+  fc.constant(null).map(() => ({ __proto__: null, constructor: { prototype: { polluted: true } } })),
 );
 
 export const jsonEdit: fc.Arbitrary<JsonEdit> = fc.oneof(
@@ -155,7 +156,7 @@ export function applyJsonEdit(holder: { root: unknown }, edit: JsonEdit): void {
       else holder.root = null;
       return;
     case 'replace':
-      parent[slot.key] = edit.value;
+      parent[slot.key] = structuredClone(edit.value);
       return;
     case 'stringify':
       parent[slot.key] = JSON.stringify(current) ?? 'undefined';

@@ -48,11 +48,18 @@ export async function runTarget(target: FuzzTarget, options: RunOptions): Promis
     if (violation !== null) throw new Error(violation);
     if (elapsed > options.budgetMs) throw new OverBudget(`one input took ${Math.round(elapsed)} ms (budget ${options.budgetMs} ms)`);
   });
-  const details = await fc.check(property, {
-    numRuns: options.runs,
-    seed: options.seed,
-    ...(options.path !== undefined && { path: options.path }),
-  });
+  let details: Awaited<ReturnType<typeof fc.check<[unknown]>>>;
+  try {
+    details = await fc.check(property, {
+      numRuns: options.runs,
+      seed: options.seed,
+      ...(options.path !== undefined && { path: options.path }),
+    });
+  } catch (error) {
+    // Thrown outside the property: the input generator itself failed (a fuzzer bug, still reported as a failure).
+    const message = error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]}` : String(error);
+    return { target: target.name, runs, slowestMs, failure: { message: `input generator failed: ${message}`, counterexample: '', seed: options.seed, path: '' } };
+  }
   if (!details.failed) return { target: target.name, runs, slowestMs, failure: null };
   const error = details.errorInstance;
   const message = error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error);
