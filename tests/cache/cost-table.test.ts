@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { costScenarios } from '../../src/core/cache/cost.ts';
 import { analyzeCache } from '../../src/core/cache/index.ts';
+import { analyzeInput } from '../../src/core/analysis/analyze.ts';
 import { cacheTable } from '../../src/core/cache/table.ts';
 import { cacheTableQuery } from '../../src/worker/handlers/cache-table.ts';
 import { buildRequests, pricingByModel } from './anthropic-builders.ts';
@@ -62,5 +63,48 @@ describe('cache-table worker query', () => {
 
   it('needs an analyzed input', () => {
     expect(() => cacheTableQuery(null)).toThrow(/No input has been analyzed/);
+  });
+});
+
+describe('cache-table query calibrated on recorded usage', () => {
+  // Recorded prompt 4,000 against an estimate of 2,000: factor 2.
+  const usage = { input: 0, cacheRead: 0, cacheWrite5m: 4000, cacheWrite1h: 0, output: 0 };
+  const built = buildRequests([{ blocks: [{ id: 'sys', tokens: 2000, category: 'system', marker: '5m' }], recorded: usage }]);
+  const pricingOf = pricingByModel(built.requests);
+  const analysis = { ...built, tokens: [], files: [], models: built.requests.map((_, i) => ({ pricing: pricingOf(i) })) };
+  const session = () => ({ requests: built.requests, sections: {}, analysis, inputs: [] });
+
+  it('offers the factor, and applies it only when asked', () => {
+    const plain = cacheTableQuery(session());
+    expect(plain.availableCalibration).toEqual({ factor: 2, source: 'recorded-usage', requests: 1 });
+    expect(plain.appliedCalibration).toBeNull();
+    expect(plain.rows[0]!.write5m).toBe(2000);
+    expect(() => cacheTableQuery(session(), { calibrate: 'yes' })).toThrow(/must be a boolean/);
+  });
+});
+
+describe('cache-table query on an analyzed gateway log with recorded usage', () => {
+  const system = 'Synthetic system prompt for the calibration toggle test. '.repeat(120);
+  const body = {
+    model: 'claude-sonnet-4-5',
+    max_tokens: 8,
+    system: [{ type: 'text', text: system, cache_control: { type: 'ephemeral' } }],
+    messages: [{ role: 'user', content: 'Synthetic question.' }],
+  };
+
+  it('redoes the simulation on calibrated counts when asked', async () => {
+    const probe = await analyzeInput([{ name: 'probe.jsonl', bytes: new TextEncoder().encode(JSON.stringify(body) + '\n') }]);
+    const estimate = probe.tokens[0]!.total;
+    // A recorded prompt of twice the estimate, all of it written to the cache.
+    const usage = { input_tokens: 0, cache_creation_input_tokens: 2 * estimate, cache_read_input_tokens: 0, output_tokens: 3 };
+    const line = JSON.stringify({ request: body, response: { usage } }) + '\n';
+    const analysis = await analyzeInput([{ name: 'gateway.jsonl', bytes: new TextEncoder().encode(line) }]);
+    expect(analysis.requests[0]!.recorded).not.toBeNull();
+    const session = { requests: analysis.requests, sections: {}, analysis, inputs: [] };
+    const plain = cacheTableQuery(session);
+    const calibrated = cacheTableQuery(session, { calibrate: true });
+    expect(calibrated.appliedCalibration?.factor).toBeCloseTo(2, 12);
+    expect(Math.abs(calibrated.rows[0]!.promptTokens - 2 * plain.rows[0]!.promptTokens)).toBeLessThanOrEqual(4);
+    expect(calibrated.rows[0]!.readAgrees).toBe(true);
   });
 });

@@ -2,6 +2,7 @@
 // the recorded usage beside it where the log has it, and the totals with the potential savings. Text-free: the
 // rows come from the worker's `cache-table` query.
 import type { CacheTable, CacheTableRow } from '../../core/cache/table.ts';
+import type { CacheTableAnswer } from '../../worker/handlers/cache-table.ts';
 import { el } from '../dom.ts';
 import { formatCount, formatPercent, formatTokens } from '../format.ts';
 import type { RequestView } from '../view-model.ts';
@@ -9,6 +10,9 @@ import type { Panel } from './types.ts';
 
 /** Rows drawn at once; a larger input shows this many around the selected request. */
 const MAX_ROWS = 2000;
+
+/** Whether the user asked for estimates calibrated on recorded usage; kept while the page lives. */
+let calibrateFromUsage = false;
 
 function money(value: number | null): string {
   if (value === null) return '–';
@@ -51,6 +55,22 @@ function summary(table: CacheTable): HTMLElement {
   }
   for (const note of notes) lines.push(el('p', { className: 'muted', text: note }));
   return el('div', { className: 'cache-summary' }, lines);
+}
+
+/** Offers (or reports) rescaling Claude estimates by the factor measured on the log's own recorded usage. */
+function calibrationControl(table: CacheTableAnswer, rerender: () => void): HTMLElement | null {
+  const available = table.availableCalibration;
+  if (available === null) return null;
+  const box = el('input', { attrs: { type: 'checkbox' } });
+  box.checked = table.appliedCalibration !== null;
+  box.addEventListener('change', () => {
+    calibrateFromUsage = box.checked;
+    rerender();
+  });
+  const text =
+    ` Calibrate Claude estimates on this log's recorded usage: ×${available.factor.toFixed(3)} ` +
+    `(median recorded ÷ estimated prompt over ${formatCount(available.requests)} request(s); no network).`;
+  return el('label', { className: 'muted cache-calibration' }, [box, text]);
 }
 
 function visibleRange(count: number, selected: number): [number, number] {
@@ -141,9 +161,9 @@ export const cachePanel: Panel = {
       return;
     }
     container.append(el('p', { className: 'muted', text: 'Simulating the prompt cache…' }));
-    let table: CacheTable;
+    let table: CacheTableAnswer;
     try {
-      table = await ctx.ask<CacheTable>('cache-table');
+      table = await ctx.ask<CacheTableAnswer>('cache-table', { calibrate: calibrateFromUsage });
     } catch (error) {
       if (ctx.signal.aborted) return;
       container.replaceChildren(el('p', { className: 'error', text: error instanceof Error ? error.message : String(error) }));
@@ -155,9 +175,15 @@ export const cachePanel: Panel = {
       const row = (event.target as HTMLElement).closest<HTMLTableRowElement>('tbody tr[data-request]');
       if (row) ctx.selectRequest(Number(row.dataset['request']));
     });
+    const rerender = (): void => {
+      container.replaceChildren();
+      void cachePanel.render(container, ctx);
+    };
+    const calibration = calibrationControl(table, rerender);
     container.replaceChildren(
       el('h2', { className: 'section-title', text: 'Prompt cache, simulated per request' }),
       summary(table),
+      ...(calibration === null ? [] : [calibration]),
       host,
       el('p', {
         className: 'muted',
