@@ -48,6 +48,10 @@ export interface MediaInfo {
   height: number | null;
 }
 
+/**
+ * One block of a request. Requests that resend the same block at the same place may share one Segment object
+ * (the importers reuse them), so treat segments as read-only.
+ */
 export interface Segment {
   category: Category;
   /** JSON path of the block inside the request body, e.g. `messages[3].content[1]`. */

@@ -40,6 +40,19 @@ describe('element reuse', () => {
     expect(await together(bodies)).toEqual(alone(bodies, 'anthropic-messages'));
   });
 
+  it("keeps each request's own positions when a resent element moves (more tools before it)", async () => {
+    const tool = (name: string) => ({ type: 'function', function: { name } });
+    const message = { role: 'user', content: 'same message' };
+    const bodies = [
+      { model: 'gpt-4o', tools: [tool('a')], messages: [message] },
+      { model: 'gpt-4o', tools: [tool('a'), tool('b')], messages: [message] },
+      { model: 'gpt-4o', tools: [tool('a')], messages: [message] },
+    ];
+    const requests = await together(bodies);
+    expect(requests.map((r) => r.segments.at(-1)!.position)).toEqual([1, 2, 1]);
+    expect(requests).toEqual(alone(bodies, 'openai-chat'));
+  });
+
   it('does not reuse an element whose key order changed (the wire differs)', async () => {
     const a = { model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] };
     const b = { model: 'gpt-4o', messages: [{ content: 'x', role: 'user' }] };

@@ -28,8 +28,8 @@ interface WireStats {
  */
 export class TextStore {
   readonly interner: TextInterner;
-  /** Segments of the last few requests, reused when a later request resends the same element. */
-  readonly recent = new RecentRequests();
+  /** Segments of elements already imported, reused when a later request resends the same element. */
+  readonly elements = new ElementCache();
   private readonly stats = new Map<string, WireStats>();
 
   constructor(interner: TextInterner = new TextInterner()) {
@@ -113,8 +113,8 @@ export class SegmentListBuilder {
   readonly unknownShapes: UnknownShape[] = [];
   private readonly runs: (RunKind | null)[] = [];
   private readonly nested: boolean[] = [];
-  /** What each top-level element produced, so a later request that resends it can reuse the result. */
-  readonly elements = new ElementTable();
+  /** Segments taken from the element cache (also held by earlier requests): never mutated here. */
+  private readonly shared: boolean[] = [];
 
   constructor(
     private readonly store: TextStore,
@@ -123,24 +123,30 @@ export class SegmentListBuilder {
 
   /**
    * Build the segments of one top-level element of the body (`tools[i]`, `messages[i]`, `input[i]`, or a whole
-   * value such as a string `system`, with index -1). When one of the last few requests of this format had a
-   * JSON-identical element at the same place, its segments are copied instead: an agent loop resends its whole
-   * history every turn, and comparing parsed JSON (strings compare natively) is far cheaper than re-serializing
-   * and re-interning every block.
+   * value such as a string `system`, with index -1). When an earlier request of this format had a JSON-identical
+   * element at the same place, its segments are copied instead: an agent loop resends its whole history every
+   * turn, and comparing parsed JSON (strings compare natively) is far cheaper than re-serializing and re-interning
+   * every block. Only the positions, assigned in finish(), are computed afresh.
    */
   element(key: string, index: number, value: unknown, build: () => void): void {
-    const previous = this.store.recent.find(this.format, key, index, value);
-    const start = this.segments.length;
-    const unknownStart = this.unknownShapes.length;
+    const cache = this.store.elements;
+    const fingerprint = jsonFingerprint(value);
+    const previous = cache.find(fingerprint, this.format, key, index, value);
     if (previous !== null) {
+      // Shared, not copied: finish() copies only a segment whose position differs in this request.
       for (let i = 0; i < previous.segments.length; i++) {
-        this.segments.push({ ...previous.segments[i]! });
+        this.segments.push(previous.segments[i]!);
         this.runs.push(previous.runs[i]!);
         this.nested.push(previous.nested[i]!);
+        this.shared.push(true);
       }
       this.unknownShapes.push(...previous.unknown);
-    } else build();
-    this.elements.set(key, index, {
+      return;
+    }
+    const start = this.segments.length;
+    const unknownStart = this.unknownShapes.length;
+    build();
+    cache.add(fingerprint, this.format, key, index, value, {
       segments: this.segments.slice(start),
       runs: this.runs.slice(start),
       nested: this.nested.slice(start),
@@ -169,6 +175,7 @@ export class SegmentListBuilder {
     this.segments.push(segment);
     this.runs.push(spec.run ?? null);
     this.nested.push(spec.nested === true);
+    this.shared.push(false);
     return segment;
   }
 
@@ -198,17 +205,22 @@ export class SegmentListBuilder {
     let position = -1;
     let previousRun: RunKind | null = null;
     for (let i = 0; i < this.segments.length; i++) {
-      const segment = this.segments[i]!;
-      if (this.nested[i]) {
-        segment.position = Math.max(position, 0);
-        continue;
+      if (!this.nested[i]) {
+        const run = this.runs[i]!;
+        if (run === null || run !== previousRun) position++;
+        previousRun = run;
       }
-      const run = this.runs[i]!;
-      if (run === null || run !== previousRun) position++;
-      previousRun = run;
-      segment.position = position;
+      // Nested media share their parent's position.
+      this.place(i, Math.max(position, 0));
     }
     return this.segments;
+  }
+
+  private place(i: number, position: number): void {
+    const segment = this.segments[i]!;
+    if (segment.position === position) return;
+    if (this.shared[i]) this.segments[i] = { ...segment, position };
+    else segment.position = position;
   }
 }
 
@@ -260,7 +272,6 @@ export function assembleRequest(parts: RequestParts, ctx: ImportContext): Parsed
   const notes = [...parts.notes];
   if (model === null) notes.push(note('no_model'));
   if (parts.builder.unknownShapes.length > 0) notes.push(note('unknown_shapes'));
-  ctx.store.recent.remember(parts.format, parts.body, parts.builder.elements);
   return {
     index: ctx.index,
     line: ctx.line,
@@ -292,64 +303,137 @@ interface ElementRecord {
   unknown: UnknownShape[];
 }
 
-/** Element records of one request: array elements by key and index, whole values (index -1) by key. */
-export class ElementTable {
-  private readonly items = new Map<string, ElementRecord[]>();
-  private readonly wholes = new Map<string, ElementRecord>();
-
-  set(key: string, index: number, record: ElementRecord): void {
-    if (index < 0) {
-      this.wholes.set(key, record);
-      return;
-    }
-    let list = this.items.get(key);
-    if (list === undefined) {
-      list = [];
-      this.items.set(key, list);
-    }
-    list[index] = record;
-  }
-
-  get(key: string, index: number): ElementRecord | undefined {
-    return index < 0 ? this.wholes.get(key) : this.items.get(key)?.[index];
-  }
-}
-
-interface RecentEntry {
+interface CachedElement {
+  fingerprint: number;
   format: WireFormat;
-  body: JsonObject;
-  elements: ElementTable;
+  key: string;
+  index: number;
+  value: unknown;
+  record: ElementRecord;
+  chars: number;
 }
 
 /**
- * The last few requests' bodies and element records. A handful covers an agent loop (the previous turn) and a
- * proxy capture that interleaves a main loop with side requests.
+ * Elements already imported, found by a structural fingerprint and confirmed by full JSON equality. It works for
+ * interleaved conversations too (a gateway log), not just for the previous turn. Bounded by the string content
+ * it keeps alive (the parsed values it compares against); the oldest entries go first.
  */
-export class RecentRequests {
-  private readonly entries: RecentEntry[] = [];
+export class ElementCache {
+  private readonly buckets = new Map<number, CachedElement[]>();
+  private readonly order: CachedElement[] = [];
+  private head = 0;
+  private chars = 0;
 
-  constructor(private readonly capacity = 4) {}
+  constructor(private readonly maxChars = 64 * 1024 * 1024) {}
 
-  find(format: WireFormat, key: string, index: number, value: unknown): ElementRecord | null {
-    for (let e = this.entries.length - 1; e >= 0; e--) {
-      const entry = this.entries[e]!;
-      if (entry.format !== format) continue;
-      const container = entry.body[key];
-      let earlier: unknown;
-      if (index < 0) earlier = container;
-      else if (Array.isArray(container) && index < container.length) earlier = container[index];
-      else continue;
-      if (earlier === undefined || !sameJson(earlier, value)) continue;
-      const record = entry.elements.get(key, index);
-      if (record !== undefined) return record;
+  find(fingerprint: number, format: WireFormat, key: string, index: number, value: unknown): ElementRecord | null {
+    const bucket = this.buckets.get(fingerprint);
+    if (bucket === undefined) return null;
+    for (const entry of bucket) {
+      if (entry.index === index && entry.key === key && entry.format === format && sameJson(entry.value, value)) return entry.record;
     }
     return null;
   }
 
-  remember(format: WireFormat, body: JsonObject, elements: ElementTable): void {
-    this.entries.push({ format, body, elements });
-    if (this.entries.length > this.capacity) this.entries.shift();
+  add(fingerprint: number, format: WireFormat, key: string, index: number, value: unknown, record: ElementRecord): void {
+    const chars = stringChars(value);
+    // One element larger than the whole budget is not worth keeping.
+    if (chars > this.maxChars) return;
+    const entry: CachedElement = { fingerprint, format, key, index, value, record, chars };
+    const bucket = this.buckets.get(fingerprint);
+    if (bucket === undefined) this.buckets.set(fingerprint, [entry]);
+    else bucket.push(entry);
+    this.order.push(entry);
+    this.chars += chars;
+    while (this.chars > this.maxChars && this.head < this.order.length) this.evict(this.order[this.head++]!);
+    // Compact the eviction queue now and then instead of shifting it on every eviction.
+    if (this.head > 4096 && this.head * 2 > this.order.length) {
+      this.order.splice(0, this.head);
+      this.head = 0;
+    }
   }
+
+  private evict(entry: CachedElement): void {
+    this.chars -= entry.chars;
+    const bucket = this.buckets.get(entry.fingerprint);
+    if (bucket === undefined) return;
+    const at = bucket.indexOf(entry);
+    if (at >= 0) bucket.splice(at, 1);
+    if (bucket.length === 0) this.buckets.delete(entry.fingerprint);
+  }
+}
+
+/** Nodes a fingerprint looks at: enough to tell messages apart, few enough to stay cheap on huge elements. */
+const FINGERPRINT_NODES = 48;
+
+/**
+ * A 32-bit fingerprint of a parsed JSON value from the first FINGERPRINT_NODES nodes in document order: their
+ * types, key names (length and end characters), numbers, and each string's length and a few sampled characters.
+ * Cheap (no pass over string contents); equal values always match, and collisions are settled by sameJson.
+ */
+export function jsonFingerprint(value: unknown): number {
+  const state: FingerprintState = { hash: 0x811c9dc5, budget: FINGERPRINT_NODES };
+  fingerprintWalk(value, state);
+  return state.hash >>> 0;
+}
+
+interface FingerprintState {
+  hash: number;
+  budget: number;
+}
+
+function mix(state: FingerprintState, n: number): void {
+  state.hash = Math.imul(state.hash ^ n, 16777619);
+}
+
+function fingerprintWalk(v: unknown, state: FingerprintState): void {
+  if (state.budget-- <= 0) return;
+  if (typeof v === 'string') {
+    const n = v.length;
+    mix(state, 0x51 ^ n);
+    if (n > 0) {
+      mix(state, v.charCodeAt(0));
+      mix(state, v.charCodeAt(n >> 1));
+      mix(state, v.charCodeAt(n - 1));
+      mix(state, v.charCodeAt(n >> 2));
+      mix(state, v.charCodeAt((3 * n) >> 2));
+    }
+  } else if (typeof v === 'number') {
+    mix(state, 0x4e);
+    mix(state, v | 0);
+    mix(state, Math.round((v % 1) * 1e6));
+  } else if (typeof v === 'boolean') mix(state, v ? 0x54 : 0x46);
+  else if (v === null) mix(state, 0x30);
+  else if (Array.isArray(v)) {
+    mix(state, 0x5b ^ v.length);
+    for (let i = 0; i < v.length && state.budget > 0; i++) fingerprintWalk(v[i], state);
+  } else if (typeof v === 'object') {
+    const object = v as JsonObject;
+    const keys = Object.keys(object);
+    mix(state, 0x7b ^ keys.length);
+    for (let i = 0; i < keys.length && state.budget > 0; i++) {
+      const key = keys[i]!;
+      mix(state, key.length);
+      if (key.length > 0) mix(state, key.charCodeAt(0) ^ (key.charCodeAt(key.length - 1) << 8));
+      fingerprintWalk(object[key], state);
+    }
+  }
+}
+
+/** Total length of the strings in a parsed JSON value (what keeping it alive costs, roughly). */
+function stringChars(value: unknown): number {
+  if (typeof value === 'string') return value.length;
+  if (Array.isArray(value)) {
+    let total = 0;
+    for (const item of value) total += stringChars(item);
+    return total;
+  }
+  if (typeof value === 'object' && value !== null) {
+    let total = 0;
+    for (const key of Object.keys(value)) total += key.length + stringChars((value as JsonObject)[key]);
+    return total;
+  }
+  return 8;
 }
 
 /**
