@@ -63,7 +63,6 @@ export const INPUT_NAMES = [
   'qualification',
   'agent_config',
   'app_allowlist',
-  'output',
 ] as const;
 export type InputName = (typeof INPUT_NAMES)[number];
 
@@ -80,9 +79,6 @@ export const INPUT_ERROR_REASONS = [
   'sidecar_schema',
   'sidecar_row_limit',
   'sidecar_value',
-  'output_exists',
-  'output_is_input',
-  'output_unsafe',
 ] as const;
 export type InputErrorReason = (typeof INPUT_ERROR_REASONS)[number];
 
