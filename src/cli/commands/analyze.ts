@@ -14,6 +14,10 @@ import { checkOutputPath, writeOutputSafely } from '../fs/safe-output.ts';
 import type { CliIO, Command } from '../io.ts';
 import { CalibrationError, calibrateWithCountTokens } from '../calibrate.ts';
 import { renderTerminalReport } from '../report/terminal.ts';
+import { withCacheAnalysis } from '../../core/cache/attach.ts';
+import { SEVERITY_RANK, type Severity } from '../../core/cache/index.ts';
+import { renderCacheSummary } from '../report/findings-terminal.ts';
+import { renderHtmlReport } from '../report/html.ts';
 
 export const ANALYZE_USAGE = `usage: ctxray analyze <file...|-> [options]
 
@@ -30,12 +34,15 @@ options:
                   Claude estimate by exact ÷ estimate
   --json <out>    also write the analysis as JSON (schema ctxray.analysis/1); '-' writes it to stdout
                   instead of the summary
-  --force         replace an existing --json file (inputs are never overwritten)
+  --html <out>    also write a self-contained HTML report (findings, treemap, cache table, diffs; no script)
+  --content       show tool names and block excerpts in the terminal findings and the HTML report
+  --fail-on <s>   exit 2 when a finding is at least this severe: error | warning | info
+  --force         replace an existing --json or --html file (inputs are never overwritten)
   -v, --verbose   list every segment of every request, with the overhead split and notes
   -h, --help      show this help
 
 '-' as an input reads standard input. NO_COLOR turns colors off (they are off when stdout is not a terminal).
-exit status: 0 ok, 1 bad arguments, unreadable input or a failed --calibrate
+exit status: 0 ok, 1 bad arguments, unreadable input or a failed --calibrate, 2 when --fail-on is met
 `;
 
 const FORMAT_NAMES: Record<string, WireFormat | 'auto'> = {
@@ -57,11 +64,19 @@ export interface AnalyzeArgs {
   help: boolean;
   /** Set only when --calibrate is given. */
   calibrate?: boolean;
+  /** --fail-on: the least severe finding that makes the exit status 2. */
+  failOn?: Severity;
+  /** --html: where to write the self-contained report. */
+  html?: string;
+  /** --content: payload-derived labels in the human reports. */
+  content?: boolean;
 }
+
+const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
 
 export class UsageError extends Error {}
 
-const VALUE_OPTIONS = new Set(['--format', '--model', '--json']);
+const VALUE_OPTIONS = new Set(['--format', '--model', '--json', '--html', '--fail-on']);
 
 export function parseAnalyzeArgs(argv: readonly string[]): AnalyzeArgs {
   const args: AnalyzeArgs = { inputs: [], format: 'auto', model: null, json: null, force: false, verbose: false, help: false };
@@ -107,6 +122,19 @@ export function parseAnalyzeArgs(argv: readonly string[]): AnalyzeArgs {
       case '--calibrate':
         args.calibrate = true;
         break;
+      case '--html':
+        if (args.html !== undefined) throw new UsageError('--html given twice');
+        args.html = value ?? '';
+        break;
+      case '--content':
+        args.content = true;
+        break;
+      case '--fail-on': {
+        const severity = SEVERITIES.find((s) => s === value);
+        if (severity === undefined) throw new UsageError(`--fail-on must be one of ${SEVERITIES.join(', ')} (got "${value ?? ''}")`);
+        args.failOn = severity;
+        break;
+      }
       case '-v':
       case '--verbose':
         args.verbose = true;
@@ -120,6 +148,7 @@ export function parseAnalyzeArgs(argv: readonly string[]): AnalyzeArgs {
     }
   }
   if (!args.help && args.inputs.length === 0) throw new UsageError('no input file (give one or more files, or - for stdin)');
+  if (args.html !== undefined && args.html === args.json) throw new UsageError('--html and --json name the same file');
   if (args.inputs.filter((input) => input === '-').length > 1) throw new UsageError('- (stdin) can be given only once');
   return args;
 }
@@ -160,24 +189,28 @@ function describeFsError(error: unknown): string {
 
 /** Writes the JSON record; refuses inputs always and existing files unless --force. Returns an error or null. */
 function writeJson(args: AnalyzeArgs, io: CliIO, json: string): string | null {
-  const target = args.json ?? '';
+  return writeOutput('--json', args.json ?? '', args, io, json);
+}
+
+/** Writes one output file (--json, --html) under the same rules. Returns an error or null. */
+function writeOutput(flag: string, target: string, args: AnalyzeArgs, io: CliIO, data: string): string | null {
   const inputPaths = args.inputs.filter((input) => input !== '-');
   const check = checkOutputPath(target, inputPaths, { cwd: io.cwd });
   if (!check.ok && !(args.force && check.code === 'OUTPUT_EXISTS')) {
     const hint = check.code === 'OUTPUT_EXISTS' ? ' (pass --force to replace it)' : '';
-    return check.message.replaceAll('--out', '--json') + hint;
+    return check.message.replaceAll('--out', flag) + hint;
   }
   if (check.ok) {
-    const written = writeOutputSafely(target, inputPaths, json, { cwd: io.cwd });
-    return written.ok ? null : written.message.replaceAll('--out', '--json');
+    const written = writeOutputSafely(target, inputPaths, data, { cwd: io.cwd });
+    return written.ok ? null : written.message.replaceAll('--out', flag);
   }
-  return replaceFile(path.resolve(io.cwd, target), json);
+  return replaceFile(path.resolve(io.cwd, target), data, flag);
 }
 
 /** --force: write a temp file beside the target, then rename over it, so a failed write leaves nothing half-written. */
-function replaceFile(destination: string, data: string): string | null {
+function replaceFile(destination: string, data: string, flag: string): string | null {
   const stats = fs.lstatSync(destination);
-  if (!stats.isFile()) return '--json exists and is not a regular file; it was not replaced';
+  if (!stats.isFile()) return `${flag} exists and is not a regular file; it was not replaced`;
   const temp = path.join(path.dirname(destination), `.${path.basename(destination)}.${process.pid}.${randomBytes(6).toString('hex')}.partial`);
   try {
     const fd = fs.openSync(temp, 'wx', 0o644);
@@ -191,7 +224,7 @@ function replaceFile(destination: string, data: string): string | null {
     return null;
   } catch (error) {
     fs.rmSync(temp, { force: true });
-    return `could not replace the --json file (${describeFsError(error)}); it was left as it was`;
+    return `could not replace the ${flag} file (${describeFsError(error)}); it was left as it was`;
   }
 }
 
@@ -254,7 +287,8 @@ export const analyzeCommand: Command = async (argv, io) => {
   if (args.calibrate === true) {
     try {
       const counted = await calibrateWithCountTokens(analysis.requests, analysis.segmentTokens, analysis.overheadTokens, io.env);
-      analysis = calibrateAnalysis(analysis, counted.calibration);
+      // The cache figures are built on the token counts: recompute them on the calibrated counts.
+      analysis = withCacheAnalysis(calibrateAnalysis(analysis, counted.calibration));
       const line = analysis.requests[counted.requestIndex]?.line ?? 0;
       const note =
         `calibrated Claude estimates with count_tokens: ${counted.exact} tokens for the request at line ${line} ` +
@@ -267,7 +301,18 @@ export const analyzeCommand: Command = async (argv, io) => {
       return 1;
     }
   }
-  if (!jsonToStdout) io.stdout(renderTerminalReport(analysis, { color: colorEnabled(io.env, process.stdout.isTTY === true), verbose: args.verbose }));
+  const color = colorEnabled(io.env, process.stdout.isTTY === true);
+  if (!jsonToStdout) {
+    io.stdout(renderTerminalReport(analysis, { color, verbose: args.verbose }));
+    if (analysis.cache) io.stdout(renderCacheSummary(analysis.cache, { color, content: args.content === true }));
+  }
+  if (args.html !== undefined && analysis.cache) {
+    const failure = writeOutput('--html', args.html, args, io, renderHtmlReport(analysis, analysis.cache, { content: args.content === true }));
+    if (failure !== null) {
+      io.stderr(`ctxray analyze: ${failure}\n`);
+      return 1;
+    }
+  }
   if (args.json !== null) {
     const json = JSON.stringify(buildRecord(analysis), null, 2) + '\n';
     if (jsonToStdout) {
@@ -284,5 +329,15 @@ export const analyzeCommand: Command = async (argv, io) => {
       }
     }
   }
-  return 0;
+  return failOnMet(args, analysis, io) ? 2 : 0;
 };
+
+/** --fail-on: whether a finding is at least that severe (said on stderr, so it shows even with --json -). */
+function failOnMet(args: AnalyzeArgs, analysis: Analysis, io: CliIO): boolean {
+  if (args.failOn === undefined) return false;
+  const threshold = SEVERITY_RANK[args.failOn];
+  const meeting = (analysis.findings ?? []).filter((finding) => SEVERITY_RANK[finding.severity] <= threshold);
+  if (meeting.length === 0) return false;
+  io.stderr(`ctxray analyze: --fail-on ${args.failOn}: ${meeting.length} finding(s) at least that severe (${[...new Set(meeting.map((f) => f.code))].join(', ')})\n`);
+  return true;
+}
