@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import initSqlJs from 'sql.js';
 import type { Command, CliIO } from '../io.ts';
-import { analyzeClearing, type QualificationStatus } from '../../core/clearing/analyze.ts';
+import { analyzeClearing, type JournalSource, type QualificationStatus } from '../../core/clearing/analyze.ts';
 import { API_CODES, CODE_MEANINGS, GLOBAL_CODES, type InputName } from '../../core/clearing/codes.ts';
 import type { InputError } from '../../core/clearing/inputs.ts';
 import { checkQualification } from '../../core/clearing/qualification-record.ts';
@@ -164,6 +164,37 @@ export function companionPresent(sidecar: string): boolean {
   }
 }
 
+/** Longest header line read for the duplicate pre-pass; a longer first line is an invalid header. */
+const HEADER_PROBE_BYTES = 1024 * 1024;
+
+/** A journal file read on demand: only the header line up front, the whole text when the analysis gets to it. */
+function journalSource(file: string): JournalSource {
+  return {
+    firstLine() {
+      let fd: number | null = null;
+      try {
+        fd = fs.openSync(file, 'r');
+        const buffer = Buffer.alloc(HEADER_PROBE_BYTES);
+        const read = fs.readSync(fd, buffer, 0, HEADER_PROBE_BYTES, 0);
+        const chunk = buffer.subarray(0, read);
+        const newline = chunk.indexOf(10);
+        return chunk.subarray(0, newline === -1 ? read : newline).toString('utf8');
+      } catch {
+        return null;
+      } finally {
+        if (fd !== null) fs.closeSync(fd);
+      }
+    },
+    text() {
+      try {
+        return fs.readFileSync(file, 'utf8');
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
 function readJson(file: string | null, input: InputName, errors: InputError[]): unknown {
   if (file === null) return undefined;
   let text: string;
@@ -230,13 +261,7 @@ export const clearingCommand: Command = async (argv: string[], io: CliIO): Promi
   const inputErrors: InputError[] = [];
   const selection = selectJournalFiles(journalRoots);
   if (selection.missing > 0) inputErrors.push({ input: 'journals', reason: 'missing', at: '' });
-  const journals = selection.files.map((file) => {
-    try {
-      return fs.readFileSync(file, 'utf8');
-    } catch {
-      return null;
-    }
-  });
+  const journals = selection.files.map(journalSource);
   let sidecar: { bytes: Uint8Array; companionPresent: boolean } | null = null;
   try {
     sidecar = { bytes: new Uint8Array(fs.readFileSync(sidecarPath)), companionPresent: companionPresent(sidecarPath) };
@@ -248,7 +273,6 @@ export const clearingCommand: Command = async (argv: string[], io: CliIO): Promi
   const qualificationJson = readJson(jsonPaths.qualification, 'qualification', inputErrors);
   const agentConfig = readJson(jsonPaths.agentConfig, 'agent_config', inputErrors);
   const appAllowlist = readJson(jsonPaths.appAllowlist, 'app_allowlist', inputErrors);
-  const changed = snapshotChanged(snapshot);
 
   // Missing or stale qualification is not invalid input: the record says PAYLOAD_UNQUALIFIED per API.
   let qualification: QualificationStatus;
@@ -268,7 +292,8 @@ export const clearingCommand: Command = async (argv: string[], io: CliIO): Promi
     agentConfig,
     appAllowlist,
     retrievalRate: args.retrievalRate,
-    snapshotChanged: changed,
+    // Asked after every journal was read (journals are read one at a time during the analysis).
+    snapshotChanged: () => snapshotChanged(snapshot),
     inputErrors,
   });
 

@@ -59,10 +59,19 @@ export type QualificationStatus =
   | { ok: true; piAiVersion: string; apis: Record<string, { unintendedDifferences: number; qualified: boolean }> }
   | { ok: false; code: 'PAYLOAD_UNQUALIFIED'; why: string };
 
+/**
+ * A journal read on demand, so only one journal's text is in memory at a time: the header line for the
+ * duplicate pre-pass, then the whole text when its turn comes. null = could not be read.
+ */
+export interface JournalSource {
+  firstLine(): string | null;
+  text(): string | null;
+}
+
 export interface ClearingInput {
   SQL: SqlJsStatic;
-  /** Journal file contents in a deterministic order (the CLI sorts by path); null = could not be read. */
-  journals: (string | null)[];
+  /** Journals in a deterministic order (the CLI sorts by path): contents, sources read on demand, or null. */
+  journals: (string | null | JournalSource)[];
   /** Sidecar bytes and whether any -wal/-shm/-journal companion exists next to it; null when unavailable. */
   sidecar: { bytes: Uint8Array; companionPresent: boolean } | null;
   /** Parsed JSON of each input; undefined for the optional ones when not supplied. */
@@ -72,7 +81,8 @@ export interface ClearingInput {
   appAllowlist?: unknown;
   /** Supplied --retrieval-rate (0–1); undefined → 5%, pending lookup-pilot evidence. */
   retrievalRate?: number;
-  snapshotChanged?: boolean;
+  /** Whether the inputs changed while being read; a function is asked after every journal has been read. */
+  snapshotChanged?: boolean | (() => boolean);
   /** Problems the caller already found (unreadable files, JSON syntax). */
   inputErrors?: InputError[];
 }
@@ -203,7 +213,6 @@ export function analyzeClearing(input: ClearingInput): ClearingOutcome {
   const inputErrors: InputError[] = [...(input.inputErrors ?? [])];
   const globalCodes = new Set<GlobalCode>();
   const diagnostics: JournalDiagnostic[] = [];
-  if (input.snapshotChanged) globalCodes.add('SNAPSHOT_CHANGED');
 
   const routes = parseRoutes(input.routes);
   if (!routes.ok && !inputErrors.some((error) => error.input === 'routes')) inputErrors.push(routes.error);
@@ -255,14 +264,20 @@ export function analyzeClearing(input: ClearingInput): ClearingOutcome {
   const analyzable = routes.ok && sidecar !== null && inputErrors.length === 0;
   if (analyzable && sidecar !== null) {
     // Pre-pass on headers: a session id in two files makes every such file a duplicate.
-    const headers = input.journals.map((text) => (text === null ? null : readHeader(text)));
+    const headerLine = (source: string | null | JournalSource) =>
+      source === null || typeof source === 'string' ? source : source.firstLine();
+    const headers = input.journals.map((source) => {
+      const line = headerLine(source);
+      return line === null ? null : readHeader(line);
+    });
     const idCounts = new Map<string, number>();
     for (const header of headers) {
       if (header !== null) idCounts.set(header.sessionId, (idCounts.get(header.sessionId) ?? 0) + 1);
     }
     const boundaryOwner = new Map<string, number>();
-    input.journals.forEach((text, index) => {
+    input.journals.forEach((source, index) => {
       const header = headers[index] ?? null;
+      const text = source === null || typeof source === 'string' ? source : source.text();
       const recordSkip = (found: JournalSkip) => {
         skippedJournals[found.reason]++;
         diagnostics.push({ journal: index + 1, ...found });
@@ -307,6 +322,8 @@ export function analyzeClearing(input: ClearingInput): ClearingOutcome {
     if (contributions.length === 0) globalCodes.add('NO_JOURNALS');
   }
   if (inputErrors.length > 0) globalCodes.add('INPUT_INVALID');
+  const changed = typeof input.snapshotChanged === 'function' ? input.snapshotChanged() : input.snapshotChanged;
+  if (changed) globalCodes.add('SNAPSHOT_CHANGED');
 
   // Attestations are contradicted by any call outside the attested inventory (configuration changed).
   const identity = identityContext(agentConfig, allowlist, contributions);
