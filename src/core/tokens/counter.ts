@@ -4,6 +4,7 @@ import type { Category, ParsedRequest, Segment } from '../model.ts';
 import {
   CLAUDE_PER_MESSAGE_TOKENS,
   CLAUDE_REQUEST_BASE_TOKENS,
+  CLAUDE_TOOL_CALL_TOKENS,
   CLAUDE_THINKING_TOKENS,
   CLAUDE_TOKENS_PER_PDF_PAGE,
   CLAUDE_TOOL_DEFINITION_DISCOUNT,
@@ -267,9 +268,11 @@ export class TokenCounter {
     const scale = (tokens: number): number => Math.round(tokens * factor);
     const segments: number[] = [];
     let tools = 0;
+    let toolCalls = 0;
     const strippedBefore = keepsEarlierThinking(model) ? -1 : lastUserTurn(request);
     for (const segment of request.segments) {
       if (segment.category === 'tools') tools++;
+      if (segment.category === 'tool_call') toolCalls++;
       // Models before Opus 4.5 / Sonnet 4.6 drop thinking blocks of turns before the latest user turn.
       const stripped = segment.category === 'thinking' && segment.messageIndex < strippedBefore;
       segments.push(stripped ? 0 : scale(this.claudeSegment(segment, notes)));
@@ -285,7 +288,7 @@ export class TokenCounter {
     // The newer-tokenizer factor applies to text only: framing markers and the hidden tool prompt fit the
     // recorded 4.7+ requests better unscaled (Fable 5's tool requests bill less than Sonnet 4.6's).
     const overhead: OverheadTokens = {
-      framing: CLAUDE_REQUEST_BASE_TOKENS + CLAUDE_PER_MESSAGE_TOKENS * request.messageCount,
+      framing: CLAUDE_REQUEST_BASE_TOKENS + CLAUDE_PER_MESSAGE_TOKENS * request.messageCount + CLAUDE_TOOL_CALL_TOKENS * toolCalls,
       toolsPreamble: 0,
       toolUseSystem,
     };
