@@ -154,7 +154,7 @@ test('a malformed file shows a located error, and the next file still works', as
   await page.goto('./');
   // Not JSON at all: nothing can be read.
   await dropFiles(page, [{ name: 'broken.json', bytes: Buffer.from('{"model": "claude-sonnet-4-5", "messages": [') }]);
-  await expect(page.locator('#notice')).toContainText('No request could be read from broken.json');
+  await expect(page.locator('#notice')).toContainText('broken.json: no request could be read');
   await expect(page.locator('#notice .notice-details')).toContainText('broken.json');
   await expect(page.locator('#drop-target')).toBeVisible();
 

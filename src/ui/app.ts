@@ -150,7 +150,7 @@ export class App {
       if (view.requests.length === 0) {
         this.setMessage({
           kind: 'error',
-          text: `No request could be read from ${label}.`,
+          text: `${label}: no request could be read.`,
           details: this.locatedErrors(view, names),
         });
       } else if (view.errors.length > 0) {
@@ -312,7 +312,9 @@ export class App {
     const request = view?.requests[this.requestIndex];
     if (!view || !request) {
       this.main.className = 'main main-start';
-      renderStartScreen(this.main, this.examples, this.examplesError, {
+      // A paste that could not be read stays in the box, ready to be fixed.
+      const pasted = this.source?.kind === 'paste' ? this.source.text : '';
+      renderStartScreen(this.main, this.examples, this.examplesError, pasted, {
         chooseFiles: () => this.fileInput.click(),
         paste: (text) => void this.open({ kind: 'paste', text }),
         openExample: (entry) => void this.open({ kind: 'example', entry }),

@@ -13,6 +13,7 @@ export function renderStartScreen(
   host: HTMLElement,
   examples: ExampleEntry[] | null,
   examplesError: string | null,
+  pasted: string,
   actions: StartActions,
 ): void {
   const textarea = el('textarea', {
@@ -25,6 +26,7 @@ export function renderStartScreen(
       'aria-label': 'Paste a request body, a JSON array or JSONL',
     },
   });
+  textarea.value = pasted;
   const analyzeButton = el('button', {
     className: 'primary',
     text: 'Analyze pasted text',

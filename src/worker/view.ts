@@ -1,6 +1,6 @@
 // Builds the text-free AnalysisView the page renders from the core Analysis (which keeps the text in the worker).
 import type { Analysis } from '../core/analysis/types.ts';
-import type { WireFormat } from '../core/model.ts';
+import type { ParsedRequest, WireFormat } from '../core/model.ts';
 import { MODELS } from '../core/pricing/table.ts';
 import type { AnalysisView, RequestView } from '../ui/view-model.ts';
 import { openingRequest } from './opening.ts';
@@ -29,10 +29,20 @@ export function sectionsOf(analysis: Analysis): Record<string, unknown> {
   return sections;
 }
 
+/** Tool name per call id from the request's tool calls, so a tool result can be labelled with its tool. */
+function toolNamesByCall(request: ParsedRequest): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const segment of request.segments) {
+    if (segment.category === 'tool_call' && segment.callId !== null && segment.toolName !== null) names.set(segment.callId, segment.toolName);
+  }
+  return names;
+}
+
 export function buildView(analysis: Analysis): AnalysisView {
   const requests: RequestView[] = analysis.requests.map((request, i) => {
     const tokens = analysis.tokens[i];
     const model = analysis.models[i];
+    const callNames = toolNamesByCall(request);
     return {
       index: request.index,
       line: request.line,
@@ -54,7 +64,7 @@ export function buildView(analysis: Analysis): AnalysisView {
         cacheMarker: segment.cacheMarker,
         messageIndex: segment.messageIndex,
         role: segment.role,
-        toolName: segment.toolName,
+        toolName: segment.toolName ?? (segment.callId !== null ? (callNames.get(segment.callId) ?? null) : null),
       })),
     };
   });

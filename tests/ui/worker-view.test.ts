@@ -127,6 +127,16 @@ describe('worker view', () => {
     expect(view.files[0]).toMatchObject({ name: 'synthetic.jsonl', records: 2, requests: 2 });
   });
 
+  it('labels a tool result with the name of the tool call it answers', () => {
+    const r = request(0, ['a', 'b', 'c']);
+    r.segments[2] = { ...(r.segments[2] as Segment), category: 'tool_call', toolName: 'read_file', callId: 'call_1' };
+    r.segments[3] = { ...(r.segments[3] as Segment), category: 'tool_result', toolName: null, callId: 'call_1' };
+    const orphan = { ...(r.segments[3] as Segment), callId: 'call_unknown' };
+    r.segments.push(orphan);
+    const labelled = buildView(analysisOf([r])).requests[0]?.segments.map((s) => s.toolName);
+    expect(labelled).toEqual([null, null, 'read_file', 'read_file', null]);
+  });
+
   it('keeps the per-request data out of the sections', () => {
     const sections = sectionsOf(analysisOf([request(0, ['a'])], { conversations: { count: 1 } }));
     expect(Object.keys(sections)).toEqual(['conversations']);
