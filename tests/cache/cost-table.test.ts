@@ -34,7 +34,7 @@ describe('cache table', () => {
   });
 
   it('carries the totals, savings, projection and agreement summary', () => {
-    expect(table.totals).toMatchObject({ promptTokens: 2850, read: 1200, write5m: 1200, unpriced: 1, outputRecorded: 1 });
+    expect(table.totals).toMatchObject({ promptTokens: 2850, read: 1200, write5m: 1200, unpriced: 1, outputRecorded: 1, promptCacheKeys: 0 });
     expect(table.totals.actualCost).toBeCloseTo(0.0054 + 0.00081, 12);
     expect(table.projection.sessions).toBe(1000);
     expect(table.observed).toEqual({ compared: 1, readAgreements: 1, readAgreementRate: 1, writeAgreements: 1 });

@@ -45,6 +45,8 @@ export interface CacheTable {
     optimizedCost: number;
     unpriced: number;
     outputRecorded: number;
+    /** OpenAI requests carrying a prompt_cache_key (its value is never kept). */
+    promptCacheKeys: number;
   };
   potentialSavings: number;
   savingsFraction: number;
@@ -95,6 +97,7 @@ export function cacheTable(requests: readonly ParsedRequest[], cost: CostCompari
       optimizedCost: cost.optimized.totals.total,
       unpriced: cost.actual.totals.unpriced,
       outputRecorded: cost.actual.totals.outputRecorded,
+      promptCacheKeys: totals.promptCacheKeys,
     },
     potentialSavings: cost.potentialSavings,
     savingsFraction: cost.savingsFraction,

@@ -42,6 +42,9 @@ function summary(table: CacheTable): HTMLElement {
   ];
   const notes: string[] = [];
   if (table.assumedWithinTtl) notes.push('Requests without a timestamp are assumed to arrive within every cache TTL.');
+  if (totals.promptCacheKeys > 0) {
+    notes.push(`${formatCount(totals.promptCacheKeys)} OpenAI request(s) carry a prompt_cache_key (a routing hint; its value is not shown).`);
+  }
   if (totals.unpriced > 0) notes.push(`${formatCount(totals.unpriced)} request(s) name a model with no price entry: not priced.`);
   const rows = table.rows.length;
   if (totals.outputRecorded < rows) {
