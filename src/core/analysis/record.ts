@@ -3,6 +3,13 @@
 import type { CacheMarker, Category, ParsedRequest, RecordedUsage, WireFormat } from '../model.ts';
 import type { OverheadTokens, RequestTokens, Tokenizer } from '../tokens/counter.ts';
 import type { Analysis, ModelUse, ResolvedModel, TokenTotals } from './types.ts';
+import {
+  costTotalsRecord,
+  findingsRecord,
+  nearDuplicatesRecord,
+  requestCacheRecord,
+  type RequestCacheRecord,
+} from '../cache/record.ts';
 
 export const ANALYSIS_SCHEMA = 'ctxray.analysis/1';
 
@@ -63,9 +70,11 @@ export type RecordSection = (analysis: Analysis) => unknown;
 export const RECORD_SECTIONS: ReadonlyArray<readonly [key: string, build: RecordSection]> = [
   ['files', filesSection],
   ['models', modelsSection],
-  ['totals', (analysis) => analysis.totals],
+  ['totals', (analysis) => (analysis.cache ? { ...analysis.totals, cost: costTotalsRecord(analysis.cache) } : analysis.totals)],
   ['calibration', (analysis) => analysis.calibration],
   ['requests', requestsSection],
+  ['findings', (analysis) => (analysis.cache ? findingsRecord(analysis.cache) : undefined)],
+  ['nearDuplicates', (analysis) => (analysis.cache ? nearDuplicatesRecord(analysis.cache) : undefined)],
   ['errors', errorsSection],
 ];
 
@@ -102,12 +111,13 @@ function modelsSection(analysis: Analysis): ModelUse[] {
   return analysis.modelUse;
 }
 
-function requestsSection(analysis: Analysis): RequestRecord[] {
+function requestsSection(analysis: Analysis): (RequestRecord | (RequestRecord & RequestCacheRecord))[] {
   return analysis.requests.map((request, i) => {
     const tokens = analysis.tokens[i];
     const model = analysis.models[i];
     if (!tokens || !model) throw new Error(`analysis is missing token counts for request ${i}`);
-    return requestRecord(request, tokens, model);
+    const base = requestRecord(request, tokens, model);
+    return analysis.cache ? { ...base, ...requestCacheRecord(analysis.cache, i) } : base;
   });
 }
 
