@@ -216,6 +216,12 @@ describe('Anthropic Messages importer', () => {
     expect(request.notes.map((n) => n.code)).toEqual(['system_role_in_messages']);
   });
 
+  it('reads a compaction block as the text of its turn', () => {
+    const request = anthropic({ model: 'm', max_tokens: 1, messages: [{ role: 'assistant', content: [{ type: 'compaction', content: 'summary of earlier turns' }] }] });
+    expect(request.unknownShapes).toEqual([]);
+    expect(request.segments.map((s) => [s.category, s.text])).toEqual([['assistant', 'summary of earlier turns']]);
+  });
+
   it('keeps an unknown block as an "other" segment with its JSON, listed and noted', () => {
     const block = { type: 'hologram', payload: 'synthetic', cache_control: { type: 'ephemeral' } };
     const request = anthropic({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: [block] }] });

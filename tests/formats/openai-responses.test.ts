@@ -83,6 +83,25 @@ describe('OpenAI Responses importer', () => {
     expect(request.segments[7]!.media).toMatchObject({ width: 5, height: 6 });
   });
 
+  it('reads generated images and computer screenshots as image segments, not base64 text', () => {
+    const png = syntheticImages.png(1024, 768);
+    const request = responses({
+      model: 'gpt-5',
+      input: [
+        { type: 'image_generation_call', id: 'ig_1', status: 'completed', result: png },
+        { type: 'computer_call', call_id: 'cc_1', action: { type: 'screenshot' }, pending_safety_checks: [] },
+        { type: 'computer_call_output', call_id: 'cc_1', output: { type: 'computer_screenshot', image_url: `data:image/png;base64,${png}` } },
+      ],
+    });
+    expect(request.unknownShapes).toEqual([]);
+    expect(request.segments.map((s) => [s.category, s.text, s.media?.width ?? null, s.callId])).toEqual([
+      ['image', '', 1024, 'ig_1'],
+      ['tool_call', '{"type":"screenshot"}', null, 'cc_1'],
+      ['tool_result', '', null, 'cc_1'],
+      ['image', '', 1024, 'cc_1'],
+    ]);
+  });
+
   it('notes previous_response_id and item_reference (server-side state not in the file)', () => {
     const request = responses({ model: 'gpt-5', previous_response_id: 'resp_1', input: [{ type: 'item_reference', id: 'msg_0' }, { role: 'user', content: 'more' }] });
     expect(request.options.previousResponseId).toBe(true);

@@ -62,6 +62,17 @@ describe('batch envelopes', () => {
     expect(result.files[0]).toMatchObject({ layout: 'batch-body', envelope: 'anthropic-batch' });
   });
 
+  it('unwraps a batch API body written on one line', async () => {
+    const body = { requests: [{ custom_id: 'a', params: anthropicBody('one') }, { custom_id: 'b', params: anthropicBody('two') }] };
+    const result = await readOne('batch-body.json', JSON.stringify(body));
+    expect(result.errors).toEqual([]);
+    expect(result.requests.map((r) => [r.line, r.customId])).toEqual([
+      [1, 'a'],
+      [2, 'b'],
+    ]);
+    expect(result.files[0]).toMatchObject({ layout: 'batch-body', envelope: 'anthropic-batch', records: 2 });
+  });
+
   it('unwraps OpenAI Batch input lines, taking the format from the url', async () => {
     // A bare {model, messages} body is ambiguous by structure; the endpoint settles it.
     const bare = { model: 'gpt-4o', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] };

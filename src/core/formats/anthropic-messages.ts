@@ -175,6 +175,12 @@ function addBlock(builder: SegmentListBuilder, block: unknown, path: string, mes
       });
       return;
     }
+    case 'compaction': {
+      // A summary of earlier turns written by the server; the model reads its content (or the opaque form).
+      const text = stringField(block, 'content') ?? stringField(block, 'encrypted_content') ?? '';
+      builder.add({ ...base, category: roleCategory(role), text, cacheable: text !== '' });
+      return;
+    }
     case 'container_upload':
       builder.add({ ...base, category: 'document', text: '', media: referencedMedia('document', 'file', null), cacheable: true });
       return;

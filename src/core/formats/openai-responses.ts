@@ -3,7 +3,7 @@
 
 import type { Category, ParsedRequest, RequestNote } from '../model.ts';
 import { isObject, objectField, stringField, type JsonObject } from '../input/json-value.ts';
-import { mediaFromUrl, referencedMedia } from './media.ts';
+import { inlineMedia, mediaFromUrl, referencedMedia } from './media.ts';
 import { openAiOptions } from './openai-chat.ts';
 import { assembleRequest, jsonText, note, SegmentListBuilder, type ImportContext, type SegmentSpec } from './segments.ts';
 
@@ -22,7 +22,6 @@ const CALL_ITEMS = new Set([
   'web_search_call',
   'computer_call',
   'code_interpreter_call',
-  'image_generation_call',
   'local_shell_call',
   'shell_call',
   'apply_patch_call',
@@ -119,6 +118,19 @@ function addItem(
     builder.add({ ...base, category: 'thinking', text: encrypted ?? [textsOf(item['summary']), textsOf(item['content'])].filter(Boolean).join('\n'), cacheable: false });
     return;
   }
+  if (type === 'image_generation_call') {
+    // The generated image, sent back as base64 PNG: the model sees an image, not that text.
+    const result = stringField(item, 'result');
+    builder.add({
+      ...base,
+      category: 'image',
+      text: '',
+      media: result !== null ? inlineMedia('image', 'image/png', result) : referencedMedia('image', 'unknown', null),
+      callId: stringField(item, 'id'),
+      cacheable: false,
+    });
+    return;
+  }
   if (CALL_ITEMS.has(type)) {
     builder.add({
       ...base,
@@ -198,7 +210,8 @@ function partSpec(part: unknown, path: string, index: number, role: string | nul
       return { ...base, category, text: stringField(part, 'text') ?? '', cacheable: false };
     case 'refusal':
       return { ...base, category: 'assistant', text: stringField(part, 'refusal') ?? '', cacheable: false };
-    case 'input_image': {
+    case 'input_image':
+    case 'computer_screenshot': {
       const url = stringField(part, 'image_url');
       const media = url !== null ? mediaFromUrl('image', url) : referencedMedia('image', stringField(part, 'file_id') ? 'file' : 'unknown', null);
       return { ...base, category: 'image', text: '', media, cacheable: true };
@@ -255,6 +268,13 @@ function addOutput(builder: SegmentListBuilder, item: JsonObject, type: string, 
       else parts.push(jsonText(part));
     });
     text = parts.join('\n');
+  } else if (isObject(output)) {
+    // A single part (a computer_call_output screenshot) or structured output.
+    const spec = partSpec(output, `${path}.output`, index, null, 'tool_result');
+    if (spec !== null && spec.media) {
+      nested.push({ ...spec, callId, cacheable: false, nested: true });
+      text = '';
+    } else text = spec !== null ? spec.text : jsonText(output);
   } else text = output === undefined || output === null ? '' : jsonText(output);
   builder.add({ ...base, path, category: 'tool_result', text, cacheable: false, run: 'tool_result' });
   for (const spec of nested) builder.add(spec);

@@ -46,8 +46,15 @@ export function readRecords(lines: AsyncIterable<TextLine>, limits: InputLimits,
     if (!start.startsWith('[')) {
       const parsed = parseRecord(first.text, first.line, limits.maxNestingDepth);
       if (!('error' in parsed)) {
-        layout = 'jsonl';
-        yield parsed;
+        const batch = batchRequests(parsed.value);
+        if (batch !== null) {
+          // A batch API body written on one line.
+          layout = 'batch-body';
+          for (let i = 0; i < batch.length; i++) yield { line: i + 1, value: batch[i] };
+        } else {
+          layout = 'jsonl';
+          yield parsed;
+        }
         yield* jsonlRest(iterator, limits, signal);
         return;
       }
