@@ -160,7 +160,10 @@ type OpenAIRow = [
 const LONG_CONTEXT_272K: LongContextModifier = { aboveTokens: 272_000, inputFactor: 2, outputFactor: 1.5 };
 const OPENAI_ROWS: OpenAIRow[] = [
   ['gpt-6.2-sol', 'GPT-6.2 Sol', [2, 0.1, 2.5, 10], { longContextModifier: LONG_CONTEXT_272K }],
+  // Cache prices not published for these two: derived from the documented GPT-5.6+ rule (read ≈ 0.1×, write 1.25×).
+  ['gpt-6.2-astra', 'GPT-6.2 Astra', [8, 0.8, 10, 40], { longContextModifier: LONG_CONTEXT_272K }],
   ['gpt-6.1-sol', 'GPT-6.1 Sol', [2, 0.1, 2.5, 10], { longContextModifier: LONG_CONTEXT_272K }],
+  ['gpt-6.1-terra', 'GPT-6.1 Terra', [1, 0.1, 1.25, 5], { longContextModifier: LONG_CONTEXT_272K }],
   ['gpt-6-astra', 'GPT-6 Astra', [10, 1, 12.5, 50], { longContextModifier: LONG_CONTEXT_272K }],
   ['gpt-6-sol', 'GPT-6 Sol', [2, 0.2, 2.5, 10], { longContextModifier: LONG_CONTEXT_272K }],
   ['gpt-6-luna', 'GPT-6 Luna', [0.1, 0.01, 0.125, 0.5], { longContextModifier: LONG_CONTEXT_272K }],
@@ -237,5 +240,5 @@ function openaiModel(row: OpenAIRow): PricedModel {
   };
 }
 
-/** Every priced model. Rows whose prices the reference marks unknown (gpt-6.2-astra, gpt-6.1-terra) are left out. */
+/** Every priced model. */
 export const MODELS: readonly PricedModel[] = [...CLAUDE_ROWS.map(claudeModel), ...OPENAI_ROWS.map(openaiModel)];
