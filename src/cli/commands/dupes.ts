@@ -1,7 +1,8 @@
 // `ctxray dupes <file|->`: the duplicate-context contract. Exit 0 pass, 1 fail, 2 unknown / unsupported / bad use.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from '../io.ts';
+import { writeOutputSafely } from '../fs/safe-output.ts';
 import {
   buildDupesRecord,
   dupesMarkdown,
@@ -92,11 +93,10 @@ export const dupesCommand: Command = async (argv, io) => {
   const report = markdown ? dupesMarkdown(record) : dupesRecordJson(record);
   if (out === null) io.stdout(report);
   else {
-    try {
-      await writeFile(path.resolve(io.cwd, out), report);
-    } catch (error) {
-      const why = error instanceof Error && 'code' in error ? String(error.code) : 'write error';
-      io.stderr(`ctxray dupes: cannot write ${out} (${why})\n`);
+    // Never an input, never an existing file, never a half-written report (docs/file-safety.md).
+    const written = writeOutputSafely(out, input === '-' ? [] : [input], report, { cwd: io.cwd });
+    if (!written.ok) {
+      io.stderr(`ctxray dupes: ${written.message} (${written.code})\n`);
       return 2;
     }
   }
