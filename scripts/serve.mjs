@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Serves the built app (dist/) on 127.0.0.1 with the same security headers as public/_headers, and prints the URL.
-// Usage: node scripts/serve.mjs [--port N] [--dir PATH]   (PORT env also works; 0 picks a free port)
+// Usage: node scripts/serve.mjs [--port N] [--dir PATH] [--prefix /sub/path/]
+//   PORT env also works; 0 picks a free port. --prefix serves the app below a sub-path, as a static host would
+//   (the build uses relative URLs, so it works from any base path).
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
@@ -15,6 +17,7 @@ function option(name, fallback) {
 
 const root = path.resolve(option('--dir', path.join(here, '..', 'dist')));
 const port = Number(option('--port', process.env.PORT ?? '4173'));
+const prefix = `/${option('--prefix', '/').replace(/^\/+|\/+$/g, '')}/`.replace(/^\/\/$/, '/');
 
 if (!existsSync(path.join(root, 'index.html'))) {
   process.stderr.write(`serve: ${root}/index.html not found; run \`npm run build\` first\n`);
@@ -63,7 +66,14 @@ const server = createServer((req, res) => {
   } catch {
     return send(400, 'bad request\n');
   }
-  const file = path.join(root, path.normalize(pathname).replace(/^([/\\])+/, ''));
+  if (!pathname.startsWith(prefix)) {
+    if (`${pathname}/` === prefix) {
+      res.writeHead(301, { Location: prefix, ...SECURITY_HEADERS });
+      return res.end();
+    }
+    return send(404, 'not found\n');
+  }
+  const file = path.join(root, path.normalize(pathname.slice(prefix.length)).replace(/^([/\\])+/, ''));
   if (!file.startsWith(root + path.sep) && file !== root) return send(403, 'forbidden\n');
   let target = file;
   if (existsSync(target) && statSync(target).isDirectory()) target = path.join(target, 'index.html');
@@ -83,5 +93,5 @@ const server = createServer((req, res) => {
 server.listen(port, '127.0.0.1', () => {
   const address = server.address();
   const actual = typeof address === 'object' && address ? address.port : port;
-  process.stdout.write(`ctxray is being served at http://127.0.0.1:${actual}/ (Ctrl+C to stop)\n`);
+  process.stdout.write(`ctxray is being served at http://127.0.0.1:${actual}${prefix} (Ctrl+C to stop)\n`);
 });

@@ -1,0 +1,82 @@
+// The app shell: progress and Cancel on a large input, a sub-path deployment, and the sortable segment table.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { expect, ROOT, test } from './fixtures.ts';
+
+test('a large input shows progress and can be cancelled; the next input still opens', async ({ page }) => {
+  await page.goto('./');
+  // ~60 MB of synthetic JSONL built inside the page, so it need not cross from the test process.
+  await page.evaluate(() => {
+    const line = JSON.stringify({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 64,
+      system: 'synthetic cancel test',
+      messages: [{ role: 'user', content: 'synthetic filler '.repeat(3000) }],
+    });
+    const file = new File([Array.from({ length: 1200 }, () => line).join('\n')], 'synthetic-large.jsonl');
+    const transfer = new DataTransfer();
+    transfer.items.add(file);
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      document.body.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }
+  });
+  await expect(page.locator('#progress')).toBeVisible();
+  await expect(page.locator('#progress')).toContainText('synthetic-large.jsonl');
+  await page.locator('#cancel').click();
+  await expect(page.locator('#notice')).toContainText('Cancelled opening synthetic-large.jsonl');
+  await expect(page.locator('#progress')).toHaveCount(0);
+  await expect(page.locator('#drop-target')).toBeVisible();
+
+  await page.locator('[data-example="openai-responses-session"]').click();
+  await expect(page.locator('.treemap .cell').first()).toBeVisible();
+});
+
+test('the segment table sorts by any column', async ({ page }) => {
+  await page.goto('./#example=anthropic-file-reread');
+  await expect(page.locator('.segments tbody tr').first()).toBeVisible();
+  const tokensOfRows = async (): Promise<number[]> =>
+    (await page.locator('.segments tbody tr td:nth-child(5)').allTextContents()).map((t) => Number(t.replace(/[^\d]/g, '')));
+  await page.locator('button[data-sort="tokens"]').click();
+  await expect(page.locator('th[aria-sort="descending"]')).toContainText('Tokens');
+  const descending = await tokensOfRows();
+  expect(descending).toEqual([...descending].sort((a, b) => b - a));
+  await page.locator('button[data-sort="tokens"]').click();
+  const ascending = await tokensOfRows();
+  expect(ascending).toEqual([...descending].reverse().sort((a, b) => a - b));
+  await page.locator('button[data-sort="index"]').click();
+  await expect(page.locator('.segments tbody tr').first()).toHaveAttribute('data-segment', '0');
+});
+
+test.describe('deployed below a sub-path', () => {
+  let server: ChildProcess;
+  let base = '';
+
+  test.beforeAll(async () => {
+    server = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.mjs'), '--port', '0', '--prefix', '/team/tools/ctxray/'], { cwd: ROOT });
+    base = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      server.stdout?.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(out);
+        if (match?.[1]) resolve(match[1]);
+      });
+      server.on('exit', (code) => reject(new Error(`serve.mjs exited with ${code}`)));
+    });
+  });
+
+  test.afterAll(() => {
+    server.kill();
+  });
+
+  test('opens an example and loads every asset from below that path', async ({ browser }) => {
+    const context = await browser.newContext();
+    const requested: string[] = [];
+    context.on('request', (request) => requested.push(request.url()));
+    const page = await context.newPage();
+    await page.goto(`${base}#example=openai-chat-tools-reordered`);
+    await expect(page.locator('.treemap .cell').first()).toBeVisible();
+    expect(requested.length).toBeGreaterThan(3);
+    for (const url of requested) expect(url.startsWith(base), url).toBe(true);
+    await context.close();
+  });
+});
