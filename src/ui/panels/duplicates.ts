@@ -8,6 +8,8 @@ import type { AnalysisView } from '../view-model.ts';
 import type { DupesAnswer } from '../../worker/handlers/dupes.ts';
 import type { BlockOrigin, DupesRecord, DuplicateGroup } from '../../core/dupes/index.ts';
 import { REASON_MEANINGS } from '../../core/dupes/codes.ts';
+import { dupesMarkdown } from '../../core/dupes/markdown.ts';
+import { dupesRecordJson } from '../../core/dupes/record.ts';
 import type { Panel, PanelContext } from './types.ts';
 
 /** Rows shown before "N more"; the downloadable record keeps every group. */
@@ -60,14 +62,15 @@ export function verdictSentence(record: DupesRecord): string {
   return record.reason === null ? 'Not measured.' : `${record.reason}: ${REASON_MEANINGS[record.reason]}`;
 }
 
-function download(label: string, fileName: string, type: string, content: string): HTMLButtonElement {
+/** A button that saves a view of the record, built only when clicked (a long log's record is tens of MB). */
+function download(label: string, fileName: string, type: string, content: () => string): HTMLButtonElement {
   return el('button', {
     className: 'link',
     text: label,
     attrs: { type: 'button' },
     on: {
       click: () => {
-        const url = URL.createObjectURL(new Blob([content], { type }));
+        const url = URL.createObjectURL(new Blob([content()], { type }));
         const anchor = el('a', { attrs: { href: url, download: fileName } });
         anchor.click();
         setTimeout(() => URL.revokeObjectURL(url), 0);
@@ -132,8 +135,8 @@ function renderRecord(host: HTMLElement, answer: DupesAnswer, ctx: PanelContext,
   }
   host.append(
     el('div', { className: 'dupes-actions' }, [
-      download('Download JSON record', 'ctxray-dupes.json', 'application/json', JSON.stringify(record, null, 2) + '\n'),
-      download('Download markdown report', 'ctxray-dupes.md', 'text/markdown', answer.markdown),
+      download('Download JSON record', 'ctxray-dupes.json', 'application/json', () => dupesRecordJson(record)),
+      download('Download markdown report', 'ctxray-dupes.md', 'text/markdown', () => dupesMarkdown(record)),
     ]),
   );
 }

@@ -1,11 +1,6 @@
 // Worker side of the Duplicates panel: the ctxray.dupes/1 record for the loaded input, or for a file dropped on
 // the panel (an envelope, an adapter envelope, a ConeReplay trace or another log). Text-free answer.
-import {
-  dupesMarkdown,
-  dupesRecordForRequests,
-  evaluateDupesInput,
-  type DupesRecord,
-} from '../../core/dupes/index.ts';
+import { dupesRecordForRequests, evaluateDupesInput, type DupesRecord } from '../../core/dupes/index.ts';
 import { QueryError, type WorkerSession } from '../session.ts';
 
 export interface DupesParams {
@@ -18,9 +13,8 @@ export interface DupesParams {
 export interface DupesAnswer {
   /** Where the blocks came from: the analysis already loaded, or a file given to the panel. */
   source: 'loaded-input' | 'file';
+  /** The full record; the page renders its JSON and markdown views only when the user saves one. */
   record: DupesRecord;
-  /** The `--markdown` view of the same record, for copying or saving. */
-  markdown: string;
 }
 
 function readParams(params: unknown): DupesParams {
@@ -60,5 +54,5 @@ export async function dupesQuery(session: WorkerSession | null, params: unknown,
         ? await evaluateBlob(single.blob, single.name, signal)
         : dupesRecordForRequests(session.requests, readErrorCount(session.analysis));
   }
-  return { source, record, markdown: dupesMarkdown(record) };
+  return { source, record };
 }
