@@ -1,5 +1,9 @@
 // Anthropic cache simulation on hand-built (synthetic) sequences; every expected number is worked out below.
 import { describe, expect, it } from 'vitest';
+import { simulateCache } from '../../src/core/cache/simulate.ts';
+import { readRequests } from '../../src/core/input/index.ts';
+import { lookupModel } from '../../src/core/pricing/lookup.ts';
+import { TokenCounter } from '../../src/core/tokens/index.ts';
 import { figures, simulate, type BlockSpec } from './anthropic-builders.ts';
 
 const MIN = 60_000;
@@ -254,5 +258,43 @@ describe('Anthropic: optimized scenario', () => {
     const specs = [{ blocks: [t('b'), t('a'), mark(u1)] }, { blocks: [t('a'), t('b'), mark(u1)] }];
     expect(simulate(specs, 'actual').requests[1]!.read).toBe(0);
     expect(simulate(specs, 'optimized').requests[1]!.read).toBe(1500);
+  });
+});
+
+describe('Anthropic: automatic caching read from a request body', () => {
+  it('simulates a top-level cache_control as a breakpoint on the last cacheable block', async () => {
+    const system = 'Synthetic stable instructions for the automatic caching test. '.repeat(150);
+    const turn = (n: number) => ({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 16,
+      cache_control: { type: 'ephemeral' },
+      system,
+      messages: Array.from({ length: 2 * n - 1 }, (_, i) =>
+        i % 2 === 0 ? { role: 'user', content: `Synthetic question ${i}.` } : { role: 'assistant', content: `Answer ${i}.` },
+      ),
+    });
+    const text = [turn(1), turn(2)].map((body) => JSON.stringify(body)).join('\n') + '\n';
+    const { requests } = await readRequests([{ name: 'synthetic-automatic.jsonl', bytes: new TextEncoder().encode(text) }]);
+    expect(requests.map((r) => r.topLevelCacheMarker)).toEqual([{ ttl: '5m' }, { ttl: '5m' }]);
+    const counter = new TokenCounter();
+    await counter.prepare(requests, (r) => r.model);
+    const counts = requests.map((r) => counter.count(r, r.model));
+    const result = simulateCache({
+      requests,
+      segmentTokens: counts.map((c) => c.segments),
+      overheadTokens: counts.map((c) => c.overheadTotal),
+      pricingOf: (i) => lookupModel(requests[i]!.model!)?.pricing ?? null,
+      scenario: 'actual',
+    });
+    const last = (i: number) => requests[i]!.segments.length - 1;
+    expect(result.requests[0]!.breakpoints).toMatchObject([{ segment: last(0), source: 'automatic', ttl: '5m' }]);
+    expect(result.requests[1]!.breakpoints).toMatchObject([{ segment: last(1), source: 'automatic' }]);
+    // The second turn reads the prefix the first one wrote (overhead, the first turn's blocks) and writes the rest.
+    const segments1 = counts[1]!.segments;
+    const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+    const firstTurn = counts[1]!.overheadTotal + sum(segments1.slice(0, last(0) + 1));
+    expect(result.requests[1]!.hit).toBe(true);
+    expect(result.requests[1]!.read).toBe(firstTurn);
+    expect(result.requests[1]!.write5m).toBe(sum(segments1.slice(last(0) + 1)));
   });
 });
