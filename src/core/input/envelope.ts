@@ -79,7 +79,7 @@ export function unwrapRecord(record: unknown, kind: EnvelopeKind, maxDepth: numb
         body: record['body'],
         customId: stringField(record, 'custom_id'),
         formatHint,
-        error: formatHint === null ? `OpenAI batch line for endpoint ${JSON.stringify(safeEndpoint(url))}, which holds no chat or responses request` : null,
+        error: formatHint === null ? `OpenAI batch line for ${endpointName(url)}, which holds no chat or responses request` : null,
       };
     }
     case 'gateway:request':
@@ -145,7 +145,7 @@ function endpointFormat(url: string): WireFormat | null {
   return null;
 }
 
-/** Endpoint paths are API names, not payload; keep only a short path-like prefix anyway. */
-function safeEndpoint(url: string): string {
-  return url.replace(/[^A-Za-z0-9/_.-]/g, '').slice(0, 40);
+/** A documented endpoint path is named; anything else is not echoed (the field is free text in the file). */
+function endpointName(url: string): string {
+  return /^\/v1\/[a-z]+(\/[a-z]+)?$/.test(url) ? `endpoint "${url}"` : 'an endpoint';
 }

@@ -48,7 +48,7 @@ export function findJsonSyntaxError(text: string): SyntaxProblem | null {
           expect = 'comma-or-end';
           break;
         }
-        if (c !== '"') return { offset: i, message: `expected a double-quoted property name, found ${describe(c)}` };
+        if (c !== '"') return { offset: i, message: `expected a double-quoted property name, found ${describeCharacter(c)}` };
         const end = scanString(text, i);
         if (typeof end !== 'number') return end;
         i = end;
@@ -56,7 +56,7 @@ export function findJsonSyntaxError(text: string): SyntaxProblem | null {
         break;
       }
       case 'colon':
-        if (c !== ':') return { offset: i, message: `expected ':' after a property name, found ${describe(c)}` };
+        if (c !== ':') return { offset: i, message: `expected ':' after a property name, found ${describeCharacter(c)}` };
         i++;
         expect = 'value';
         break;
@@ -73,7 +73,7 @@ export function findJsonSyntaxError(text: string): SyntaxProblem | null {
         } else if (c === close) {
           stack.pop();
           i++;
-        } else return { offset: i, message: `expected ',' or '${close}', found ${describe(c)}` };
+        } else return { offset: i, message: `expected ',' or '${close}', found ${describeCharacter(c)}` };
         break;
       }
     }
@@ -102,7 +102,7 @@ function scanScalar(text: string, i: number): number | SyntaxProblem {
   }
   const number = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
   if (number && number[0] !== '' && number[0] !== '-') return i + number[0].length;
-  return { offset: i, message: `expected a value, found ${describe(c)}` };
+  return { offset: i, message: `expected a value, found ${describeCharacter(c)}` };
 }
 
 function scanString(text: string, start: number): number | SyntaxProblem {
@@ -128,7 +128,7 @@ function scanString(text: string, start: number): number | SyntaxProblem {
 }
 
 /** A structural character by name; anything else only by its class, so no payload leaks into messages. */
-function describe(c: string): string {
+export function describeCharacter(c: string): string {
   if ('{}[],:"'.includes(c)) return `'${c}'`;
   if (/[A-Za-z]/.test(c)) return 'a letter';
   if (/[0-9]/.test(c)) return 'a digit';

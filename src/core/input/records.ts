@@ -4,7 +4,7 @@
 
 import { lineAndColumn, nestingOverflowOffset } from './depth.ts';
 import { InputError, throwIfAborted } from './errors.ts';
-import { findJsonSyntaxError } from './json-syntax.ts';
+import { describeCharacter, findJsonSyntaxError } from './json-syntax.ts';
 import { formatBytes, type InputLimits } from './limits.ts';
 import type { TextLine } from './lines.ts';
 
@@ -59,8 +59,8 @@ export function readRecords(lines: AsyncIterable<TextLine>, limits: InputLimits,
         return;
       }
       if (!start.startsWith('{')) {
-        // Neither JSON nor JSONL: say what the file starts with instead of a parser message about position 0.
-        const shown = JSON.stringify(start.slice(0, 1));
+        // Neither JSON nor JSONL: say what kind of character the file starts with (never the text itself).
+        const shown = describeCharacter(String.fromCodePoint(start.codePointAt(0)!));
         throw new InputError(`not JSON or JSONL: the first non-blank line starts with ${shown}`, first.line);
       }
     }
