@@ -104,6 +104,20 @@ describe('findConversations', () => {
     expect(result.count).toBe(2);
   });
 
+  it('handles a batch of 20,000 unrelated requests sharing only their tools without quadratic work', () => {
+    const specs: SyntheticRequest[] = Array.from({ length: 20_000 }, (_, i) => ({
+      tools: ['read_file', 'bash'],
+      system: [{ text: `synthetic batch item ${i} instructions` }],
+      messages: [{ role: 'user', text: `synthetic batch question ${i}` }],
+    }));
+    // A quadratic scan over 20,000 setups would run past the test timeout; this finishes in about a second.
+    const result = findConversations(makeRequests(specs));
+    expect(result.count).toBe(20_000);
+    expect(result.kind.slice(1).every((k) => k === 'same-setup')).toBe(true);
+    // Each is compared with the latest request sharing the most setup items (the two tools).
+    expect(result.continues.slice(1, 4)).toEqual([0, 1, 2]);
+  });
+
   it('separates 150 interleaved conversations of 20 turns (3,000 requests)', () => {
     const specs: SyntheticRequest[] = [];
     for (let t = 0; t < 20; t++) for (let c = 0; c < 150; c++) specs.push(turn(`conv${c}`, t));

@@ -32,6 +32,8 @@ export interface ConversationOptions {
 }
 
 const DEFAULT_RECENT_CONVERSATIONS = 32;
+/** Most recently used setups remembered per setup item (tool definition, system block). */
+const SETUPS_PER_ITEM = 64;
 
 /** A trie node over message identities; `lastRequest` is the latest request whose messages end exactly here. */
 interface TrieNode {
@@ -56,8 +58,7 @@ export function findConversations(
   // Per conversation: its latest request. Message ids are kept for tips only, so memory follows conversations.
   const tipOf: number[] = [];
   const tipMessages = new Map<number, Int32Array>();
-  // Conversations in order of last activity (Map keeps insertion order; re-inserting moves one to the end).
-  const recency = new Map<number, true>();
+  const recency = new RecencyList();
 
   for (let r = 0; r < requests.length; r++) {
     const request = requests[r]!;
@@ -90,7 +91,7 @@ export function findConversations(
     // as an edit of the recent request, not as a fork from the first turn. A normal next turn skips this.
     const matchIsTip = prefixMatch >= 0 && tipOf[conversationOf[prefixMatch]!] === prefixMatch;
     if (!matchIsTip && ids.length > 0) {
-      const candidates = recentTips(recency, tipOf, recentLimit);
+      const candidates = recency.latest(recentLimit).map((c) => tipOf[c]!);
       if (prefixMatch >= 0) {
         const tip = tipOf[conversationOf[prefixMatch]!]!;
         if (!candidates.includes(tip)) candidates.push(tip);
@@ -133,17 +134,43 @@ export function findConversations(
     if (previousTip !== undefined) tipMessages.delete(previousTip);
     tipOf[conversation] = r;
     tipMessages.set(r, ids);
-    recency.delete(conversation);
-    recency.set(conversation, true);
+    recency.touch(conversation);
   }
 
   return { conversationOf, continues, kind, count: tipOf.length };
 }
 
-/** Latest requests of the most recently active conversations, newest last. */
-function recentTips(recency: Map<number, true>, tipOf: readonly number[], limit: number): number[] {
-  const conversations = [...recency.keys()];
-  return conversations.slice(Math.max(0, conversations.length - limit)).map((c) => tipOf[c]!);
+/**
+ * Conversations in order of last activity: a doubly linked list over conversation numbers, so marking one active
+ * and reading the few most recent are O(1) and O(limit) however many conversations the log holds.
+ */
+class RecencyList {
+  private readonly previous: number[] = [];
+  private readonly next: number[] = [];
+  private newest = -1;
+
+  touch(conversation: number): void {
+    if (conversation === this.newest) return;
+    const known = conversation < this.previous.length;
+    if (known) {
+      // Unlink from its current place (it is not the newest, so it has a successor).
+      const before = this.previous[conversation]!;
+      const after = this.next[conversation]!;
+      this.previous[after] = before;
+      if (before >= 0) this.next[before] = after;
+    }
+    this.previous[conversation] = this.newest;
+    this.next[conversation] = -1;
+    if (this.newest >= 0) this.next[this.newest] = conversation;
+    this.newest = conversation;
+  }
+
+  /** Up to `limit` conversations, most recently active first. */
+  latest(limit: number): number[] {
+    const out: number[] = [];
+    for (let c = this.newest; c >= 0 && out.length < limit; c = this.previous[c]!) out.push(c);
+    return out;
+  }
 }
 
 /**
@@ -279,16 +306,22 @@ class SetupIndex {
     if (setup === undefined) {
       setup = this.setupIds.size;
       this.setupIds.set(key, setup);
-      for (const item of items) {
-        let setupsWithItem = this.setupsOfItem.get(item);
-        if (setupsWithItem === undefined) {
-          setupsWithItem = [];
-          this.setupsOfItem.set(item, setupsWithItem);
-        }
-        setupsWithItem.push(setup);
-      }
     }
     this.latestOfSetup[setup] = requestIndex;
+    // Each item lists the setups that contain it, most recently used last, at most SETUPS_PER_ITEM of them: a batch
+    // of requests that all differ in their system prompt but share tools must not make every lookup scan them all.
+    for (const item of items) {
+      let setupsWithItem = this.setupsOfItem.get(item);
+      if (setupsWithItem === undefined) {
+        setupsWithItem = [];
+        this.setupsOfItem.set(item, setupsWithItem);
+      }
+      if (setupsWithItem[setupsWithItem.length - 1] === setup) continue;
+      const at = setupsWithItem.indexOf(setup);
+      if (at >= 0) setupsWithItem.splice(at, 1);
+      setupsWithItem.push(setup);
+      if (setupsWithItem.length > SETUPS_PER_ITEM) setupsWithItem.shift();
+    }
   }
 
   /** Sorted distinct item ids of the request's setup. */
