@@ -1,10 +1,13 @@
 // The record and its markdown view: schema validity, verdicts, the evidence table, and no text ever leaking.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { REASON_CODES, REASON_MEANINGS } from '../../src/core/dupes/codes.ts';
 import { dupesMarkdown } from '../../src/core/dupes/markdown.ts';
 import { buildDupesRecord, dupesRecordJson, exitCodeOf } from '../../src/core/dupes/record.ts';
 import { requestLogBlocks } from '../../src/core/dupes/request-log.ts';
+import { ADAPTERS, MAPPINGS } from '../../src/core/dupes/types.ts';
 import { assertSchemaValid, nativeEnvelope, recordOf } from './helpers.ts';
 
 const SEED = nativeEnvelope(['you are a helpful assistant', 'you are a helpful assistant', 'what is the capital of France?']);
@@ -169,5 +172,24 @@ describe('JSON view', () => {
     expect(json).toContain('\n    {"hash":"');
     const empty = dupesRecordJson(recordOf({ suite: 'v1', blocks: [] }));
     expect(JSON.parse(empty)).toMatchObject({ blocks: [], duplicates: [], reason: 'NO_BLOCKS' });
+  });
+});
+
+describe('documentation stays in step with the code', () => {
+  const root = path.resolve(import.meta.dirname, '../..');
+  const schema = JSON.parse(readFileSync(path.join(root, 'docs/dupes.schema.json'), 'utf8')) as {
+    properties: { reason: { oneOf: [unknown, { enum: string[] }] }; mapping: { enum: unknown[] }; adapter: { enum: unknown[] } };
+  };
+  const doc = readFileSync(path.join(root, 'docs/dupes.md'), 'utf8');
+
+  it('lists every reason code, in the schema and in docs/dupes.md', () => {
+    expect(schema.properties.reason.oneOf[1].enum).toEqual([...REASON_CODES]);
+    const documented = [...doc.matchAll(/^\| `([A-Z0-9_]+)` \|/gm)].map((m) => m[1]);
+    expect(documented).toEqual([...REASON_CODES]);
+  });
+
+  it('lists every mapping and adapter in the schema', () => {
+    expect(schema.properties.mapping.enum).toEqual([...MAPPINGS, null]);
+    expect(schema.properties.adapter.enum).toEqual([...ADAPTERS, null]);
   });
 });
