@@ -176,3 +176,20 @@ describe.skipIf(!existsSync(REAL))('every real request file through the contract
     }
   });
 });
+
+describe('hostile input never throws', () => {
+  it('returns a schema-valid record for arbitrary bytes and mangled envelopes', async () => {
+    const { default: fc } = await import('fast-check');
+    const envelopeish = fc
+      .tuple(fc.json(), fc.constantFrom('{"suite":"v1","blocks":', '{"adapter":"openai-chat-v1","messages":', '{"adapter":"conereplay-v1","trace":', '{"events":', ''))
+      .map(([json, head]) => bytesOf(head === '' ? json : `${head}${json}}`));
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.uint8Array({ maxLength: 200 }), envelopeish), async (bytes) => {
+        const record = await evaluate(bytes, 'fuzz.json');
+        assertSchemaValid(record);
+        expect(['pass', 'fail', 'unknown']).toContain(record.result);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
