@@ -110,7 +110,7 @@ describe('findConversations', () => {
       system: [{ text: `synthetic batch item ${i} instructions` }],
       messages: [{ role: 'user', text: `synthetic batch question ${i}` }],
     }));
-    // A quadratic scan over 20,000 setups would run past the test timeout; this finishes in about a second.
+    // Each lookup scans a bounded number of recent conversations and setups, not every earlier one.
     const result = findConversations(makeRequests(specs));
     expect(result.count).toBe(20_000);
     expect(result.kind.slice(1).every((k) => k === 'same-setup')).toBe(true);

@@ -239,3 +239,22 @@ describe('describeRequests', () => {
     expect(describeRequests([1, 2, 3, 6, 8, 9])).toBe('requests 2–4, 7, 9–10, 6×');
   });
 });
+
+describe('openai_explicit_no_breakpoint', () => {
+  it('fires when GPT-5.6 explicit mode has no breakpoint, and not in implicit mode', () => {
+    const specs = (): SyntheticRequest[] =>
+      session(3, (n) => ({ format: 'openai-chat', model: 'gpt-5.6-terra', messages: [{ role: 'system', text: SYSTEM }, ...loopMessages('o', n)] }));
+    const run = (mode: 'explicit' | 'implicit') => {
+      const requests = makeRequests(specs());
+      for (const request of requests) request.options.promptCacheMode = mode;
+      return analyzeCache({
+        requests,
+        segmentTokens: requests.map((r) => r.segments.map(() => 600)),
+        overheadTokens: requests.map(() => 0),
+        pricingOf: () => lookupModel('gpt-5.6-terra')!.pricing,
+      });
+    };
+    expect(find(run('explicit'), 'openai_explicit_no_breakpoint')).toMatchObject({ severity: 'warning', requests: [0, 1, 2] });
+    expect(find(run('implicit'), 'openai_explicit_no_breakpoint')).toBeUndefined();
+  });
+});

@@ -295,7 +295,19 @@ function checkBreakpointBeforeChange(
   });
 }
 
-const EVENT_FINDINGS: Partial<Record<SimulationEventCode, FindingCode>> = {
+/** Findings raised from a simulation diagnostic. */
+type EventFindingCode =
+  | 'too_many_breakpoints'
+  | 'automatic_ttl_conflict'
+  | 'automatic_no_eligible_block'
+  | 'prefix_below_minimum'
+  | 'lookback_exceeded'
+  | 'ttl_order'
+  | 'entry_expired'
+  | 'openai_explicit_no_breakpoint'
+  | 'no_breakpoint';
+
+const EVENT_FINDINGS: Record<SimulationEventCode, EventFindingCode> = {
   too_many_breakpoints: 'too_many_breakpoints',
   automatic_ttl_conflict: 'automatic_ttl_conflict',
   automatic_no_eligible_block: 'automatic_no_eligible_block',
@@ -315,22 +327,24 @@ function checkSimulationEvents(groups: FindingGroups, input: FindingsInput): voi
     if (request === undefined) continue;
     for (const event of result.events) {
       const code = EVENT_FINDINGS[event.code];
-      if (code === undefined) continue;
       const path = event.segment === null ? null : (request.segments[event.segment]?.path ?? null);
       const pricing = input.pricingOf(r);
       if (code === 'no_breakpoint' && result.promptTokens < (pricing?.minCacheableTokens ?? 0)) continue;
+      const openai = result.provider === 'openai';
       const text = eventText(code, path, pricing, result);
       // A rolling breakpoint moves every turn: message blocks group together, setup blocks by their path.
       const segment = event.segment === null ? undefined : request.segments[event.segment];
       const place = segment === undefined ? '' : segment.messageIndex < 0 ? segment.path : 'messages';
       groups.add({
         code,
-        key: `${place}\u0000${pricing?.id ?? request.model ?? ''}`,
+        key: `${place}\u0000${pricing?.id ?? request.model ?? ''}\u0000${result.provider}`,
         request: r,
         segmentPath: path,
         detail: null,
-        render: (when, values) => text(when, values),
+        render: openai && code === 'too_many_breakpoints' ? openaiTooMany : text,
         value: event.value,
+        // OpenAI's explicit mode uses the latest 4 and ignores the rest: a waste, not a rejected request.
+        ...(openai && code === 'too_many_breakpoints' && { severity: 'warning' as const }),
       });
     }
   }
@@ -338,8 +352,13 @@ function checkSimulationEvents(groups: FindingGroups, input: FindingsInput): voi
 
 type Render = (when: string, values: readonly number[]) => { message: string; fix: string };
 
+const openaiTooMany: Render = (when, values) => ({
+  message: `${Math.max(...values)} prompt_cache_breakpoint markers in explicit mode (${when}); only the latest ${MAX_BREAKPOINTS} are used, the rest are ignored.`,
+  fix: `Keep at most ${MAX_BREAKPOINTS} breakpoints: one after the stable prefix and one on the latest turn.`,
+});
+
 function eventText(
-  code: FindingCode,
+  code: EventFindingCode,
   path: string | null,
   pricing: ModelPricing | null,
   result: RequestCacheResult,
@@ -392,8 +411,6 @@ function eventText(
         message: `No cache breakpoint at all (${when}): nothing is ever written to the cache, so every request pays full price for its ≈${formatCount(result.promptTokens)}+ token prompt.`,
         fix: 'Add a top-level "cache_control":{"type":"ephemeral"} (automatic caching on the growing tail), or a marker on the last system block and one on the latest message.',
       });
-    default:
-      return (when) => ({ message: `${code} (${when})`, fix: '' });
   }
 }
 
