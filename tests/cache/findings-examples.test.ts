@@ -1,0 +1,43 @@
+// Each bundled synthetic example raises the findings it was made for and nothing else; the fixed twin of the
+// cache-busting session has none and costs the same in both scenarios.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyzeInput } from '../../src/core/analysis/analyze.ts';
+
+const examples = path.resolve(__dirname, '../../examples');
+
+async function analyzeExample(file: string) {
+  const analysis = await analyzeInput([{ name: file, bytes: new Uint8Array(readFileSync(path.join(examples, file))) }]);
+  return analysis.cache!;
+}
+
+describe('findings on the bundled examples', () => {
+  it.each([
+    ['synthetic-anthropic-agent-cache-bust.jsonl.gz', ['volatile_value_in_prefix', 'missing_tail_breakpoint']],
+    ['synthetic-anthropic-agent-cache-fixed.jsonl.gz', []],
+    ['synthetic-anthropic-file-reread.jsonl', ['near_duplicate_content']],
+    ['synthetic-openai-chat-tools-reordered.jsonl', ['tools_reordered']],
+    // The switch to Claude Opus 4.6 also lifts the minimum to 4,096 tokens, above the system breakpoint's prefix.
+    ['synthetic-mixed-models.jsonl', ['model_changed', 'prefix_below_minimum']],
+    ['synthetic-gateway-interleaved.jsonl', ['entry_expired']],
+    ['synthetic-openai-responses-session.jsonl', []],
+  ])('%s → %j', async (file, codes) => {
+    const cache = await analyzeExample(file);
+    expect(cache.findings.map((f) => f.code).sort()).toEqual([...codes].sort());
+  });
+
+  it('the fixed twin costs the same optimized as actual; the cache-busting one does not', async () => {
+    const fixed = await analyzeExample('synthetic-anthropic-agent-cache-fixed.jsonl.gz');
+    expect(Math.abs(fixed.cost.potentialSavings)).toBeLessThan(0.00005);
+    const bust = await analyzeExample('synthetic-anthropic-agent-cache-bust.jsonl.gz');
+    expect(bust.cost.savingsFraction).toBeGreaterThan(0.5);
+    expect(bust.conversations.count).toBe(1);
+  });
+
+  it('reads the gateway log as three interleaved conversations', async () => {
+    const cache = await analyzeExample('synthetic-gateway-interleaved.jsonl');
+    expect(cache.conversations.count).toBe(3);
+    expect(cache.conversations.conversationOf.slice(0, 6)).toEqual([0, 1, 2, 0, 1, 2]);
+  });
+});
