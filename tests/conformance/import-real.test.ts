@@ -101,6 +101,48 @@ suite(title, () => {
     for (const request of chained) expect(request.notes.map((n) => n.code)).toContain('previous_response_id');
   });
 
+  it('real requests wrapped as a gateway log with their real recorded responses carry that usage', async () => {
+    // Each request line beside the response usage its provider recorded (final object, or the stream's
+    // message_start / message_delta events), converted to Anthropic's sense of input.
+    type UsageLine = { request_line: number; usage: { final?: Record<string, number>; message_start?: Record<string, number>; message_delta?: Record<string, number> } };
+    for (const [format, name] of [
+      ['anthropic-messages', 'pai_cache_inline_system_prefix_reused'],
+      ['anthropic-messages', 'llm-anthropic_tools_seq'],
+      ['openai-chat', 'llm_tool_chain_of_two_calls_seq'],
+      ['openai-responses', 'pai_simple_tool_call_seq'],
+    ] as const) {
+      const bodies = fs.readFileSync(path.join(root, format, `${name}.jsonl`), 'utf8').split('\n').filter((l) => l.trim() !== '');
+      const usages = fs
+        .readFileSync(path.join(root, format, `${name}.usage.jsonl`), 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l) as UsageLine);
+      const lines = usages.map((u) => {
+        const response = u.usage.final
+          ? { body: { usage: u.usage.final } }
+          : [{ type: 'message_start', message: { usage: u.usage.message_start } }, { type: 'message_delta', usage: u.usage.message_delta }];
+        return `{"request":${bodies[u.request_line]!},"response":${JSON.stringify(response)}}`;
+      });
+      const result = await readRequests([{ name: `${name}.gateway.jsonl`, bytes: new TextEncoder().encode(lines.join('\n')) }]);
+      expect(result.errors, name).toEqual([]);
+      result.requests.forEach((request, i) => {
+        const usage = usages[i]!.usage;
+        const recorded = request.recorded!;
+        if (format === 'anthropic-messages') {
+          const start = usage.final ?? usage.message_start!;
+          expect(recorded.input + recorded.cacheRead + recorded.cacheWrite5m + recorded.cacheWrite1h, name).toBe(
+            start['input_tokens']! + start['cache_read_input_tokens']! + start['cache_creation_input_tokens']!,
+          );
+          expect(recorded.output, name).toBe((usage.final ?? usage.message_delta!)['output_tokens']);
+        } else {
+          const final = usage.final!;
+          // OpenAI totals include cached tokens; recorded input + cacheRead gives the total back.
+          expect(recorded.input + recorded.cacheRead, name).toBe(final['prompt_tokens'] ?? final['input_tokens']);
+        }
+      });
+    }
+  });
+
   it('the same files gzipped and concatenated as one JSONL read the same', async () => {
     const { gzipSync } = await import('node:zlib');
     const name = 'pai_recorded_usage_requests.jsonl';

@@ -162,6 +162,38 @@ describe('gateway envelopes', () => {
     ]);
   });
 
+  it('reads usage from a streamed Anthropic response (message_start, then message_delta overlays output)', async () => {
+    const events = [
+      { type: 'message_start', message: { id: 'msg_1', usage: { input_tokens: 10, cache_read_input_tokens: 1200, cache_creation_input_tokens: 0, output_tokens: 1 } } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'synthetic' } },
+      { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 57, input_tokens: null } },
+    ];
+    const result = await readOne('stream.jsonl', jsonl({ request: anthropicBody('a'), response: events }));
+    expect(result.requests[0]!.recorded).toEqual({ input: 10, cacheRead: 1200, cacheWrite5m: 0, cacheWrite1h: 0, output: 57 });
+  });
+
+  it('reads usage from server-sent-event text (Chat Completions stream with a final usage chunk)', async () => {
+    const sse = [
+      'data: {"id":"c1","choices":[{"delta":{"content":"syn"}}],"usage":null}',
+      '',
+      'data: {"id":"c1","choices":[],"usage":{"prompt_tokens":1300,"completion_tokens":12,"prompt_tokens_details":{"cached_tokens":1152}}}',
+      '',
+      'data: [DONE]',
+      '',
+    ].join('\n');
+    const result = await readOne('sse.jsonl', jsonl({ request: chatBody('a'), response: sse }));
+    expect(result.requests[0]!.recorded).toEqual({ input: 148, cacheRead: 1152, cacheWrite5m: 0, cacheWrite1h: 0, output: 12 });
+  });
+
+  it('reads usage from a Responses stream (response.completed event)', async () => {
+    const events = [
+      { type: 'response.created', response: { id: 'r', usage: null } },
+      { type: 'response.completed', response: { id: 'r', usage: { input_tokens: 2048, output_tokens: 5, input_tokens_details: { cached_tokens: 1920 } } } },
+    ];
+    const result = await readOne('r.jsonl', jsonl({ request: responsesBody('a'), response: events }));
+    expect(result.requests[0]!.recorded).toEqual({ input: 128, cacheRead: 1920, cacheWrite5m: 0, cacheWrite1h: 0, output: 5 });
+  });
+
   it('unwraps an HTTP capture {request: {method, url, body}} one level deeper', async () => {
     const text = jsonl({ start_time: 1772359260123, request: { method: 'POST', url: 'https://gateway.invalid/v1/responses', body: responsesBody('x') } });
     const result = await readOne('capture.jsonl', text);

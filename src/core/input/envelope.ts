@@ -56,15 +56,15 @@ export interface UnwrappedRecord {
   customId: string | null;
   /** From an OpenAI batch line's `url`, when it names an endpoint. */
   formatHint: WireFormat | null;
-  /** The provider response recorded beside the request (gateway logs), or null. */
-  response: JsonObject | null;
+  /** The usage object of the provider response recorded beside the request (gateway logs), or null. */
+  usage: JsonObject | null;
   timestamp: number | null;
   /** Why the envelope could not be taken off (e.g. an OpenAI batch line for an endpoint that is not read). */
   error: string | null;
 }
 
 export function unwrapRecord(record: unknown, kind: EnvelopeKind, maxDepth: number): UnwrappedRecord {
-  const plain: UnwrappedRecord = { body: record, customId: null, formatHint: null, response: null, timestamp: null, error: null };
+  const plain: UnwrappedRecord = { body: record, customId: null, formatHint: null, usage: null, timestamp: null, error: null };
   if (!isObject(record)) return plain;
   switch (kind) {
     case 'none':
@@ -95,7 +95,7 @@ export function unwrapRecord(record: unknown, kind: EnvelopeKind, maxDepth: numb
         ...plain,
         body,
         customId: stringField(record, 'custom_id'),
-        response: responseBody(record['response'] ?? record['response_body'], maxDepth),
+        usage: responseUsage(record['response'] ?? record['response_body'], maxDepth),
         timestamp: recordTimestamp(record) ?? recordTimestamp(inner),
       };
     }
@@ -114,17 +114,58 @@ export function batchOutputUsage(record: unknown, kind: EnvelopeKind, maxDepth: 
     const message = result['message'];
     return isObject(message) ? (message['usage'] ?? null) : null;
   }
-  const body = responseBody(record['response'], maxDepth);
-  return body?.['usage'] ?? null;
+  return responseUsage(record['response'], maxDepth);
 }
 
-/** A recorded response: the body itself, or `{body}` around it (as an object or as JSON text). */
-function responseBody(response: unknown, maxDepth: number): JsonObject | null {
+/**
+ * The usage of a recorded response: a response body, `{body}` around it, either as JSON text, or a streamed
+ * response (an array of events, or server-sent-event text). For streams, later usage fields overlay earlier ones:
+ * Anthropic puts input and cache tokens in message_start and the final output tokens in message_delta.
+ */
+export function responseUsage(response: unknown, maxDepth: number): JsonObject | null {
+  if (typeof response === 'string' && /^\s*(event|data):/m.test(response) && !response.trimStart().startsWith('{')) {
+    return usageOfEvents(sseEvents(response, maxDepth));
+  }
   const value = parseEmbedded(response, maxDepth);
+  if (Array.isArray(value)) return usageOfEvents(value);
   if (!isObject(value)) return null;
-  if ('usage' in value) return value;
-  const inner = parseEmbedded(value['body'], maxDepth);
-  return isObject(inner) ? inner : null;
+  const own = eventUsage(value);
+  if (own !== null) return own;
+  return 'body' in value ? responseUsage(value['body'], maxDepth) : null;
+}
+
+/** Usage carried by one response object or stream event (chat chunk, message_start, response.completed). */
+function eventUsage(event: JsonObject): JsonObject | null {
+  if (isObject(event['usage'])) return event['usage'];
+  for (const key of ['message', 'response']) {
+    const inner = event[key];
+    if (isObject(inner) && isObject(inner['usage'])) return inner['usage'];
+  }
+  return null;
+}
+
+function usageOfEvents(events: unknown[]): JsonObject | null {
+  let merged: JsonObject | null = null;
+  for (const event of events) {
+    if (!isObject(event)) continue;
+    const usage = eventUsage(event);
+    if (usage === null) continue;
+    merged ??= {};
+    for (const key of Object.keys(usage)) if (usage[key] !== null && usage[key] !== undefined) merged[key] = usage[key];
+  }
+  return merged;
+}
+
+/** The JSON payloads of `data:` lines in server-sent-event text (malformed ones skipped). */
+function sseEvents(text: string, maxDepth: number): unknown[] {
+  const events: unknown[] = [];
+  for (const line of text.split('\n')) {
+    const match = /^data:\s?(.*)$/.exec(line.replace(/\r$/, ''));
+    if (match === null || !match[1]!.startsWith('{')) continue;
+    const value = parseEmbedded(match[1], maxDepth);
+    if (isObject(value)) events.push(value);
+  }
+  return events;
 }
 
 /** A wrapped value as an object; JSON text is parsed (depth-checked first). Returns an error message on failure. */

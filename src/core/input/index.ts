@@ -316,8 +316,7 @@ class FileReader {
     this.formats.add(format);
     request.customId = unwrapped.customId;
     request.timestamp = unwrapped.timestamp;
-    const usage = unwrapped.response?.['usage'];
-    if (usage !== undefined) request.recorded = recordedUsage(usage, format);
+    if (unwrapped.usage !== null) request.recorded = recordedUsage(unwrapped.usage, format);
     this.state.requests.push(request);
   }
 
