@@ -81,6 +81,17 @@ describe('text encodings', () => {
     ]);
   });
 
+  it('reports invalid UTF-8 inside a pretty-printed document once, not as a flood of broken lines', async () => {
+    const pretty = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }, null, 2);
+    const cut = pretty.indexOf('"x"') + 1;
+    const data = new Uint8Array([...bytes(pretty.slice(0, cut)), 0xfe, ...bytes(pretty.slice(cut))]);
+    const result = await readOne('pretty.json', data);
+    expect(result.requests).toEqual([]);
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]).toMatchObject({ line: 6 });
+    expect(result.errors[0]!.message).toMatch(/^invalid UTF-8 at byte offset \d+/);
+  });
+
   it('rejects a 0-byte file', async () => {
     const result = await readOne('empty.jsonl', new Uint8Array(0));
     expect(result.errors).toEqual([{ file: 0, line: 0, message: 'the file is empty (0 bytes)' }]);

@@ -90,11 +90,14 @@ export function readRecords(lines: AsyncIterable<TextLine>, limits: InputLimits,
     }
     // Line numbers of the document count from the file's first line; blank/unreadable leading lines shift them.
     const lineShift = first.line - 1;
-    if (lineErrors.length > 0 && texts.filter((t) => t.trim() !== '').length > 1) {
-      // A broken line inside a multi-line document breaks the document; read what can be read as JSONL.
+    if (lineErrors.length > 0) {
       yield* lineErrors;
-      yield* linesAsJsonl(texts, lineShift, limits);
-      layout = 'jsonl';
+      // Lines that are JSON objects on their own make this JSONL with unreadable lines: read the rest. Otherwise
+      // it is one document, and an unreadable line breaks all of it (reported above, once).
+      if (texts.some((t) => isJsonObjectLine(t, limits.maxNestingDepth))) {
+        layout = 'jsonl';
+        yield* linesAsJsonl(texts, lineShift, limits);
+      } else layout = 'json-document';
       return;
     }
     const whole = texts.join('\n');
