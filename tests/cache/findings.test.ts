@@ -155,8 +155,9 @@ describe('no_breakpoint', () => {
   it('fires when no request carries a breakpoint', () => {
     const bare = (n: number) => goodTurn(n, { system: [{ text: SYSTEM }], topLevelMarker: undefined });
     const finding = find(analyze(session(4, bare)), 'no_breakpoint');
-    expect(finding).toMatchObject({ requests: [0, 1, 2, 3], segmentPath: null, severity: 'warning' });
-    expect(finding!.message).toContain('requests 1–4, 4×');
+    // The last request has no follower, so a breakpoint there would only add a write nobody reads.
+    expect(finding).toMatchObject({ requests: [0, 1, 2], segmentPath: null, severity: 'warning' });
+    expect(finding!.message).toContain('requests 1–3, 3×');
   });
 
   it('stays quiet for a prompt too short to cache anyway', () => {
@@ -256,5 +257,12 @@ describe('openai_explicit_no_breakpoint', () => {
     };
     expect(find(run('explicit'), 'openai_explicit_no_breakpoint')).toMatchObject({ severity: 'warning', requests: [0, 1, 2] });
     expect(find(run('implicit'), 'openai_explicit_no_breakpoint')).toBeUndefined();
+  });
+});
+
+describe('no_breakpoint on a one-off request', () => {
+  it('stays quiet when no later request builds on it (a breakpoint would only add a write)', () => {
+    const single: SyntheticRequest = { tools: TOOLS, system: [{ text: SYSTEM }], messages: loopMessages('one-off', 2) };
+    expect(find(analyze([single]), 'no_breakpoint')).toBeUndefined();
   });
 });

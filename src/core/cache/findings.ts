@@ -321,6 +321,9 @@ const EVENT_FINDINGS: Record<SimulationEventCode, EventFindingCode> = {
 
 /** Diagnostics the actual-scenario simulation raised, one finding per code and location. */
 function checkSimulationEvents(groups: FindingGroups, input: FindingsInput): void {
+  // A request nothing later builds on gains nothing from a breakpoint (the write is never read): no advice to add one.
+  const followed = new Set<number>();
+  for (const compared of input.conversations.continues) if (compared !== null) followed.add(compared);
   for (const result of input.costs.actual.simulation.requests) {
     const r = result.requestIndex;
     const request = input.requests[r];
@@ -329,7 +332,7 @@ function checkSimulationEvents(groups: FindingGroups, input: FindingsInput): voi
       const code = EVENT_FINDINGS[event.code];
       const path = event.segment === null ? null : (request.segments[event.segment]?.path ?? null);
       const pricing = input.pricingOf(r);
-      if (code === 'no_breakpoint' && result.promptTokens < (pricing?.minCacheableTokens ?? 0)) continue;
+      if (code === 'no_breakpoint' && (!followed.has(r) || result.promptTokens < (pricing?.minCacheableTokens ?? 0))) continue;
       const openai = result.provider === 'openai';
       const text = eventText(code, path, pricing, result);
       // A rolling breakpoint moves every turn: message blocks group together, setup blocks by their path.
