@@ -82,6 +82,25 @@ describe('pricing with each request’s own model', () => {
   });
 });
 
+describe('dated prices', () => {
+  it('prices Sonnet 5.5 cache reads at $0.20 before 2026-10-07 and $0.10 from then', () => {
+    const sys: BlockSpec = { id: 'sys', tokens: 2000, category: 'system', marker: '5m' };
+    const at = (iso: string): RequestSpec[] => {
+      const t = Date.parse(iso);
+      return [
+        { blocks: [sys], model: 'claude-sonnet-5-5', timestamp: t },
+        { blocks: [sys], model: 'claude-sonnet-5-5', timestamp: t + 60_000 },
+      ];
+    };
+    // The second request reads 2,000 tokens.
+    expect(report(at('2026-10-06T12:00:00Z'), 'table').costs[1]!.cacheRead).toBeCloseTo(0.0004, 12);
+    expect(report(at('2026-10-08T12:00:00Z'), 'table').costs[1]!.cacheRead).toBeCloseTo(0.0002, 12);
+    // Without a timestamp: the current price.
+    const undated = report([{ blocks: [sys], model: 'claude-sonnet-5-5' }, { blocks: [sys], model: 'claude-sonnet-5-5' }], 'table');
+    expect(undated.costs[1]!.cacheRead).toBeCloseTo(0.0002, 12);
+  });
+});
+
 describe('actual vs optimized, savings and the 1,000-session projection', () => {
   const sys = (t: string): BlockSpec => ({ id: `"Now: ${t}"`, tokens: 2000, category: 'system', marker: '5m' });
   const specs: RequestSpec[] = [

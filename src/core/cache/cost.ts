@@ -27,6 +27,16 @@ function hasTiers(pricing: ModelPricing): pricing is PricedModel {
   return 'longPromptTier' in pricing && 'longContextModifier' in pricing;
 }
 
+/**
+ * The cache-read price in effect when the request was sent: a documented earlier price applies to requests
+ * timestamped before its change date (Sonnet 5.5 reads cost $0.20 until 2026-10-07); undated requests get today's.
+ */
+function cacheReadAt(pricing: ModelPricing, rates: ModelPricing, timestamp: number | null): number {
+  if (!hasTiers(pricing) || pricing.cacheReadBefore === null || timestamp === null) return rates.cacheRead;
+  if (rates !== pricing) return rates.cacheRead; // a long-prompt tier has its own read price
+  return timestamp < Date.parse(`${pricing.cacheReadBefore.date}T00:00:00Z`) ? pricing.cacheReadBefore.cacheRead : rates.cacheRead;
+}
+
 /** Cost of one request from its simulated cache figures; null fields when the model has no pricing entry. */
 export function priceRequest(
   request: ParsedRequest,
@@ -48,7 +58,8 @@ export function priceRequest(
   };
   if (pricing === null) return base;
   // Haiku 5.5 above 100K prompt tokens and OpenAI's 272K modifier reprice the whole request, output included.
-  const rates = hasTiers(pricing) ? effectivePricing(pricing, cache.promptTokens) : pricing;
+  const tiered = hasTiers(pricing) ? effectivePricing(pricing, cache.promptTokens) : pricing;
+  const rates = { ...tiered, cacheRead: cacheReadAt(pricing, tiered, request.timestamp) };
   // A write price that does not exist (no separate write fee) bills the tokens as plain input.
   const write5mRate = rates.cacheWrite5m ?? rates.input;
   const write1hRate = rates.cacheWrite1h ?? write5mRate;
@@ -64,7 +75,7 @@ export function priceRequest(
     cacheWrite,
     output,
     total: input + cacheRead + cacheWrite + output,
-    longContextTier: rates !== pricing,
+    longContextTier: tiered !== pricing,
   };
 }
 
