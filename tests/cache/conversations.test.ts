@@ -176,3 +176,17 @@ const SERVER_STATE = 'openai-responses/pai_previous_response_id_chain_seq.jsonl'
     });
   },
 );
+
+describe('Chat Completions conversations sharing a system message', () => {
+  it('keeps two interleaved one-turn conversations apart (the shared system message is setup, not history)', () => {
+    const chat = (topic: string, turns: number): SyntheticRequest => ({
+      format: 'openai-chat',
+      model: 'gpt-4o',
+      messages: [{ role: 'system', text: 'synthetic shared assistant prompt' }, ...loopMessages(topic, turns)],
+    });
+    const result = findConversations(makeRequests([chat('a', 0), chat('b', 0), chat('a', 1), chat('b', 1)]));
+    expect(result.conversationOf).toEqual([0, 1, 0, 1]);
+    expect(result.kind).toEqual(['new', 'same-setup', 'continues', 'continues']);
+    expect(result.continues).toEqual([null, 0, 0, 1]);
+  });
+});

@@ -63,6 +63,9 @@ export function findConversations(
   for (let r = 0; r < requests.length; r++) {
     const request = requests[r]!;
     const ids = messages.idsOf(request);
+    // What rule 2 counts: the conversation's own messages, not a leading system/developer message every
+    // conversation of the application shares (OpenAI's system prompt is messages[0]).
+    const own = ids.subarray(Math.min(ids.length, leadingInstructionCount(request)));
 
     // Rule 1: the deepest trie node on this request's path where an earlier request ended.
     let node = root;
@@ -90,13 +93,13 @@ export function findConversations(
     // match such as the first turn): an edited history that re-sends more messages than that match holds is read
     // as an edit of the recent request, not as a fork from the first turn. A normal next turn skips this.
     const matchIsTip = prefixMatch >= 0 && tipOf[conversationOf[prefixMatch]!] === prefixMatch;
-    if (!matchIsTip && ids.length > 0) {
+    if (!matchIsTip && own.length > 0) {
       const candidates = recency.latest(recentLimit).map((c) => tipOf[c]!);
       if (prefixMatch >= 0) {
         const tip = tipOf[conversationOf[prefixMatch]!]!;
         if (!candidates.includes(tip)) candidates.push(tip);
       }
-      const edited = bestEditedMatch(ids, candidates, tipMessages, prefixDepth);
+      const edited = bestEditedMatch(own, candidates, tipMessages, Math.max(0, prefixDepth - (ids.length - own.length)));
       if (edited !== null) {
         link = 'edited';
         compared = edited;
@@ -133,7 +136,7 @@ export function findConversations(
     const previousTip = tipOf[conversation];
     if (previousTip !== undefined) tipMessages.delete(previousTip);
     tipOf[conversation] = r;
-    tipMessages.set(r, ids);
+    tipMessages.set(r, own);
     recency.touch(conversation);
   }
 
@@ -345,17 +348,21 @@ class SetupIndex {
  * system/developer messages (OpenAI's system prompt is messages[0]); the first other message starts the conversation.
  */
 export function setupSegmentIndices(request: ParsedRequest): number[] {
-  let firstConversational = Number.POSITIVE_INFINITY;
-  for (const segment of request.segments) {
-    if (segment.messageIndex >= 0 && !isInstructionRole(segment.role)) {
-      firstConversational = Math.min(firstConversational, segment.messageIndex);
-    }
-  }
+  const firstConversational = leadingInstructionCount(request);
   const indices: number[] = [];
   request.segments.forEach((segment, index) => {
     if (segment.messageIndex < firstConversational) indices.push(index);
   });
   return indices;
+}
+
+/** Index of the first message that is not a system or developer message (all of them: messageCount). */
+function leadingInstructionCount(request: ParsedRequest): number {
+  let first = request.messageCount;
+  for (const segment of request.segments) {
+    if (segment.messageIndex >= 0 && !isInstructionRole(segment.role)) first = Math.min(first, segment.messageIndex);
+  }
+  return first;
 }
 
 function isInstructionRole(role: string | null): boolean {
