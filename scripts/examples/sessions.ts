@@ -120,10 +120,12 @@ export function responsesRequests(session: Session, model: string, instructions:
   const r = rng(77);
   const requests: Json[] = [];
   const tools = TOOLS.slice(0, 8).map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: { type: 'object', properties: t.properties, required: t.required }, strict: false }));
+  // One opaque reasoning blob per turn, resent unchanged in every later request.
+  const reasoning = session.turns.map(() => `gAAAAB${Array.from({ length: 40 }, () => r.pick(['Qx', 'f9', 'Lm', 'Z0', 'pA', 'e3'])).join('')}`);
   for (let k = 0; k < session.turns.length; k++) {
     const input: Json[] = [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: session.task }] }];
     session.turns.slice(0, k).forEach((turn, i) => {
-      input.push({ type: 'reasoning', id: `rs_synthetic_${i}`, summary: [], encrypted_content: `gAAAAB${Array.from({ length: 40 }, () => r.pick(['Qx', 'f9', 'Lm', 'Z0', 'pA', 'e3'])).join('')}` });
+      input.push({ type: 'reasoning', id: `rs_synthetic_${i}`, summary: [], encrypted_content: reasoning[i] });
       input.push({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: turn.text }] });
       for (const c of turn.calls) input.push({ type: 'function_call', call_id: c.id.replace('toolu_', 'call_'), name: c.name, arguments: JSON.stringify(c.args) });
       for (const res of turn.results) input.push({ type: 'function_call_output', call_id: res.id.replace('toolu_', 'call_'), output: res.text });
