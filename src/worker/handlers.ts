@@ -7,6 +7,7 @@ import { dupesQuery } from './handlers/dupes.ts';
 import { cacheTableQuery } from './handlers/cache-table.ts';
 import { conversationsQuery, findingsQuery } from './handlers/findings.ts';
 import { diffQuery } from './handlers/diff.ts';
+import { clearingQuery } from './handlers/clearing.ts';
 
 /**
  * Answers one query. `session` is null until an input has been analyzed (handlers that work on their own inputs,
@@ -23,4 +24,5 @@ export const QUERY_HANDLERS: Readonly<Record<string, QueryHandler>> = {
   findings: findingsQuery,
   conversations: conversationsQuery,
   diff: diffQuery,
+  clearing: clearingQuery,
 };

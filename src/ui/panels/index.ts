@@ -6,5 +6,6 @@ import { cachePanel } from './cache.ts';
 import { findingsPanel } from './findings.ts';
 import { diffPanel } from './diff.ts';
 import { conversationsPanel } from './conversations.ts';
+import { clearingPanel } from './clearing.ts';
 
-export const PANELS: readonly Panel[] = [tokensPanel, findingsPanel, cachePanel, diffPanel, conversationsPanel, duplicatesPanel];
+export const PANELS: readonly Panel[] = [tokensPanel, findingsPanel, cachePanel, diffPanel, conversationsPanel, duplicatesPanel, clearingPanel];
