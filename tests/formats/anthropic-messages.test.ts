@@ -44,6 +44,15 @@ describe('Anthropic Messages importer', () => {
     expect(segment.cacheMarker).toEqual({ ttl: '1h' });
   });
 
+  it('keeps a __proto__ key of a marked block in its wire (as JSON.parse made it: an own property)', () => {
+    const body = JSON.parse(
+      '{"model":"m","max_tokens":1,"messages":[{"role":"user","content":[{"type":"text","text":"x","__proto__":{"p":1},"cache_control":{"type":"ephemeral"}}]}]}',
+    ) as Record<string, unknown>;
+    const segment = anthropic(body).segments[0]!;
+    expect(segment.wire).toBe('{"type":"text","text":"x","__proto__":{"p":1}}');
+    expect(segment.cacheMarker).toEqual({ ttl: '5m' });
+  });
+
   it('reads cache_control without ttl as 5m and a top-level cache_control as the automatic marker', () => {
     const request = anthropic({
       model: 'm',

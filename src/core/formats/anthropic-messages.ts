@@ -2,7 +2,7 @@
 // then system, then messages.
 
 import type { Category, MediaInfo, ParsedRequest, RequestNote } from '../model.ts';
-import { isObject, stringField, type JsonObject } from '../input/json-value.ts';
+import { copyWithout, isObject, stringField, type JsonObject } from '../input/json-value.ts';
 import { inlineMedia, referencedMedia } from './media.ts';
 import {
   assembleRequest,
@@ -126,9 +126,7 @@ function toolChoice(choice: unknown): string | null {
 }
 
 function withoutMarker(block: unknown): unknown {
-  if (!isObject(block) || !('cache_control' in block)) return block;
-  const { cache_control: _marker, ...rest } = block;
-  return rest;
+  return isObject(block) && Object.hasOwn(block, 'cache_control') ? copyWithout(block, ['cache_control']) : block;
 }
 
 function addBlock(builder: SegmentListBuilder, block: unknown, path: string, messageIndex: number, role: string): void {

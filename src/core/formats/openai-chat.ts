@@ -2,7 +2,7 @@
 // then messages in order; a system or developer message is simply messages[i] with category system.
 
 import type { Category, ParsedRequest, RequestOptions } from '../model.ts';
-import { isObject, objectField, stringField, type JsonObject } from '../input/json-value.ts';
+import { copyWithout, isObject, objectField, stringField, type JsonObject } from '../input/json-value.ts';
 import { inlineMedia, mediaFromUrl, referencedMedia } from './media.ts';
 import { assembleRequest, emptyOptions, jsonText, SegmentListBuilder, type ImportContext } from './segments.ts';
 
@@ -198,10 +198,7 @@ function addPart(
 }
 
 function messageWithout(message: JsonObject, keys: string[]): JsonObject {
-  if (!keys.some((key) => key in message)) return message;
-  const copy: JsonObject = {};
-  for (const key of Object.keys(message)) if (!keys.includes(key)) copy[key] = message[key];
-  return copy;
+  return keys.some((key) => Object.hasOwn(message, key)) ? copyWithout(message, keys) : message;
 }
 
 /** Options shared by Chat Completions and Responses bodies. */

@@ -15,7 +15,7 @@ import type {
 import { contentHash } from '../text/hash.ts';
 import { TextInterner } from '../text/intern.ts';
 import { utf8Length } from '../text/utf8.ts';
-import { isObject, type JsonObject } from '../input/json-value.ts';
+import { copyWithout, isObject, type JsonObject } from '../input/json-value.ts';
 
 interface WireStats {
   bytes: number;
@@ -68,10 +68,8 @@ const MARKER_KEYS = ['cache_control', 'prompt_cache_breakpoint'];
 
 /** The block without `cache_control` / `prompt_cache_breakpoint`, key order kept (a moved marker is no change). */
 export function withoutCacheMarkers(block: unknown): unknown {
-  if (!isObject(block) || !MARKER_KEYS.some((key) => key in block)) return block;
-  const copy: JsonObject = {};
-  for (const key of Object.keys(block)) if (!MARKER_KEYS.includes(key)) copy[key] = block[key];
-  return copy;
+  if (!isObject(block) || !MARKER_KEYS.some((key) => Object.hasOwn(block, key))) return block;
+  return copyWithout(block, MARKER_KEYS);
 }
 
 /** A block's own marker: Anthropic cache_control (ttl defaults to 5m), or an OpenAI explicit breakpoint. */
