@@ -1,0 +1,176 @@
+// Hostile content in real Chromium: segment text, tool names and file names full of markup, script, SVG,
+// javascript: URLs, CSS and bidi/control characters are shown as text in the app and in the `--html` report,
+// never interpreted. Every check runs twice over: nothing executed (a canary stays unset, no CSP violation was
+// even attempted) and nothing was injected (no element or handler attribute the payload names exists).
+// Also: oversized input keeps the page responsive, and a cancelled worker is replaced for the next input.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createGzip } from 'node:zlib';
+import type { Page } from '@playwright/test';
+import { dropFiles, expect, ROOT, test } from './fixtures.ts';
+
+/** Payloads (synthetic): each would set window.__pwned or add an element if it were ever parsed as markup. */
+const HOSTILE = [
+  '<script>window.__pwned = "script"</script>',
+  '<img src=x onerror="window.__pwned = \'img\'">',
+  '<svg onload="window.__pwned = \'svg\'"><circle r="5"/></svg>',
+  '<a href="javascript:window.__pwned=\'link\'" id="hostile-link">click</a>',
+  '<iframe srcdoc="<script>parent.__pwned=\'iframe\'</script>"></iframe>',
+  '<style>body { display: none !important }</style><div style="position:fixed;inset:0;background:red" id="hostile-overlay"></div>',
+  '</pre></td></tr></table><form id="hostile-form"><input name="x"></form>',
+  '{{constructor.constructor("window.__pwned=\'template\'")()}} ${window.__pwned="tpl"}',
+  'bidi \u202egnp.exe\u202c isolate \u2066x\u2069 bell \u0007 escape \u001b[31mred\u001b[0m nul-free zero-width \u200b end',
+].join('\n');
+const HOSTILE_NAME = '<img src=x onerror="window.__pwned=\'tool\'">';
+/** Elements and attributes no hostile payload may create. */
+const INJECTED = 'script:not([src]), img[src="x"], svg[onload], circle, iframe, a[href^="javascript:"], #hostile-link, #hostile-overlay, #hostile-form, [onerror], [onload], [onclick]';
+
+function hostileLog(): string {
+  const anthropic = {
+    model: 'claude-sonnet-4-5',
+    max_tokens: 64,
+    system: `synthetic hostile system prompt\n${HOSTILE}`,
+    tools: [{ name: HOSTILE_NAME, description: HOSTILE, input_schema: { type: 'object', properties: { [HOSTILE_NAME]: { type: 'string' } } } }],
+    messages: [
+      { role: 'user', content: [{ type: 'text', text: `synthetic hostile user text\n${HOSTILE}` }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_hostile', name: HOSTILE_NAME, input: { [HOSTILE_NAME]: HOSTILE } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_hostile', content: HOSTILE }] },
+    ],
+  };
+  const chat = {
+    model: 'gpt-4o',
+    messages: [
+      { role: 'system', content: HOSTILE },
+      { role: 'user', content: [{ type: 'text', text: HOSTILE }, { type: 'image_url', image_url: { url: 'javascript:window.__pwned="image"' } }] },
+    ],
+  };
+  // The same conversation again with its first message edited: the report's prefix diff shows block excerpts.
+  const edited = { ...anthropic, messages: [{ role: 'user', content: [{ type: 'text', text: `edited ${HOSTILE_NAME}\n${HOSTILE}` }] }, ...anthropic.messages.slice(1), { role: 'assistant', content: `synthetic reply ${HOSTILE}` }, { role: 'user', content: HOSTILE }] };
+  return `${JSON.stringify(anthropic)}\n${JSON.stringify(chat)}\n${JSON.stringify(edited)}\n`;
+}
+
+/** Installed before any page script: a canary, and a record of every CSP violation the page triggers. */
+async function armCanary(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __pwned: unknown; __violations: string[] };
+    w.__pwned = undefined;
+    w.__violations = [];
+    document.addEventListener('securitypolicyviolation', (event) => w.__violations.push(`${event.violatedDirective} ${event.blockedURI}`));
+  });
+}
+
+async function expectNothingRan(page: Page): Promise<void> {
+  const state = await page.evaluate((selector: string) => {
+    const w = window as unknown as { __pwned: unknown; __violations: string[] };
+    return { pwned: w.__pwned ?? null, violations: w.__violations, injected: [...document.querySelectorAll(selector)].map((e) => e.outerHTML.slice(0, 80)) };
+  }, INJECTED);
+  expect(state).toEqual({ pwned: null, violations: [], injected: [] });
+}
+
+test.describe('hostile segment text in the app', () => {
+  test('every segment is shown as text when clicked; nothing runs, nothing is injected', async ({ page }) => {
+    await armCanary(page);
+    await page.goto('./');
+    await dropFiles(page, [{ name: `${HOSTILE_NAME}.jsonl`, bytes: Buffer.from(hostileLog()) }]);
+    await expect(page.locator('#request-picker option')).toHaveCount(3);
+    // The file name is shown as text too.
+    await expect(page.locator('.source-name')).toHaveText(`${HOSTILE_NAME}.jsonl`);
+    for (const request of [0, 1, 2]) {
+      await page.locator('#request-picker').selectOption(String(request));
+      const cells = page.locator('.treemap .cell');
+      const count = await cells.count();
+      expect(count).toBeGreaterThan(1);
+      for (let i = 0; i < count; i++) {
+        await page.locator(`.treemap .cell[data-segment="${i}"]`).click();
+        const content = page.locator('.content');
+        await expect(content).toHaveAttribute('data-segment', String(i));
+        await expect(content).not.toContainText('Loading content');
+        // Every segment carries hostile text (the image only in its URL): it must be visible as characters.
+        await expect(content).toContainText(/<script>|<img src=x|javascript:window/);
+        await expectNothingRan(page);
+      }
+    }
+    // The raw markup is visible as characters, bidi controls included, inside a <pre>.
+    await page.locator('#request-picker').selectOption('1');
+    await page.locator('.treemap .cell[data-segment="0"]').click();
+    const shown = (await page.locator('.content .payload').textContent()) ?? '';
+    expect(shown).toContain('<script>window.__pwned = "script"</script>');
+    expect(shown).toContain('\u202egnp.exe\u202c');
+    expect(await page.locator('body').isVisible()).toBe(true);
+    await expectNothingRan(page);
+  });
+});
+
+test.describe('the --html report', () => {
+  let dir = '';
+  test.beforeAll(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'ctxray-hostile-'));
+  });
+  test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  for (const content of [false, true]) {
+    test(`opened in Chromium${content ? ' with --content' : ''}: markup stays text, nothing runs`, async ({ page, baseURL }) => {
+      const help = execFileSync(process.execPath, [path.join(ROOT, 'bin/ctxray.mjs'), 'analyze', '--help'], { encoding: 'utf8' });
+      test.skip(!help.includes('--html'), 'this build has no analyze --html yet');
+      const log = path.join(dir, `hostile-${content}.jsonl`);
+      const report = path.join(dir, `report-${content}.html`);
+      execFileSync('sh', ['-c', 'cat > "$1"', 'sh', log], { input: hostileLog() });
+      execFileSync(process.execPath, [path.join(ROOT, 'bin/ctxray.mjs'), 'analyze', log, '--html', report, ...(content ? ['--content'] : [])], { encoding: 'utf8' });
+      const html = readFileSync(report, 'utf8');
+      // Served from the app's origin without the app's CSP header, so only the report's own <meta> CSP applies.
+      const url = new URL(`__hostile-report-${content}.html`, baseURL).toString();
+      await page.route(url, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
+      await armCanary(page);
+      await page.goto(url);
+      await expect(page.locator('body')).toBeVisible();
+      await expectNothingRan(page);
+      expect(await page.locator('script').count()).toBe(0);
+      const text = (await page.locator('body').textContent()) ?? '';
+      if (content) expect(text).toContain('<img src=x onerror=');
+      else expect(text).not.toContain('onerror');
+    });
+  }
+});
+
+test.describe('oversized input in the app', () => {
+  test('a gzip bomb keeps the page responsive; cancel replaces the worker and the next input opens', async ({ page }) => {
+    // 1 GiB of NUL bytes gzips to about 1 MB: one endless "line" for the worker to inflate and scan.
+    const chunks: Buffer[] = [];
+    const gzip = createGzip({ level: 9 });
+    gzip.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const zeros = Buffer.alloc(1024 * 1024);
+    for (let i = 0; i < 1024; i++) if (!gzip.write(zeros)) await new Promise((resolve) => gzip.once('drain', resolve));
+    await new Promise((resolve) => gzip.end(resolve));
+    const bomb = Buffer.concat(chunks);
+    expect(bomb.byteLength).toBeLessThan(2 * 1024 * 1024);
+
+    await page.goto('./');
+    await dropFiles(page, [{ name: 'bomb.jsonl.gz', bytes: bomb }]);
+    await expect(page.locator('#progress')).toBeVisible();
+    // The main thread answers promptly while the worker churns.
+    for (let i = 0; i < 3; i++) {
+      const started = Date.now();
+      await page.evaluate(() => document.title);
+      expect(Date.now() - started).toBeLessThan(1_000);
+      await page.waitForTimeout(200);
+    }
+    // Cancel: the worker is asked to stop, and terminated (then replaced on the next call) if it does not.
+    await page.locator('#cancel').click();
+    await expect(page.locator('#progress')).toHaveCount(0, { timeout: 10_000 });
+    await dropFiles(page, [{ name: 'after.jsonl', bytes: Buffer.from(hostileLog()) }]);
+    await expect(page.locator('.source-name')).toHaveText('after.jsonl');
+    await expect(page.locator('#request-picker option')).toHaveCount(3);
+  });
+
+  test('10,000-deep nesting is a located error naming the limit, and the app keeps working', async ({ page }) => {
+    await page.goto('./');
+    const deep = `{"model":"gpt-4o","messages":[{"role":"user","content":${'['.repeat(10_000)}${']'.repeat(10_000)}}]}`;
+    await dropFiles(page, [{ name: 'deep.jsonl', bytes: Buffer.from(`${deep}\n`) }]);
+    await expect(page.locator('#notice')).toContainText('deep.jsonl');
+    await expect(page.locator('#notice')).toContainText('nested deeper than 512 levels');
+    await dropFiles(page, [{ name: 'after.jsonl', bytes: Buffer.from(hostileLog()) }]);
+    await expect(page.locator('#request-picker option')).toHaveCount(3);
+  });
+});
