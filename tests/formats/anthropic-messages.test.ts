@@ -240,6 +240,20 @@ describe('Anthropic Messages importer', () => {
     expect(request.notes.map((n) => n.code)).toEqual(['unknown_shapes']);
   });
 
+  it('reports top-level fields of the wrong type instead of skipping them', () => {
+    const request = anthropic({ model: 'm', max_tokens: 1, tools: { name: 'f' }, system: 42, messages: 'hello', stream: null });
+    expect(request.unknownShapes).toEqual([
+      { path: 'tools', shape: 'tools:object' },
+      { path: 'system', shape: 'system:number' },
+      { path: 'messages', shape: 'messages:string' },
+    ]);
+    expect(request.segments.map((s) => [s.category, s.text])).toEqual([
+      ['other', '{"name":"f"}'],
+      ['other', '42'],
+      ['other', '"hello"'],
+    ]);
+  });
+
   it('reports an unknown role and a missing model', () => {
     const request = anthropic({ max_tokens: 1, messages: [{ role: 'narrator', content: 'x' }] });
     expect(request.unknownShapes).toEqual([{ path: 'messages[0]', shape: 'role:narrator' }]);

@@ -41,7 +41,7 @@ export function importAnthropicMessages(body: JsonObject, ctx: ImportContext): P
         }),
       ),
     );
-  }
+  } else builder.malformed('tools', tools);
 
   const system = body['system'];
   if (typeof system === 'string') {
@@ -50,9 +50,10 @@ export function importAnthropicMessages(body: JsonObject, ctx: ImportContext): P
     );
   } else if (Array.isArray(system)) {
     system.forEach((block, i) => builder.element('system', i, block, () => addBlock(builder, block, `system[${i}]`, -1, 'system')));
-  }
+  } else builder.malformed('system', system);
 
   const messages = Array.isArray(body['messages']) ? body['messages'] : [];
+  if (!Array.isArray(body['messages'])) builder.malformed('messages', body['messages']);
   let systemInMessages = false;
   messages.forEach((message, m) => {
     if (isObject(message) && message['role'] === 'system') systemInMessages = true;

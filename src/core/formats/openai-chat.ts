@@ -20,6 +20,7 @@ export function importOpenAiChat(body: JsonObject, ctx: ImportContext): ParsedRe
 
   const tools = body['tools'];
   if (Array.isArray(tools)) tools.forEach((tool, i) => builder.element('tools', i, tool, () => addToolDefinition(builder, tool, `tools[${i}]`)));
+  else builder.malformed('tools', tools);
   // Legacy function calling (`functions` instead of `tools`).
   const functions = body['functions'];
   if (Array.isArray(functions)) {
@@ -27,6 +28,7 @@ export function importOpenAiChat(body: JsonObject, ctx: ImportContext): ParsedRe
   }
 
   const messages = Array.isArray(body['messages']) ? body['messages'] : [];
+  if (!Array.isArray(body['messages'])) builder.malformed('messages', body['messages']);
   messages.forEach((message, m) => builder.element('messages', m, message, () => addMessage(builder, message, m)));
 
   return assembleRequest(

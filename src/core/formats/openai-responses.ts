@@ -55,7 +55,7 @@ export function importOpenAiResponses(body: JsonObject, ctx: ImportContext): Par
         builder.add({ category: 'tools', path: `tools[${i}]`, text: jsonText(tool), block: tool, messageIndex: -1, role: null, toolName: name, cacheable: false });
       }),
     );
-  }
+  } else builder.malformed('tools', tools);
 
   const instructions = body['instructions'];
   if (typeof instructions === 'string') {
@@ -64,7 +64,7 @@ export function importOpenAiResponses(body: JsonObject, ctx: ImportContext): Par
     );
   } else if (Array.isArray(instructions)) {
     instructions.forEach((item, i) => builder.element('instructions', i, item, () => addItem(builder, item, `instructions[${i}]`, -1, 'system')));
-  }
+  } else builder.malformed('instructions', instructions);
 
   const input = body['input'];
   let messageCount = 0;
@@ -77,7 +77,7 @@ export function importOpenAiResponses(body: JsonObject, ctx: ImportContext): Par
     messageCount = input.length;
     input.forEach((item, i) => builder.element('input', i, item, () => addItem(builder, item, `input[${i}]`, i, null)));
     if (input.some((item) => isObject(item) && item['type'] === 'item_reference')) notes.push(note('item_reference'));
-  }
+  } else builder.malformed('input', input);
 
   const options = openAiOptions(body);
   if (typeof body['previous_response_id'] === 'string' && body['previous_response_id'] !== '') {

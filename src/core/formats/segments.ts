@@ -177,6 +177,12 @@ export class SegmentListBuilder {
     return segment;
   }
 
+  /** A top-level field that should be a list (or text) but is something else: kept and reported, not skipped. */
+  malformed(key: string, value: unknown): void {
+    if (value === undefined || value === null) return;
+    this.unknown(key, `${key}:${Array.isArray(value) ? 'array' : typeof value}`, value, -1, null);
+  }
+
   /**
    * A block whose shape the importer does not know: kept as an `other` segment carrying its JSON (so its tokens
    * are still counted) and listed in unknownShapes.
