@@ -304,7 +304,7 @@ export const analyzeCommand: Command = async (argv, io) => {
   const color = colorEnabled(io.env, process.stdout.isTTY === true);
   if (!jsonToStdout) {
     io.stdout(renderTerminalReport(analysis, { color, verbose: args.verbose }));
-    if (analysis.cache) io.stdout(renderCacheSummary(analysis.cache, { color, content: args.content === true }));
+    if (analysis.cache) io.stdout(renderCacheSummary(analysis.cache, { color, content: args.content === true, verbose: args.verbose }));
   }
   if (args.html !== undefined && analysis.cache) {
     const failure = writeOutput('--html', args.html, args, io, renderHtmlReport(analysis, analysis.cache, { content: args.content === true }));

@@ -1,11 +1,13 @@
 // The cache part of the terminal summary: conversations, simulated cost (actual vs optimized, the labelled
 // 1,000-session projection) and the findings with their fixes. Tool names appear only with --content.
-import type { CacheAnalysis, ConversationLink } from '../../core/cache/index.ts';
+import { describeRequests, type CacheAnalysis, type ConversationLink } from '../../core/cache/index.ts';
 
 export interface CacheTerminalOptions {
   color: boolean;
   /** Show payload-derived labels (tool names) that findings keep apart from their message. */
   content: boolean;
+  /** One prefix/cache row per request. */
+  verbose?: boolean;
 }
 
 const number = new Intl.NumberFormat('en-US');
@@ -24,6 +26,16 @@ export function renderCacheSummary(cache: CacheAnalysis, options: CacheTerminalO
       `${number.format(count('continues'))} continue an earlier request, ${number.format(count('edited'))} edit its history, ` +
       `${number.format(count('same-setup'))} start a new conversation on a setup already sent`,
   );
+  const followUps = cache.conversations.kind.flatMap((k, r) => (k === 'continues' || k === 'edited' ? [r] : []));
+  const broken = followUps.filter((r) => cache.prefixes[r]?.prefixBroken === true);
+  if (followUps.length > 0) {
+    lines.push(
+      broken.length === 0
+        ? `  all ${number.format(followUps.length)} follow-up requests only append to the request they continue`
+        : `  ${number.format(followUps.length - broken.length)} follow-up requests only append; ${number.format(broken.length)} change${broken.length === 1 ? 's' : ''} a block the earlier request sent (${describeRequests(broken)})`,
+    );
+  }
+  if (options.verbose === true) lines.push(...requestRows(cache));
 
   const { actual, optimized, potentialSavings, savingsFraction, projection } = cache.cost;
   lines.push('', paint(1, 'Prompt cache (simulated)'));
@@ -50,4 +62,26 @@ export function renderCacheSummary(cache: CacheAnalysis, options: CacheTerminalO
     lines.push(`    fix: ${finding.fix}`);
   }
   return lines.join('\n') + '\n';
+}
+
+/** -v: per request, its conversation link, shared prefix and simulated cache figures. */
+function requestRows(cache: CacheAnalysis): string[] {
+  const rows = ['', '  #    conv  link              prefix     prompt       read    write      miss       cost'];
+  cache.conversations.kind.forEach((kind, r) => {
+    const simulated = cache.cost.actual.simulation.requests[r];
+    const compared = cache.conversations.continues[r];
+    const link = compared === null || compared === undefined ? kind : `${kind} ${compared + 1}`;
+    const prefix = cache.prefixes[r];
+    const shared = prefix === null || prefix === undefined ? '–' : `${prefix.commonSegments}${prefix.prefixBroken ? '✗' : ''}`;
+    const cost = cache.cost.actual.costs[r]?.total;
+    const write = (simulated?.write5m ?? 0) + (simulated?.write1h ?? 0);
+    rows.push(
+      `  ${String(r + 1).padEnd(4)} ${String((cache.conversations.conversationOf[r] ?? 0) + 1).padStart(4)}  ${link.padEnd(16)} ${shared.padStart(7)} ` +
+        `${number.format(simulated?.promptTokens ?? 0).padStart(10)} ${number.format(simulated?.read ?? 0).padStart(10)} ` +
+        `${number.format(write).padStart(8)} ${number.format(simulated?.uncached ?? 0).padStart(9)} ` +
+        `${cost === null || cost === undefined ? 'n/a' : `$${dollars.format(cost)}`}`,
+    );
+  });
+  rows.push('  (prefix: blocks shared from the start with the compared request; ✗ = a block it sent changed)');
+  return rows;
 }
