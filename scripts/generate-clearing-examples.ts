@@ -292,7 +292,7 @@ export function exampleCases(qualification: QualificationRecord): ExampleCase[] 
 
   // STOP: the same evidence, but retention is redaction-dominated (matched, so coverage holds, yet ineligible)
   // and one conversation keeps all results by policy: no lower-bound opportunity remains.
-  const stop = conversations(12, 4, (random, index) => basePlan(random, { readTool: index === 1 ? 'web_fetch' : 'read' }));
+  const stop = conversations(12, 4, (random) => basePlan(random));
   cases.push({
     name: 'stop-redaction-dominated',
     description: 'sufficient evidence, no qualifying opportunity (redacted retention, keep_all policy): STOP',
@@ -313,13 +313,17 @@ export function exampleCases(qualification: QualificationRecord): ExampleCase[] 
     },
   });
 
-  // DEFER: no attestation, so no read result has a proven identity.
-  const unproven = conversations(13, 4, (random) => basePlan(random));
+  // DEFER: no attestation, so no read result has a proven identity. One conversation fetches JSON web envelopes
+  // whose retained rows were redacted by the credential guard (counted as structured-scan losses).
+  const unproven = conversations(13, 4, (random, index) => basePlan(random, { readTool: index === 1 ? 'web_fetch' : 'read' }));
+  const webSession = unproven[1]!.sessionId;
   cases.push({
     name: 'defer-identity-unproven',
     description: 'no --agent-config: plain-text results exist but none is proven read-only',
     journals: journalFiles(unproven),
-    sidecar: { rows: exactRows(unproven) },
+    sidecar: {
+      rows: exactRows(unproven).map((row) => (row.sessionId === webSession ? { ...row, redacted: 'credential' as const } : row)),
+    },
     routes,
     qualification,
     expected: {

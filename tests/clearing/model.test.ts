@@ -227,6 +227,12 @@ describe('gate', () => {
     expect(gate('anthropic-messages', (a) => (a.pressured = 9)).codes).toEqual(['REPRESENTATIVENESS_INSUFFICIENT']);
     expect(gate('anthropic-messages', (a) => a.coldConversations.delete(3)).codes).toEqual(['COLD_EVIDENCE_INSUFFICIENT']);
     expect(gate('anthropic-messages', (a) => (a.provenCandidates = 0)).codes).toEqual(['IDENTITY_UNPROVEN']);
+    // Unproven candidates beside proven ones: BUILD stands on the proven lower bound, but STOP is blocked.
+    expect(gate('anthropic-messages', (a) => (a.provenCandidates = 4)).verdict).toBe('BUILD');
+    expect(gate('anthropic-messages', (a) => ((a.provenCandidates = 4), (a.admittingBoundaries = 2)))).toMatchObject({
+      verdict: 'DEFER',
+      codes: ['IDENTITY_UNPROVEN', 'ADMISSION_LOW'],
+    });
     expect(gate('anthropic-messages', (a) => (a.retention.matched = 0)).codes).toEqual(['RETENTION_UNMATCHED']);
     expect(gate('anthropic-messages', (a) => (a.retention.matched = 1)).codes).toEqual(['RETENTION_COVERAGE_LOW']);
     expect(gate('anthropic-messages', (a) => (a.fallbackRequests = 2)).codes).toEqual(['USAGE_FALLBACK_EXCESSIVE']);

@@ -122,7 +122,8 @@ export const CODE_MEANINGS: Record<GlobalCode | ApiCode, string> = {
     'Fewer than 10 pressured pre-turn boundaries, or they come from fewer than 3 conversations.',
   COLD_EVIDENCE_INSUFFICIENT:
     'Fewer than 10 cold pressured boundaries, or they come from fewer than 3 conversations.',
-  IDENTITY_UNPROVEN: 'Plain-text results exist but none has a proven read-only identity, so the lower bound is empty.',
+  IDENTITY_UNPROVEN:
+    'Plain-text results lack a proven read-only identity: none is proven (empty lower bound), or unproven ones could hold the opportunity a STOP would deny.',
   PAYLOAD_UNQUALIFIED: 'The qualification record is missing, stale, or does not cover this API.',
   RETENTION_UNMATCHED: 'Proven results exist but none matches a finalized sidecar row.',
   RETENTION_COVERAGE_LOW: 'Fewer than 50% of proven results match a finalized sidecar row.',

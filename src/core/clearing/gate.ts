@@ -108,13 +108,25 @@ export function retentionCoverage(a: ApiAccumulator): number | null {
 export function verdictFor(inputs: GateInputs, criteria: Criterion[]): { verdict: Verdict; codes: ApiCode[] } {
   const a = inputs.accumulator;
   const met = (name: Criterion['name']) => criteria.find((criterion) => criterion.name === name)?.met === true;
+  const qualification = inputs.qualification;
+
+  const stop: ApiCode[] = [];
+  if (!met('admitting_share')) stop.push('ADMISSION_LOW');
+  if (!met('pressure_reduction')) stop.push('PRESSURE_REDUCTION_LOW');
+  if (!met('max_cost_increase')) stop.push('COST_INCREASE_HIGH');
+  if (qualification.unintendedDifferences !== null && !met('unintended_payload_differences')) {
+    stop.push('PAYLOAD_DIFFERENCES');
+  }
+
   const defer: ApiCode[] = [];
   if (inputs.snapshotIncomplete) defer.push('SNAPSHOT_INCOMPLETE');
   if (inputs.api === 'openai-codex-responses') defer.push('WIRE_UNPROVEN');
   if (!met('pressured_boundaries')) defer.push('REPRESENTATIVENESS_INSUFFICIENT');
   if (!met('cold_pressured_boundaries')) defer.push('COLD_EVIDENCE_INSUFFICIENT');
-  if (a.candidates > 0 && a.provenCandidates === 0) defer.push('IDENTITY_UNPROVEN');
-  const qualification = inputs.qualification;
+  // No proven candidate leaves the lower bound empty. Unproven candidates next to proven ones do not block BUILD
+  // (the proven lower bound suffices) but do block STOP: they may hold the opportunity the proven ones lack.
+  const unproven = a.candidates - a.provenCandidates;
+  if (a.candidates > 0 && (a.provenCandidates === 0 || (unproven > 0 && stop.length > 0))) defer.push('IDENTITY_UNPROVEN');
   if (qualification.unintendedDifferences === null || (!qualification.qualified && qualification.unintendedDifferences === 0)) {
     defer.push('PAYLOAD_UNQUALIFIED');
   }
@@ -124,13 +136,6 @@ export function verdictFor(inputs: GateInputs, criteria: Criterion[]): { verdict
   else if (coverage !== null && coverage < RETENTION_COVERAGE_FLOOR) defer.push('RETENTION_COVERAGE_LOW');
   if (a.requests > 0 && a.fallbackRequests / a.requests > MAX_FALLBACK_SHARE) defer.push('USAGE_FALLBACK_EXCESSIVE');
 
-  const stop: ApiCode[] = [];
-  if (!met('admitting_share')) stop.push('ADMISSION_LOW');
-  if (!met('pressure_reduction')) stop.push('PRESSURE_REDUCTION_LOW');
-  if (!met('max_cost_increase')) stop.push('COST_INCREASE_HIGH');
-  if (qualification.unintendedDifferences !== null && !met('unintended_payload_differences')) {
-    stop.push('PAYLOAD_DIFFERENCES');
-  }
   if (defer.length > 0) return { verdict: 'DEFER', codes: [...defer, ...stop] };
   if (stop.length > 0) return { verdict: 'STOP', codes: stop };
   return { verdict: 'BUILD', codes: [] };
