@@ -194,6 +194,14 @@ describe('gateway envelopes', () => {
     expect(result.requests[0]!.recorded).toEqual({ input: 128, cacheRead: 1920, cacheWrite5m: 0, cacheWrite1h: 0, output: 5 });
   });
 
+  it('reads a gateway record that also carries a custom_id as a gateway record, not a batch output', async () => {
+    const usage = { prompt_tokens: 40, completion_tokens: 2 };
+    const result = await readOne('g.jsonl', jsonl({ custom_id: 'x1', request: chatBody('a'), response: { usage } }));
+    expect(result.errors).toEqual([]);
+    expect(result.files[0]!.envelope).toBe('gateway:request');
+    expect(result.requests[0]).toMatchObject({ customId: 'x1', recorded: { input: 40, output: 2 } });
+  });
+
   it('unwraps an HTTP capture {request: {method, url, body}} one level deeper', async () => {
     const text = jsonl({ start_time: 1772359260123, request: { method: 'POST', url: 'https://gateway.invalid/v1/responses', body: responsesBody('x') } });
     const result = await readOne('capture.jsonl', text);

@@ -40,8 +40,10 @@ export function classifyRecord(record: unknown): EnvelopeKind {
   if (typeof record['custom_id'] === 'string') {
     if (isObject(record['params'])) return 'anthropic-batch';
     if (isObject(record['body']) && ('url' in record || 'method' in record)) return 'openai-batch';
-    if (isObject(record['result'])) return 'anthropic-batch-results';
-    if (isObject(record['response']) || 'error' in record) return 'openai-batch-output';
+    // A gateway record may carry a custom_id too; only a record with no request in it is a batch output.
+    const holdsRequest = GATEWAY_KEYS.some((key) => isWrappedBody(record[key]));
+    if (!holdsRequest && isObject(record['result'])) return 'anthropic-batch-results';
+    if (!holdsRequest && (isObject(record['response']) || 'error' in record)) return 'openai-batch-output';
   }
   if (looksLikeBody(record)) return 'none';
   for (const key of GATEWAY_KEYS) {
