@@ -51,6 +51,7 @@ export function renderHtmlReport(analysis: Analysis, cache: CacheAnalysis, optio
     treemapSection(analysis),
     cacheTableSection(analysis, cache),
     conversationsSection(analysis, cache),
+    nearDuplicatesSection(analysis, cache),
     diffSection(analysis, cache, options),
   ].join('\n');
   return `<!doctype html>
@@ -210,6 +211,20 @@ function conversationsSection(analysis: Analysis, cache: CacheAnalysis): string 
   });
   return `<section><h2>Conversations (${number.format(cache.conversations.count)})</h2>
 <table><thead><tr><th>#</th><th>Requests</th><th class="l">Which</th><th class="l">Models</th><th class="l">Starts</th></tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table></section>`;
+}
+
+function nearDuplicatesSection(analysis: Analysis, cache: CacheAnalysis): string {
+  if (cache.nearDuplicates.length === 0) return '';
+  const rows = cache.nearDuplicates.map((group) => {
+    const request = analysis.requests[group.requestIndex];
+    const paths = group.segments.map((s) => request?.segments[s]?.path ?? `#${s}`);
+    return `<tr><td><a href="#request-${group.requestIndex + 1}">${group.requestIndex + 1}</a></td><td class="l">${paths.map((p) => `<span class="tag">${escapeHtml(p)}</span>`).join(' ')}</td><td>${group.similarity.toFixed(2)}</td></tr>`;
+  });
+  return `<section><h2>Near-duplicate content (${cache.nearDuplicates.length})</h2>
+<p class="muted">5-word shingles, Jaccard similarity ≥ 0.85, in the last request of each conversation: the same file or output sent more than once. A different measure from the exact duplicate-context contract (ctxray dupes).</p>
+<table><thead><tr><th>Request</th><th class="l">Blocks</th><th>Lowest similarity</th></tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table></section>`;
 }
