@@ -1,19 +1,20 @@
 // The app shell: progress and Cancel on a large input, a sub-path deployment, and the sortable segment table.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { expect, ROOT, test } from './fixtures.ts';
+import { DIST, expect, ROOT, test } from './fixtures.ts';
 
 test('a large input shows progress and can be cancelled; the next input still opens', async ({ page }) => {
   await page.goto('./');
-  // ~60 MB of synthetic JSONL built inside the page, so it need not cross from the test process.
+  // ~24 MB of synthetic OpenAI JSONL built inside the page, so it need not cross from the test process. Every
+  // line is distinct, so each must be tokenized exactly (seconds of work): Cancel is clicked long before the end.
   await page.evaluate(() => {
-    const line = JSON.stringify({
-      model: 'claude-sonnet-4-5',
-      max_tokens: 64,
-      system: 'synthetic cancel test',
-      messages: [{ role: 'user', content: 'synthetic filler '.repeat(3000) }],
-    });
-    const file = new File([Array.from({ length: 1200 }, () => line).join('\n')], 'synthetic-large.jsonl');
+    const lines = Array.from({ length: 600 }, (_, i) =>
+      JSON.stringify({
+        model: 'gpt-4o',
+        messages: [{ role: 'user', content: `synthetic filler line ${i}: ${Array.from({ length: 6000 }, (_, j) => `w${(i * 7919 + j * 104729) % 100003}`).join(' ')}` }],
+      }),
+    );
+    const file = new File([lines.join('\n')], 'synthetic-large.jsonl');
     const transfer = new DataTransfer();
     transfer.items.add(file);
     for (const type of ['dragenter', 'dragover', 'drop']) {
@@ -52,7 +53,7 @@ test.describe('deployed below a sub-path', () => {
   let base = '';
 
   test.beforeAll(async () => {
-    server = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.mjs'), '--port', '0', '--prefix', '/team/tools/ctxray/'], { cwd: ROOT });
+    server = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.mjs'), '--port', '0', '--dir', DIST, '--prefix', '/team/tools/ctxray/'], { cwd: ROOT });
     base = await new Promise<string>((resolve, reject) => {
       let out = '';
       server.stdout?.on('data', (chunk: Buffer) => {
@@ -71,7 +72,10 @@ test.describe('deployed below a sub-path', () => {
   test('opens an example and loads every asset from below that path', async ({ browser }) => {
     const context = await browser.newContext();
     const requested: string[] = [];
-    context.on('request', (request) => requested.push(request.url()));
+    context.on('request', (request) => {
+      const url = request.url();
+      if (!url.startsWith('blob:') && !url.startsWith('data:')) requested.push(url);
+    });
     const page = await context.newPage();
     await page.goto(`${base}#example=openai-chat-tools-reordered`);
     await expect(page.locator('.treemap .cell').first()).toBeVisible();

@@ -1,8 +1,10 @@
 // CSP proof. The fixture in fixtures.ts already fails any test whose page contacts another origin; here the page
 // (and its analysis worker) actively try to, and the browser must block it and report the violation.
+import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from './fixtures.ts';
+import path from 'node:path';
+import { DIST, expect, test } from './fixtures.ts';
 
 // A listener on another origin (another port) counts every request that reaches it: the strongest proof that
 // nothing got out is that it hears nothing.
@@ -98,4 +100,61 @@ test('the analysis worker cannot reach another origin either', async ({ page }) 
   }, FOREIGN);
   expect(outcome?.fetchError).toBe('TypeError');
   expect(outcome?.directive).toBe('connect-src');
+});
+
+test.describe('on a static host that sends no CSP header (only the <meta> tag applies)', () => {
+  let plain: Server;
+  let plainBase = '';
+
+  test.beforeAll(async () => {
+    // A bare static server: no security headers at all, like many simple hosts.
+    const dist = DIST;
+    plain = createServer((req, res) => {
+      const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+      let file = path.join(dist, path.normalize(pathname));
+      if (!file.startsWith(dist)) return void res.writeHead(403).end();
+      if (existsSync(file) && statSync(file).isDirectory()) file = path.join(file, 'index.html');
+      if (!existsSync(file)) return void res.writeHead(404).end();
+      const type = file.endsWith('.html') ? 'text/html' : file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : file.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
+      res.writeHead(200, { 'Content-Type': type });
+      createReadStream(file).pipe(res);
+    });
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    plainBase = `http://127.0.0.1:${(plain.address() as AddressInfo).port}/`;
+  });
+
+  test.afterAll(async () => {
+    await new Promise((resolve) => plain.close(resolve));
+  });
+
+  test('the page and its analysis worker are still confined to their origin', async ({ browser }) => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const response = await page.goto(`${plainBase}#example=openai-responses-session`);
+    expect(response?.headers()['content-security-policy']).toBeUndefined();
+    await expect(page.locator('#request-total')).toBeVisible();
+    const worker = page.workers()[0];
+    // Started from a blob: bootstrap, the worker inherits the page's policy (src/ui/worker-factory.ts).
+    expect(worker?.url()).toMatch(/^blob:/);
+    const fromWorker = await worker?.evaluate(async (url) => {
+      try {
+        await fetch(url, { mode: 'no-cors' });
+        return 'sent';
+      } catch (error) {
+        return (error as Error).name;
+      }
+    }, `${FOREIGN}/worker-meta-only`);
+    const fromPage = await page.evaluate(async (url) => {
+      try {
+        await fetch(url, { mode: 'no-cors' });
+        return 'sent';
+      } catch (error) {
+        return (error as Error).name;
+      }
+    }, `${FOREIGN}/page-meta-only`);
+    expect(fromWorker).toBe('TypeError');
+    expect(fromPage).toBe('TypeError');
+    expect(probeHits).toBe(0);
+    await context.close();
+  });
 });

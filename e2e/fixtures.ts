@@ -9,6 +9,8 @@ import { expect, test as base, type Page, type Request } from '@playwright/test'
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const REAL_FIXTURES = path.resolve(ROOT, '../shared/fixtures/real');
 export const hasRealFixtures = existsSync(REAL_FIXTURES);
+/** The build the suite serves (see playwright.config.ts). */
+export const DIST = path.join(ROOT, 'test-results', `dist-${Number(process.env.CTXRAY_E2E_PORT ?? 4317)}`);
 
 export const test = base.extend<{ sameOriginOnly: void }>({
   sameOriginOnly: [

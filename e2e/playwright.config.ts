@@ -6,11 +6,14 @@ import { defineConfig } from '@playwright/test';
 
 const PORT = Number(process.env.CTXRAY_E2E_PORT ?? 4317);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// A build of its own per port (same formula as e2e/fixtures.ts), so a concurrent `npm run build` cannot swap
+// files under a running suite.
+const dist = path.join(root, 'test-results', `dist-${PORT}`);
 
 export default defineConfig({
   testDir: '.',
   testMatch: /.*\.spec\.ts$/,
-  outputDir: path.join(root, 'test-results', 'e2e'),
+  outputDir: path.join(root, 'test-results', `e2e-${PORT}`),
   timeout: 90_000,
   expect: { timeout: 30_000 },
   // One worker: the machine is shared, and the CSP proof wants every request of the suite seen in order.
@@ -36,7 +39,7 @@ export default defineConfig({
   },
   webServer: {
     // Build first so the suite always runs the current code, then serve dist/ as a user would.
-    command: `npx vite build --logLevel warn && node scripts/serve.mjs --port ${PORT}`,
+    command: `npx vite build --logLevel warn --outDir "${dist}" && node scripts/serve.mjs --port ${PORT} --dir "${dist}"`,
     cwd: root,
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: false,

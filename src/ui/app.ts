@@ -13,6 +13,7 @@ import { buildFragment, parseFragment, type ViewState } from './share.ts';
 import { renderStartScreen } from './start-screen.ts';
 import type { AnalysisView, RequestView } from './view-model.ts';
 import { WorkerClient, WorkerFailure } from './worker-client.ts';
+import { startAnalysisWorker } from './worker-factory.ts';
 
 type Source =
   | { kind: 'files'; inputs: InputBlob[] }
@@ -35,7 +36,7 @@ const FORMAT_LABELS: Record<WireFormat, string> = {
 const CANCEL_GRACE_MS = 1500;
 
 export class App {
-  private readonly client = new WorkerClient();
+  private readonly client = new WorkerClient(startAnalysisWorker);
   private examples: ExampleEntry[] | null = null;
   private examplesError: string | null = null;
   private source: Source | null = null;

@@ -6,7 +6,8 @@ export const CSP_DIRECTIVES: readonly string[] = [
   "connect-src 'self'",
   // sql.js and any WebAssembly need wasm-unsafe-eval; no inline script, no eval.
   "script-src 'self' 'wasm-unsafe-eval'",
-  "worker-src 'self'",
+  // blob: only for the one-line bootstrap that makes the worker inherit this policy (src/ui/worker-factory.ts).
+  "worker-src 'self' blob:",
   // Styles come from the bundled stylesheet only; positions are set through the CSSOM, which CSP allows.
   "style-src 'self'",
   "img-src 'self' data: blob:",

@@ -18,17 +18,15 @@ interface Pending {
   onProgress?: (progress: ProgressInfo) => void;
 }
 
+/** Starts a worker (src/ui/worker-factory.ts in the app; a stand-in in tests). */
 export type WorkerFactory = () => Worker;
-
-export const defaultWorkerFactory: WorkerFactory = () =>
-  new Worker(new URL('../worker/worker.ts', import.meta.url), { type: 'module', name: 'ctxray-analysis' });
 
 export class WorkerClient {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
 
-  constructor(private readonly factory: WorkerFactory = defaultWorkerFactory) {}
+  constructor(private readonly factory: WorkerFactory) {}
 
   analyze(inputs: InputBlob[], options: AnalyzeOptions, onProgress: (p: ProgressInfo) => void, signal: AbortSignal): Promise<AnalysisView> {
     return this.send<AnalysisView>((id) => ({ type: 'analyze', id, inputs, options }), signal, onProgress);
