@@ -13,6 +13,7 @@ describe('detectWireFormat', () => {
     ['function tools', { model: 'm', tools: [{ type: 'function', function: { name: 'f' } }], messages: [] }, 'openai-chat', true],
     ['image_url part', { model: 'm', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'u' } }] }] }, 'openai-chat', true],
     ['messages only', { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, 'openai-chat', false],
+    ['a Chat body with a proxy-accepted thinking option', { model: 'm', thinking: { type: 'enabled' }, messages: [{ role: 'assistant', content: null, tool_calls: [] }] }, 'openai-chat', true],
     ['input', { model: 'm', input: 'hi' }, 'openai-responses', true],
     ['instructions', { model: 'm', instructions: 'x', input: [] }, 'openai-responses', true],
   ])('%s → %s', (_name, body, format, strong) => {

@@ -31,12 +31,14 @@ export function detectWireFormat(body: unknown): Detection | null {
     if ('input' in body || 'instructions' in body) return { format: 'openai-responses', strong: true };
     return null;
   }
-  if (ANTHROPIC_ONLY_KEYS.some((key) => key in body)) return { format: 'anthropic-messages', strong: true };
-  if (CHAT_ONLY_KEYS.some((key) => key in body)) return { format: 'openai-chat', strong: true };
+  // Shapes first: proxies accept foreign top-level options (LiteLLM passes `thinking` in Chat bodies), but a
+  // tool definition or content block has exactly one format's shape.
   const fromTools = toolsSignal(body['tools']);
   if (fromTools) return { format: fromTools, strong: true };
   const fromMessages = messagesSignal(body['messages'] as unknown[]);
   if (fromMessages) return { format: fromMessages, strong: true };
+  if (ANTHROPIC_ONLY_KEYS.some((key) => key in body)) return { format: 'anthropic-messages', strong: true };
+  if (CHAT_ONLY_KEYS.some((key) => key in body)) return { format: 'openai-chat', strong: true };
   // Only model + messages (+ max_tokens): Anthropic requires max_tokens, Chat Completions does not.
   return { format: 'max_tokens' in body ? 'anthropic-messages' : 'openai-chat', strong: false };
 }
