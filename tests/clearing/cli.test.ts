@@ -115,6 +115,18 @@ describe('sidecar must be an offline copy', () => {
     expect(code).toBe(2);
     expect(record.codes).toEqual(['SIDECAR_NOT_OFFLINE']);
   });
+  it('looks for companions beside the resolved target of a symlinked sidecar too', async () => {
+    const real = path.join(tmp, 'real-db');
+    fs.cpSync(path.join(tmp, 'examples', 'build'), real, { recursive: true });
+    fs.writeFileSync(path.join(real, 'sidecar.sqlite-shm'), '');
+    const linked = path.join(tmp, 'linked');
+    fs.cpSync(path.join(tmp, 'examples', 'build'), linked, { recursive: true });
+    fs.rmSync(path.join(linked, 'sidecar.sqlite'));
+    fs.symlinkSync(path.join(real, 'sidecar.sqlite'), path.join(linked, 'sidecar.sqlite'));
+    const { code, record } = await run(caseArgs(linked));
+    expect(code).toBe(2);
+    expect(record.codes).toEqual(['SIDECAR_NOT_OFFLINE']);
+  });
 });
 
 describe('arguments and --out safety', () => {

@@ -153,15 +153,26 @@ export function selectJournalFiles(roots: readonly string[]): { files: string[];
   return { files: [...files].sort(), missing };
 }
 
-/** Any -wal/-shm/-journal next to the sidecar, compared case-insensitively (as the output rules do). */
+/**
+ * Any -wal/-shm/-journal next to the sidecar, compared case-insensitively (as the output rules do), beside the
+ * path as given and beside its resolved target (SQLite puts companions next to the file it opens).
+ */
 export function companionPresent(sidecar: string): boolean {
-  const directory = path.dirname(sidecar);
-  const wanted = new Set(SQLITE_COMPANION_SUFFIXES.map((suffix) => (path.basename(sidecar) + suffix).toLowerCase()));
+  const spellings = new Set([sidecar]);
   try {
-    return fs.readdirSync(directory).some((name) => wanted.has(name.toLowerCase()));
+    spellings.add(fs.realpathSync.native(sidecar));
   } catch {
-    return false;
+    // A missing sidecar has only the spelling given (and is reported as missing).
   }
+  for (const spelling of spellings) {
+    const wanted = new Set(SQLITE_COMPANION_SUFFIXES.map((suffix) => (path.basename(spelling) + suffix).toLowerCase()));
+    try {
+      if (fs.readdirSync(path.dirname(spelling)).some((name) => wanted.has(name.toLowerCase()))) return true;
+    } catch {
+      // An unlistable folder shows no companion; reading the sidecar itself reports the problem.
+    }
+  }
+  return false;
 }
 
 /** Longest header line read for the duplicate pre-pass; a longer first line is an invalid header. */

@@ -52,25 +52,29 @@ export function isPressured(estimate: number, trigger: number): boolean {
 export function simulateConversation(conversation: ConversationData, accumulators: Map<string, ApiAccumulator>): void {
   const { contextStart } = conversation;
   const counted = new Set<ResultEntry>();
+  // Results cleared and still in context, with running totals so each request reads them in O(1).
   let pinned: ResultEntry[] = [];
   let pinnedBytes = 0;
+  let pinnedNet = 0;
+  let pinnedEscaped = 0;
   let runsSinceBatch = Number.POSITIVE_INFINITY;
   let previousPrefix = 0;
 
+  const retotal = () => {
+    pinnedBytes = 0;
+    pinnedNet = 0;
+    pinnedEscaped = 0;
+    for (const entry of pinned) {
+      pinnedBytes += entry.originalBytes;
+      pinnedNet += entry.netTokens;
+      pinnedEscaped += entry.escapedTokens;
+    }
+  };
   const release = (pathIndex: number) => {
     const start = contextStart[pathIndex] as number;
     if (pinned.length === 0 || (pinned[0] as ResultEntry).pathIndex >= start) return;
     pinned = pinned.filter((entry) => entry.pathIndex >= start);
-    pinnedBytes = pinned.reduce((sum, entry) => sum + entry.originalBytes, 0);
-  };
-  const pinnedTokens = () => {
-    let net = 0;
-    let escaped = 0;
-    for (const entry of pinned) {
-      net += entry.netTokens;
-      escaped += entry.escapedTokens;
-    }
-    return { net, escaped };
+    retotal();
   };
 
   let requestIndex = 0;
@@ -93,9 +97,8 @@ export function simulateConversation(conversation: ConversationData, accumulator
       accumulator.requests++;
       if (request.usage === null) accumulator.fallbackRequests++;
       accumulator.growthTokens += growth;
-      const { net, escaped } = pinnedTokens();
-      const removed = Math.min(net, prefix);
-      for (const view of VIEW_NAMES) priceRequest(accumulator, view, request, prefix, removed, escaped);
+      const removed = Math.min(pinnedNet, prefix);
+      for (const view of VIEW_NAMES) priceRequest(accumulator, view, request, prefix, removed, pinnedEscaped);
     } else if (boundary !== undefined) {
       boundaryIndex++;
       if (boundary.previousRunCompleted) runsSinceBatch++;
@@ -107,14 +110,12 @@ export function simulateConversation(conversation: ConversationData, accumulator
         pinned,
         pinnedBytes,
         runsSinceBatch,
-        pinnedNet: pinnedTokens().net,
+        pinnedNet,
       });
       if (admittedAny.length > 0) {
-        for (const entry of admittedAny) {
-          pinned.push(entry);
-          pinnedBytes += entry.originalBytes;
-        }
+        pinned.push(...admittedAny);
         pinned.sort((a, b) => a.pathIndex - b.pathIndex);
+        retotal();
         runsSinceBatch = 0;
       }
     }
