@@ -266,3 +266,18 @@ describe('no_breakpoint on a one-off request', () => {
     expect(find(analyze([single]), 'no_breakpoint')).toBeUndefined();
   });
 });
+
+describe('potential_savings', () => {
+  it('speaks for a cost gap that no specific rule explains (a timestamp re-written inside the history)', () => {
+    const chat = (n: number, stamp: string): SyntheticRequest => ({
+      format: 'openai-chat',
+      model: 'gpt-4o',
+      messages: [{ role: 'user', text: `synthetic task sent at ${stamp}` }, ...loopMessages('h', n).slice(1)],
+    });
+    const specs = [chat(1, '2026-11-30T05:00:00Z'), chat(2, '2026-11-30T05:01:00Z'), chat(3, '2026-11-30T05:02:00Z')];
+    const analysis = analyze(specs, () => 600);
+    expect(analysis.cost.potentialSavings).toBeGreaterThan(0.00005);
+    expect(codes(analysis)).toEqual(['potential_savings']);
+    expect(find(analysis, 'potential_savings')!.requests).toEqual([1, 2]);
+  });
+});
