@@ -141,6 +141,72 @@ function jsonInput(valid: unknown): fc.Arbitrary<unknown> {
   );
 }
 
+const SIDECAR_TABLES = {
+  sidecar_meta: ['key', 'value'],
+  tool_results: ['session_id', 'run_id', 'call_id', 'state', 'redacted', 'redaction_reason', 'truncated', 'original_bytes', 'retained_bytes', 'sha256', 'retained_text'],
+  conversation_policies: ['session_id', 'policy'],
+  checkpoints: ['session_id', 'seq', 'through_entry_id', 'at_ms'],
+} as const;
+type TableName = keyof typeof SIDECAR_TABLES;
+
+/** How one required table is present: a table (maybe missing a column, with odd values), a view, or not at all. */
+interface TableVariant {
+  form: 'table' | 'view' | 'endless-view' | 'absent';
+  dropColumn: number | null;
+  rows: unknown[][];
+}
+type SidecarSchema = Record<TableName, TableVariant> & { extra: string | null };
+
+const sqlValue = fc.oneof(fc.constantFrom(null, 0, 1, -1, 2 ** 53, 'finalized', 'committed', 'tombstoned', 'keep_all', 's', 'r', '1', 'a'.repeat(64), 'ctxray.tool-history'), fc.string({ maxLength: 8 }), fc.double());
+const tableVariant = fc.record({
+  form: fc.constantFrom('table', 'table', 'table', 'view', 'endless-view', 'absent') as fc.Arbitrary<TableVariant['form']>,
+  dropColumn: fc.option(fc.nat({ max: 10 })),
+  rows: fc.array(fc.array(sqlValue, { minLength: 11, maxLength: 11 }), { maxLength: 4 }),
+});
+const sidecarSchema: fc.Arbitrary<SidecarSchema> = fc.record({
+  sidecar_meta: tableVariant,
+  tool_results: tableVariant,
+  conversation_policies: tableVariant,
+  checkpoints: tableVariant,
+  extra: fc.option(fc.constantFrom(
+    'CREATE TRIGGER t AFTER INSERT ON sidecar_meta BEGIN DELETE FROM sidecar_meta; END',
+    'CREATE INDEX i ON sidecar_meta(value)',
+    'CREATE TABLE extra_table (x)',
+    "CREATE VIEW extra_view AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT i FROM n",
+  )),
+});
+
+const quoteSql = (value: unknown): string =>
+  value === null ? 'NULL' : typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '0') : `'${String(value).replaceAll("'", "''")}'`;
+
+/** A sidecar built from a schema variant (synthetic values), as bytes. */
+function buildSchemaVariant(SQL: SqlJsStatic, schema: SidecarSchema): Uint8Array {
+  const db = new SQL.Database();
+  try {
+    for (const name of Object.keys(SIDECAR_TABLES) as TableName[]) {
+      const variant = schema[name];
+      const columns = SIDECAR_TABLES[name].filter((_, i) => i !== variant.dropColumn);
+      const values = (row: unknown[]) => columns.map((_, i) => quoteSql(row[i]));
+      if (variant.form === 'table') {
+        db.exec(`CREATE TABLE ${name} (${columns.join(', ')})`);
+        const meta = name === 'sidecar_meta' ? [["'format'", "'ctxray.tool-history'"], ["'version'", "'1'"]] : [];
+        for (const row of [...meta, ...variant.rows.map(values)]) db.exec(`INSERT INTO ${name} VALUES (${row.slice(0, columns.length).join(', ')})`);
+      } else if (variant.form !== 'absent') {
+        const bound = variant.form === 'view' ? 'WHERE i < 3' : '';
+        db.exec(`CREATE VIEW ${name} AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n ${bound}) SELECT ${columns.map((c) => `i AS ${c}`).join(', ')} FROM n`);
+      }
+    }
+    try {
+      if (schema.extra !== null) db.exec(schema.extra);
+    } catch {
+      // SQLite refuses some combinations (a trigger on a view): that schema is simply built without the extra.
+    }
+    return db.export();
+  } finally {
+    db.close();
+  }
+}
+
 export async function fuzzTargets(): Promise<FuzzTarget[]> {
   const corpus = seedCorpus();
   const logs = corpus.requestLogs.length > 0 ? corpus.requestLogs : [FALLBACK_LOG];
@@ -322,6 +388,26 @@ export async function fuzzTargets(): Promise<FuzzTarget[]> {
           opened.reader.match('synthetic-session', 'r1', 'c1', 'synthetic result');
           opened.reader.policy(session!);
           opened.reader.checkpoints('synthetic-session');
+        } finally {
+          opened.reader.close();
+        }
+        return null;
+      },
+    },
+    {
+      name: 'clearing:sidecar-schema',
+      weight: 1,
+      arbitrary: sidecarSchema,
+      async run(input) {
+        const bytes = buildSchemaVariant(SQL, input as SidecarSchema);
+        const offline = checkOffline(bytes, false);
+        if (!offline.ok) return null;
+        const opened = openSidecar(SQL, bytes);
+        if (!opened.ok) return clearingInputErrorViolation({ input: 'sidecar', reason: opened.reason, at: opened.at });
+        try {
+          opened.reader.match('s', 'r', '1', 'synthetic');
+          opened.reader.policy('s');
+          opened.reader.checkpoints('s');
         } finally {
           opened.reader.close();
         }
