@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { importOpenAiChat } from '../../src/core/formats/openai-chat.ts';
 import type { TranscriptImporter } from '../../src/core/formats/registry.ts';
 import type { ParsedRequest } from '../../src/core/model.ts';
+import { readRequests } from '../../src/core/input/index.ts';
 import { jsonl, readText } from './helpers.ts';
 
 /**
@@ -44,6 +45,20 @@ describe('transcript importers', () => {
     const result = await readText({ 'log.jsonl': jsonl(...turns) }, { transcriptImporters: [syntheticTurns] });
     expect(result.files[0]!.format).toBe('synthetic-turns');
     expect(result.requests).toHaveLength(12);
+  });
+
+  it('imports the records read before a truncated gzip cut', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const turns = Array.from({ length: 400 }, (_, i) => ({ turn: `turn ${i} ${'x'.repeat(i % 50)} ${Math.sin(i)}` }));
+    const whole = new Uint8Array(gzipSync(new TextEncoder().encode(jsonl(...turns))));
+    const result = await readRequests([{ name: 'cut.turns.jsonl.gz', bytes: whole.subarray(0, whole.byteLength - 200) }], {
+      transcriptImporters: [syntheticTurns],
+    });
+    expect(result.errors.filter((e) => e.line === 0).map((e) => e.message)).toEqual([
+      expect.stringMatching(/^gzip data is truncated or corrupt after/),
+    ]);
+    expect(result.requests.length).toBeGreaterThan(300);
+    expect(result.files[0]).toMatchObject({ format: 'synthetic-turns', requests: result.requests.length });
   });
 
   it('leaves request logs to the wire importers', async () => {

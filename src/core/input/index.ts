@@ -148,6 +148,7 @@ class FileReader {
     const { options, limits } = this.state;
     const signal = options.signal;
     let transcript: TranscriptImporter | null = null;
+    const transcriptRecords: TranscriptRecord[] = [];
     try {
       const raw = rawChunks(this.input.bytes, (n) => this.countBytes(n), signal);
       const decoded = decodedChunks(this.input.name, raw, limits.maxDecompressedBytes, signal);
@@ -156,15 +157,17 @@ class FileReader {
       this.layout = source.layout;
       const importers = options.transcriptImporters ?? TRANSCRIPT_IMPORTERS;
       transcript = transcriptImporterByName(this.input.name, importers);
+      // Until a transcript importer has had a look at the first parsed records, records wait here.
       const head: RawRecord[] = [];
+      let headValues = 0;
       let decided = transcript !== null || importers.length === 0;
-      const transcriptRecords: TranscriptRecord[] = [];
       for await (const record of source.records) {
         throwIfAborted(signal);
         this.records++;
         if (!decided) {
           head.push(record);
-          if (head.filter((r) => 'value' in r).length < FIRST_RECORDS_FOR_DETECTION) continue;
+          if ('value' in record) headValues++;
+          if (headValues < FIRST_RECORDS_FOR_DETECTION) continue;
           transcript = transcriptImporterByRecords(values(head), importers);
           decided = true;
           for (const held of head) this.take(held, transcript, transcriptRecords);
@@ -178,13 +181,13 @@ class FileReader {
         transcript = transcriptImporterByRecords(values(head), importers);
         for (const held of head) this.take(held, transcript, transcriptRecords);
       }
-      if (transcript !== null) this.importTranscript(transcript, transcriptRecords);
-      else this.flushUndecided(true);
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
-      this.flushUndecided(true);
+      // A file-level failure (truncated gzip, a limit): what was read before it still counts.
       this.error(error.line, error.message);
     }
+    if (transcript !== null) this.importTranscript(transcript, transcriptRecords);
+    else this.flushUndecided();
     this.sortErrors();
     this.progress();
     return this.summary(transcript);
@@ -247,8 +250,9 @@ class FileReader {
       return;
     }
     this.undecided.push({ line, record, kind });
-    if (this.format !== null || this.state.options.format !== undefined && this.state.options.format !== 'auto') {
-      this.flushUndecided(false);
+    const forced = this.state.options.format;
+    if (this.format !== null || (forced !== undefined && forced !== 'auto')) {
+      this.flushUndecided();
       return;
     }
     // Look for a body that settles the format; until then ambiguous bodies wait (a few, bounded).
@@ -256,7 +260,7 @@ class FileReader {
     const body = unwrapRecord(last.record, last.kind, this.state.limits.maxNestingDepth);
     const detection = body.formatHint ? { format: body.formatHint, strong: true } : detectWireFormat(body.body);
     if (detection?.strong) this.format = detection.format;
-    if (this.format !== null || this.undecided.length >= MAX_UNDECIDED_BODIES) this.flushUndecided(true);
+    if (this.format !== null || this.undecided.length >= MAX_UNDECIDED_BODIES) this.flushUndecided();
   }
 
   /**
@@ -275,8 +279,8 @@ class FileReader {
     for (const held of waiting) this.error(held.line, envelopeMismatch(first));
   }
 
-  private flushUndecided(force: boolean): void {
-    if (!force && this.format === null && this.state.options.format === undefined) return;
+  /** Import the bodies that were waiting for the file's format (settled now, or at the end of the file). */
+  private flushUndecided(): void {
     const waiting = this.undecided.splice(0);
     for (const held of waiting) this.importBody(held.line, held.record, held.kind);
   }
