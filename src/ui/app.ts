@@ -10,6 +10,7 @@ import { PANELS } from './panels/index.ts';
 import type { Panel, PanelContext } from './panels/types.ts';
 import { showProgress } from './progress.ts';
 import { buildFragment, parseFragment, type ViewState } from './share.ts';
+import { renderRequestStrip } from './request-strip.ts';
 import { renderStartScreen } from './start-screen.ts';
 import type { AnalysisView, RequestView } from './view-model.ts';
 import { WorkerClient, WorkerFailure } from './worker-client.ts';
@@ -142,7 +143,7 @@ export class App {
         inputs = [{ name: source.entry.file, blob: await fetchExample(source.entry, controller.signal) }];
       }
       names.push(...inputs.map((i) => i.name));
-      const onProgress = (p: ProgressInfo): void => progress.update(p, names[p.file] ?? '');
+      const onProgress = (p: ProgressInfo): void => progress.update(p, names[p.file] ?? '', p.file === names.length - 1);
       const options = { ...(this.format && { format: this.format }), ...(this.model && { model: this.model }) };
       const view = await this.client.analyze(inputs, options, onProgress, controller.signal);
       if (controller.signal.aborted) return;
@@ -329,7 +330,12 @@ export class App {
       className: 'panel',
       attrs: { role: 'tabpanel', id: 'panel', 'aria-labelledby': `tab-${active?.id ?? ''}`, 'data-panel': active?.id ?? '' },
     });
-    this.main.replaceChildren(this.requestBar(view, request), this.tabs(panels, active), panelHost);
+    this.main.replaceChildren(
+      this.requestBar(view, request),
+      view.requests.length > 1 ? renderRequestStrip(view, this.requestIndex, (i) => this.selectRequest(i)) : '',
+      this.tabs(panels, active),
+      panelHost,
+    );
     if (active) this.renderPanel(active, panelHost, view, request);
   }
 

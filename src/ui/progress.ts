@@ -4,7 +4,7 @@ import { formatBytes, formatCount } from './format.ts';
 import type { ProgressInfo } from '../worker/protocol.ts';
 
 export interface ProgressHandle {
-  update(progress: ProgressInfo, fileName: string): void;
+  update(progress: ProgressInfo, fileName: string, lastFile: boolean): void;
   phase(text: string): void;
   remove(): void;
 }
@@ -23,12 +23,14 @@ export function showProgress(host: HTMLElement, title: string, onCancel: () => v
   host.replaceChildren(box);
   host.hidden = false;
   return {
-    update(progress, fileName) {
+    update(progress, fileName, lastFile) {
       if (progress.bytesTotal > 0) {
         bar.value = Math.min(1, progress.bytesRead / progress.bytesTotal);
       } else bar.removeAttribute('value');
       const bytes = progress.bytesTotal > 0 ? `${formatBytes(progress.bytesRead)} of ${formatBytes(progress.bytesTotal)}` : formatBytes(progress.bytesRead);
-      detail.textContent = `${fileName} · ${bytes} · ${formatCount(progress.records)} records`;
+      // Once the last file's bytes are all read the worker is counting tokens, which has no byte measure of its own.
+      const counting = lastFile && progress.bytesTotal > 0 && progress.bytesRead >= progress.bytesTotal ? ' · counting tokens…' : '';
+      detail.textContent = `${fileName} · ${bytes} · ${formatCount(progress.records)} records${counting}`;
     },
     phase(text) {
       bar.removeAttribute('value');
