@@ -198,6 +198,22 @@ describe('streaming input', () => {
     expect([...read].sort((a, b) => a - b)).toEqual(read);
   });
 
+  it('reports each file of a multi-file read under its own index, bytesTotal from the array length', async () => {
+    const a = bytes(jsonl(anthropicBody('a')));
+    const b = gzip(threeBodies);
+    const last = new Map<number, { bytesRead: number; bytesTotal: number; records: number }>();
+    await readRequests(
+      [
+        { name: 'a.jsonl', bytes: a },
+        { name: 'b.jsonl.gz', bytes: b },
+      ],
+      { onProgress: (p) => last.set(p.file, { bytesRead: p.bytesRead, bytesTotal: p.bytesTotal, records: p.records }) },
+    );
+    expect(last.get(0)).toEqual({ bytesRead: a.byteLength, bytesTotal: a.byteLength, records: 1 });
+    // For gzip, bytes count the compressed input.
+    expect(last.get(1)).toEqual({ bytesRead: b.byteLength, bytesTotal: b.byteLength, records: 3 });
+  });
+
   it('stops with the abort reason when the signal fires', async () => {
     const controller = new AbortController();
     const data = bytes(threeBodies);

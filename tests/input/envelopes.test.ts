@@ -129,6 +129,15 @@ describe('batch envelopes', () => {
     expect(result.requests[0]!.recorded).toEqual({ input: 464, cacheRead: 1536, cacheWrite5m: 0, cacheWrite1h: 0, output: 9 });
   });
 
+  it('matches batch results listed before their input file', async () => {
+    const results = jsonl({ custom_id: 'z', result: { type: 'succeeded', message: { usage: { input_tokens: 4, output_tokens: 2 } } } });
+    const input = jsonl({ custom_id: 'z', params: anthropicBody('a') });
+    const result = await readText({ 'results.jsonl': results, 'input.jsonl': input });
+    expect(result.errors).toEqual([]);
+    expect(result.requests).toHaveLength(1);
+    expect(result.requests[0]).toMatchObject({ file: 1, index: 0, recorded: { input: 4, output: 2 } });
+  });
+
   it('reports batch results whose custom_id matches no request', async () => {
     const results = jsonl(
       { custom_id: 'nope', result: { type: 'succeeded', message: { usage: { input_tokens: 1, output_tokens: 1 } } } },
