@@ -45,6 +45,15 @@ describe('OpenAI automatic prefix caching (before GPT-5.6)', () => {
     // A prefix that was never a whole prompt does not extend: u1 here was followed by other text.
     const partial = simulate([chat([sys, u1, u1]), chat([sys, u1, a1, { id: 'u2', tokens: 100 }])]);
     expect(partial.requests[1]!.read).toBe(1280);
+    // Only the blocks right after the earlier whole prompt count as its answer: here x (a user block) follows it,
+    // so the assistant block after x is nobody's recorded answer. Cached: sys + u1 + x = 1,800 → 1,792.
+    const x: BlockSpec = { id: 'x', tokens: 500 };
+    const notAnswer = simulate([
+      chat([sys, u1]),
+      chat([sys, u1, x, { id: 'y', tokens: 100 }]),
+      chat([sys, u1, x, { id: 'a2', tokens: 300, category: 'assistant' }]),
+    ]);
+    expect(notAnswer.requests[2]!.read).toBe(1792);
   });
 
   it('gives nothing when the shared prefix rounds below 1,024', () => {

@@ -115,7 +115,9 @@ function simulateAutomatic(
   // reading both), so a whole earlier prompt extends through the generated blocks that follow it here.
   for (let i = longest; i >= 0; i--) {
     if (!isAlive(scope.prompts.get(view.keys[i]!), now)) continue;
-    while (longest + 1 < view.blocks.length && GENERATED.has(view.blocks[longest + 1]!.category)) longest++;
+    let answered = i;
+    while (answered + 1 < view.blocks.length && GENERATED.has(view.blocks[answered + 1]!.category)) answered++;
+    longest = Math.max(longest, answered);
     break;
   }
   const cached = longest < 0 ? 0 : roundDown(view.cumulative[longest]!, pricing?.cacheRounding ?? OPENAI_DEFAULT_ROUNDING);
