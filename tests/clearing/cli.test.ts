@@ -6,6 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { clearingCommand, parseClearingArgs } from '../../src/cli/commands/clearing.ts';
 import type { CliIO } from '../../src/cli/io.ts';
 import { writeExamples, type ExampleCase } from '../../scripts/generate-clearing-examples.ts';
+import { buildSidecar } from '../../src/core/clearing/sidecar-writer.ts';
+import { loadSql } from './helpers.ts';
 
 const REPO = path.resolve(__dirname, '../..');
 const PI = path.resolve(REPO, '../shared/fixtures/real/transcripts/pi');
@@ -89,6 +91,44 @@ describe('generated examples (synthetic) reach their stated verdicts', () => {
         verdict: JSON.parse(expected).verdict,
       });
     }
+  });
+});
+
+describe('several APIs in one analysis', () => {
+  it('judges each API on its own denominators; overall BUILD needs every API to build', async () => {
+    const dir = path.join(tmp, 'multi');
+    fs.mkdirSync(path.join(dir, 'journals'), { recursive: true });
+    for (const name of ['build', 'defer-codex-wire-unproven']) {
+      for (const file of fs.readdirSync(path.join(tmp, 'examples', name, 'journals'))) {
+        fs.copyFileSync(path.join(tmp, 'examples', name, 'journals', file), path.join(dir, 'journals', `${name}-${file}`));
+      }
+    }
+    const SQL = await loadSql();
+    const { exampleRows } = await import('./helpers.ts');
+    fs.writeFileSync(path.join(dir, 'sidecar.sqlite'), buildSidecar(SQL, { rows: exampleRows(path.join(dir, 'journals')) }));
+    const routes = JSON.parse(fs.readFileSync(path.join(tmp, 'examples', 'build', 'routes.json'), 'utf8'));
+    routes.push({ ...routes[0], api: 'openai-codex-responses' });
+    fs.writeFileSync(path.join(dir, 'routes.json'), JSON.stringify(routes));
+    for (const file of ['qualification.json', 'agent-config.json', 'app-allowlist.json']) {
+      fs.copyFileSync(path.join(tmp, 'examples', 'build', file), path.join(dir, file));
+    }
+    const { code, record } = await run(caseArgs(dir));
+    expect(code).toBe(0);
+    expect(record.apis.map((api: { api: string; verdict: string }) => [api.api, api.verdict])).toEqual([
+      ['anthropic-messages', 'BUILD'],
+      ['openai-codex-responses', 'DEFER'],
+    ]);
+    expect(record.verdict).toBe('DEFER');
+    expect(record.apis[1].evidence.pressuredBoundaries).toBe(12); // not pooled with the other API's 12
+  });
+
+  it('--help lists every code with its meaning', async () => {
+    const io = captureIO();
+    expect(await clearingCommand(['--help'], io)).toBe(0);
+    const help = io.out.join('');
+    expect(help).toContain('--retrieval-rate');
+    expect(help).toContain('WIRE_UNPROVEN');
+    expect(help).toContain('The sidecar is in WAL mode');
   });
 });
 

@@ -1,5 +1,8 @@
 // Small builders for hand-written pi journals (SYNTHETIC) and an initialized sql.js for the clearing tests.
+import fs from 'node:fs';
+import path from 'node:path';
 import initSqlJs from 'sql.js';
+import type { SidecarRow } from '../../src/core/clearing/sidecar-writer.ts';
 import type { SqlJsStatic } from 'sql.js';
 
 let sql: Promise<SqlJsStatic> | null = null;
@@ -92,3 +95,21 @@ export const ROUTE = {
   quota: { input: 1, cacheRead: 0.1, cacheWrite: 1.25, output: 5 },
   quotaBudget: 1_000_000,
 };
+
+/** Exact finalized sidecar rows for every plain-text `read`/`kb_lookup` result of the journals in a folder. */
+export function exampleRows(folder: string): SidecarRow[] {
+  const rows: SidecarRow[] = [];
+  for (const file of fs.readdirSync(folder)) {
+    const lines = fs.readFileSync(path.join(folder, file), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line));
+    const sessionId = lines[0].id as string;
+    let runId = '';
+    for (const entry of lines.slice(1)) {
+      const message = entry.message;
+      if (message?.role === 'user') runId = entry.id;
+      if (message?.role === 'toolResult' && (message.toolName === 'read' || message.toolName === 'kb_lookup')) {
+        rows.push({ sessionId, runId, callId: message.toolCallId, state: 'finalized', text: message.content[0].text });
+      }
+    }
+  }
+  return rows;
+}
