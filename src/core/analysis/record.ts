@@ -10,6 +10,8 @@ import {
   requestCacheRecord,
   type RequestCacheRecord,
 } from '../cache/record.ts';
+import { summaryRecord, transcriptsRecord } from '../transcripts/index.ts';
+import { isoTime } from '../transcripts/time.ts';
 
 export const ANALYSIS_SCHEMA = 'ctxray.analysis/1';
 
@@ -41,6 +43,8 @@ export interface RequestRecord {
   segments: SegmentRecord[];
   notes: string[];
   recorded: (RecordedUsage & { prompt: number }) | null;
+  /** When the request was sent (ISO 8601, UTC), when the log records it. */
+  timestamp: string | null;
 }
 
 export interface FileRecord {
@@ -75,6 +79,8 @@ export const RECORD_SECTIONS: ReadonlyArray<readonly [key: string, build: Record
   ['requests', requestsSection],
   ['findings', (analysis) => (analysis.cache ? findingsRecord(analysis.cache) : undefined)],
   ['nearDuplicates', (analysis) => (analysis.cache ? nearDuplicatesRecord(analysis.cache) : undefined)],
+  ['transcripts', transcriptsRecord],
+  ['summary', summaryRecord],
   ['errors', errorsSection],
 ];
 
@@ -148,6 +154,7 @@ export function requestRecord(request: ParsedRequest, tokens: RequestTokens, mod
     })),
     notes: noteCodes(request, tokens),
     recorded: request.recorded ? { ...request.recorded, prompt: promptOf(request.recorded) } : null,
+    timestamp: isoTime(request.timestamp),
   };
 }
 

@@ -1,0 +1,74 @@
+// Transcripts' observed-vs-simulated agreement and the time-range summary, from a finished Analysis, and their
+// parts of the JSON record (numbers, codes, model ids and file indices only).
+import type { Analysis } from '../analysis/types.ts';
+import { transcriptAgreement, type TranscriptAgreement } from './agreement.ts';
+import { timeRangeSummary, type TimeRangeSummary } from './summary.ts';
+
+/** Null when the analysis has no cache section (it is what the comparisons are made against). */
+export function agreementOf(analysis: Analysis): TranscriptAgreement | null {
+  const cache = analysis.cache;
+  if (cache === undefined) return null;
+  return transcriptAgreement({
+    requests: analysis.requests,
+    reconstructed: analysis.tokens.map((tokens) => tokens.total),
+    segmentTokens: analysis.segmentTokens,
+    conversations: cache.conversations,
+    pricingOf: (i) => analysis.models[i]?.pricing ?? null,
+    actual: cache.cost.actual,
+    optimized: cache.cost.optimized,
+  });
+}
+
+export function summaryOf(analysis: Analysis): TimeRangeSummary | null {
+  const cache = analysis.cache;
+  if (cache === undefined) return null;
+  return timeRangeSummary({
+    requests: analysis.requests,
+    reconstructed: analysis.tokens.map((tokens) => tokens.total),
+    conversations: cache.conversations,
+    pricingOf: (i) => analysis.models[i]?.pricing ?? null,
+    actual: cache.cost.actual,
+    findings: cache.findings,
+  });
+}
+
+/** Fractions in the record are rounded to 4 decimals (0.01%); token counts are whole already. */
+const round4 = (value: number | null): number | null => (value === null ? null : Math.round(value * 10_000) / 10_000);
+
+/** The record's `transcripts` section, or undefined when no request carries recorded usage. */
+export function transcriptsRecord(analysis: Analysis): unknown {
+  const agreement = agreementOf(analysis);
+  if (agreement === null || agreement.recordedRequests === 0) return undefined;
+  const stats = (s: TranscriptAgreement['promptErrors']) => ({ count: s.count, median: round4(s.median), p90: round4(s.p90) });
+  return {
+    recordedRequests: agreement.recordedRequests,
+    setupUnrecordedRequests: agreement.setupUnrecordedRequests,
+    promptError: stats(agreement.promptErrors),
+    reconstructedOnlyError: stats(agreement.reconstructedOnlyErrors),
+    redaction: { ...agreement.redaction, exact: false },
+    cache: {
+      actual: { ...agreement.cacheActual, readAgreementRate: round4(agreement.cacheActual.readAgreementRate) },
+      optimized: { ...agreement.cacheOptimized, readAgreementRate: round4(agreement.cacheOptimized.readAgreementRate) },
+    },
+    models: agreement.models.map((m) => ({
+      ...m,
+      recordedReadShare: round4(m.recordedReadShare),
+      simulatedReadShare: round4(m.simulatedReadShare),
+      optimizedReadShare: round4(m.optimizedReadShare),
+    })),
+    cost: agreement.cost,
+    ttl: { ...agreement.ttl, agreementRate: round4(agreement.ttl.agreementRate) },
+    compactions: agreement.compactions,
+    conversations: agreement.conversations.map((c) => ({ ...c, errors: stats(c.errors) })),
+    requests: agreement.requests.map((row) => ({ ...row, absError: round4(row.absError) })),
+  };
+}
+
+/** The record's `summary` section (present with the cache analysis). */
+export function summaryRecord(analysis: Analysis): unknown {
+  return summaryOf(analysis) ?? undefined;
+}
+
+export type { TranscriptAgreement, RequestAgreement, ConversationAgreement } from './agreement.ts';
+export type { TimeRangeSummary } from './summary.ts';
+export { timelineOf, type Timeline, type TimelinePoint } from './timeline.ts';
