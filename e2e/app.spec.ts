@@ -84,3 +84,20 @@ test.describe('deployed below a sub-path', () => {
     await context.close();
   });
 });
+
+test('the overview strip and the address bar both move between requests without re-reading the input', async ({ page }) => {
+  await page.goto('./#example=mixed-models');
+  await expect(page.locator('.strip .strip-bar')).toHaveCount(18);
+  await page.locator('.strip .strip-bar[data-request="2"]').click();
+  await expect(page.locator('#request-picker')).toHaveValue('2');
+  await expect(page).toHaveURL(/request=3&/);
+  await expect(page.locator('.strip .strip-bar.selected')).toHaveAttribute('data-request', '2');
+
+  const fetched: string[] = [];
+  page.on('request', (request) => fetched.push(request.url()));
+  await page.evaluate(() => (location.hash = '#example=mixed-models&request=5&panel=tokens'));
+  await expect(page.locator('#request-picker')).toHaveValue('4');
+  expect(fetched.filter((url) => url.includes('/examples/'))).toEqual([]);
+  await page.goBack();
+  await expect(page.locator('#request-picker')).toHaveValue('2');
+});

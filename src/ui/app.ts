@@ -90,6 +90,20 @@ export class App {
     const parsed = parseFragment(hash);
     if (!parsed.ok) this.setMessage({ kind: 'error', text: `This link could not be read fully: ${parsed.error}.` });
     const state = parsed.state;
+    // Same input and options as on screen (the address bar edited, back/forward): only move within it.
+    const sameSource =
+      state.example !== undefined
+        ? this.source?.kind === 'example' && this.source.entry.id === state.example
+        : state.input === undefined || (this.source?.kind === 'paste' && this.source.text === state.input);
+    if (this.view && sameSource && state.format === this.format && state.model === this.model) {
+      if (state.panel) this.panelId = state.panel;
+      if (state.request !== undefined) {
+        this.requestIndex = Math.min(Math.max(0, state.request - 1), Math.max(0, this.view.requests.length - 1));
+      }
+      this.render();
+      this.syncFragment();
+      return;
+    }
     this.format = state.format;
     this.model = state.model;
     if (state.panel) this.panelId = state.panel;
@@ -102,8 +116,9 @@ export class App {
       await this.open({ kind: 'example', entry }, state.request);
     } else if (state.input !== undefined) {
       await this.open({ kind: 'paste', text: state.input }, state.request);
-    } else if (this.view && state.request !== undefined) {
-      this.selectRequest(state.request - 1);
+    } else if (this.source) {
+      // Options changed in the address bar for the input on screen.
+      await this.open(this.source, state.request);
     }
   }
 
