@@ -47,16 +47,22 @@ function listFiles(root: string): string[] {
   return out.sort();
 }
 
-/** What an output may not hold: a marker (case-insensitively) or the planted directory. */
-function leaks(output: string, dir: string): string[] {
+/** Markers planted in file names (not content): the terminal summary may name the files the user gave it. */
+const FILE_NAME_MARKER = `${MARKER_PREFIX}n`;
+
+/**
+ * What an output may not hold: a marker (case-insensitively) or the planted directory. `names: 'allowed'` is for
+ * the human terminal summary, which may list the input file names as given (but no content).
+ */
+function leaks(output: string, dir: string, names: 'refused' | 'allowed' = 'refused'): string[] {
   const found: string[] = [];
   const lower = output.toLowerCase();
   let at = lower.indexOf(MARKER_PREFIX);
   while (at !== -1 && found.length < 5) {
-    found.push(output.slice(Math.max(0, at - 30), at + 50));
+    if (names === 'refused' || !lower.startsWith(FILE_NAME_MARKER, at)) found.push(output.slice(Math.max(0, at - 30), at + 50));
     at = lower.indexOf(MARKER_PREFIX, at + 1);
   }
-  if (output.includes(dir) || output.includes(path.basename(dir))) found.push('(the input directory path)');
+  if (names === 'refused' && (output.includes(dir) || output.includes(path.basename(dir)))) found.push('(the input directory path)');
   return found;
 }
 
@@ -188,9 +194,13 @@ describe(`nothing leaks: planted markers never reach a content-free output${real
     }
   });
 
-  it('analyze --json (file and stdout), and --html without --content', () => {
+  it('analyze --json (file and stdout), --html without --content, and the terminal summary without --content', () => {
     const checked = runs.filter((r) => r.args[0] === 'analyze');
-    for (const run of checked.filter((r) => r.args.includes('-'))) expect(leaks(run.stdout, dir), `stdout of ctxray ${run.args.join(' ')}`).toEqual([]);
+    expect(checked.some((r) => !r.args.includes('-'))).toBe(true);
+    for (const run of checked) {
+      const machineReadable = run.args.includes('-');
+      expect(leaks(run.stdout, dir, machineReadable ? 'refused' : 'allowed'), `stdout of ctxray ${run.args.join(' ')}`).toEqual([]);
+    }
     const files = [...outputs.keys()].filter((f) => /\/out\/(logs|real)\.(json|html)$/.test(f));
     expect(files.length).toBeGreaterThanOrEqual(1);
     for (const file of files) expect(leaks(fs.readFileSync(file, 'utf8'), dir), path.basename(file)).toEqual([]);
