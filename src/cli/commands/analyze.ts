@@ -8,7 +8,8 @@ import { analyzeInput } from '../../core/analysis/analyze.ts';
 import { buildRecord } from '../../core/analysis/record.ts';
 import { calibrateAnalysis } from '../../core/cache/calibrate-analysis.ts';
 import type { Analysis } from '../../core/analysis/types.ts';
-import { InputError, type InputFile } from '../../core/input/index.ts';
+import { InputError, type InputFile, type ReadProgress } from '../../core/input/index.ts';
+import { progressReporter } from '../progress.ts';
 import type { WireFormat } from '../../core/model.ts';
 import { checkOutputPath, writeOutputSafely } from '../fs/safe-output.ts';
 import type { CliIO, Command } from '../io.ts';
@@ -38,11 +39,13 @@ options:
   --content       show tool names and block excerpts in the terminal findings and the HTML report
   --fail-on <s>   exit 2 when a finding is at least this severe: error | warning | info
   --force         replace an existing --json or --html file (inputs are never overwritten)
-  -v, --verbose   list every segment of every request, with the overhead split and notes
+  -v, --verbose   list every segment of every request, with the overhead split and notes; reading progress on
+                  stderr (shown anyway when stderr is a terminal)
   -h, --help      show this help
 
 '-' as an input reads standard input. NO_COLOR turns colors off (they are off when stdout is not a terminal).
-exit status: 0 ok, 1 bad arguments, unreadable input or a failed --calibrate, 2 when --fail-on is met
+exit status: 0 ok, 1 bad arguments, unreadable input or a failed --calibrate, 2 when --fail-on is met,
+130 when interrupted (Ctrl-C) while reading
 `;
 
 const FORMAT_NAMES: Record<string, WireFormat | 'auto'> = {
@@ -262,10 +265,30 @@ export const analyzeCommand: Command = async (argv, io) => {
   }
 
   let analysis: Analysis;
+  // Ctrl-C while reading stops the read (the file streams are cancelled) and exits 130 instead of dying mid-write.
+  const cancel = new AbortController();
+  const onInterrupt = () => cancel.abort();
+  process.once('SIGINT', onInterrupt);
+  const stderrIsTerminal = process.stderr.isTTY === true;
+  const progress =
+    stderrIsTerminal || args.verbose
+      ? progressReporter({ write: io.stderr, terminal: stderrIsTerminal, names: args.inputs.map((input) => (input === '-' ? '(stdin)' : input)) })
+      : null;
   try {
     const files = await openInputs(args, io);
-    analysis = await analyzeInput(files, { format: args.format, model: args.model });
+    analysis = await analyzeInput(files, {
+      format: args.format,
+      model: args.model,
+      signal: cancel.signal,
+      ...(progress !== null && { onProgress: (p: ReadProgress) => progress.update(p) }),
+    });
+    cancel.signal.throwIfAborted();
   } catch (error) {
+    progress?.finish(); // before any message, so it does not land on the progress line
+    if (cancel.signal.aborted) {
+      io.stderr('ctxray analyze: cancelled\n');
+      return 130;
+    }
     if (error instanceof UsageError) {
       io.stderr(`ctxray analyze: ${error.message}\n`);
       return 1;
@@ -275,6 +298,9 @@ export const analyzeCommand: Command = async (argv, io) => {
       return 1;
     }
     throw error;
+  } finally {
+    process.removeListener('SIGINT', onInterrupt);
+    progress?.finish();
   }
 
   const unreadable = unreadableFiles(analysis);
