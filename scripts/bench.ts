@@ -1,6 +1,7 @@
 // npm run bench [-- --json <file>] [--runs N] [--gateway-mb M] [--growth-mb M]
 // Times the full analysis on synthetic inputs against a floor measured in the same run (decode + JSON.parse of
-// every record + tokenizing each distinct text once), each in a fresh process so peak RSS is per case.
+// every record + tokenizing each distinct text once). Floor and analysis runs alternate in one process so both see
+// the same load; peak RSS comes from a separate process that streams the file once, as the CLI does.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -19,15 +20,23 @@ const gatewayMb = Number(option('--gateway-mb', '200'));
 const growthMb = Number(option('--growth-mb', '6'));
 const benchDir = join(root, '.bench');
 
-interface CaseRun {
+interface Timing {
   timesMs: number[];
+  cpuMs: number[];
+}
+interface PairedRun {
+  floor: Timing;
+  analysis: Timing;
+  requests: number;
+}
+interface StreamRun extends Timing {
   peakRssBytes: number;
   requests: number;
 }
 
-function runCase(mode: 'floor' | 'analysis', file: string, count: number): CaseRun {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', '--max-old-space-size=8192', join(root, 'scripts/bench/case.ts'), mode, file, String(count)], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 20 });
-  return JSON.parse(out.trim().split('\n').pop()!) as CaseRun;
+function runCase<T>(mode: 'paired' | 'analysis', file: string, count: number): T {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench/case.ts'), mode, file, String(count)], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 20 });
+  return JSON.parse(out.trim().split('\n').pop()!) as T;
 }
 
 const median = (xs: number[]) => {
@@ -46,23 +55,32 @@ interface CaseResult {
   floorMs: number;
   ratio: number;
   peakRssBytes: number;
+  /** CPU time (user + system) of the same runs: steadier than wall time on a machine shared with other jobs. */
+  cpuMedianMs: number;
+  floorCpuMs: number;
+  cpuRatio: number;
 }
 
 function measure(input: BenchInput, count: number): CaseResult {
-  const floorRun = runCase('floor', input.path, count);
-  const analysisRun = runCase('analysis', input.path, count);
-  const medianMs = median(analysisRun.timesMs);
-  const floorMs = median(floorRun.timesMs);
+  const paired = runCase<PairedRun>('paired', input.path, count);
+  const streamed = runCase<StreamRun>('analysis', input.path, 1);
+  const medianMs = median(paired.analysis.timesMs);
+  const floorMs = median(paired.floor.timesMs);
+  const cpuMedianMs = median(paired.analysis.cpuMs);
+  const floorCpuMs = median(paired.floor.cpuMs);
   return {
     name: input.name,
     bytes: input.bytes,
-    requests: analysisRun.requests,
+    requests: paired.requests,
     medianMs: round(medianMs),
-    minMs: round(Math.min(...analysisRun.timesMs)),
-    maxMs: round(Math.max(...analysisRun.timesMs)),
+    minMs: round(Math.min(...paired.analysis.timesMs)),
+    maxMs: round(Math.max(...paired.analysis.timesMs)),
     floorMs: round(floorMs),
     ratio: Math.round((medianMs / floorMs) * 100) / 100,
-    peakRssBytes: analysisRun.peakRssBytes,
+    peakRssBytes: streamed.peakRssBytes,
+    cpuMedianMs: round(cpuMedianMs),
+    floorCpuMs: round(floorCpuMs),
+    cpuRatio: Math.round((cpuMedianMs / floorCpuMs) * 100) / 100,
   };
 }
 
@@ -77,24 +95,28 @@ console.error(`generating inputs in ${benchDir} (first run only) ...`);
 const inputs = [flagship, ...(await benchInputs(benchDir, gatewayMb))];
 const cases: CaseResult[] = [];
 for (const input of inputs) {
-  const count = input.bytes > 50e6 ? Math.max(3, Math.min(runs, 3)) : runs;
+  // Large inputs take seconds per run: three runs give a median without taking minutes.
+  const count = input.bytes > 50e6 ? Math.min(runs, 3) : runs;
   console.error(`  ${input.name} (${mb(input.bytes)} MB): ${count} runs ...`);
   cases.push(measure(input, count));
 }
-const growth: { scale: number; bytes: number; medianMs: number }[] = [];
+const growth: { scale: number; bytes: number; medianMs: number; cpuMedianMs: number; floorMs: number }[] = [];
 for (const [i, input] of (await growthInputs(benchDir, growthMb)).entries()) {
   console.error(`  growth ${2 ** i}× (${mb(input.bytes)} MB) ...`);
-  const run = runCase('analysis', input.path, 3);
-  growth.push({ scale: 2 ** i, bytes: input.bytes, medianMs: round(median(run.timesMs)) });
+  const run = runCase<PairedRun>('paired', input.path, 3);
+  growth.push({ scale: 2 ** i, bytes: input.bytes, medianMs: round(median(run.analysis.timesMs)), cpuMedianMs: round(median(run.analysis.cpuMs)), floorMs: round(median(run.floor.timesMs)) });
 }
 
-const header = ['case', 'MB', 'requests', 'median ms', 'min', 'max', 'floor ms', 'ratio', 'peak RSS MB'];
-const rows = cases.map((c) => [c.name, mb(c.bytes), String(c.requests), String(c.medianMs), String(c.minMs), String(c.maxMs), String(c.floorMs), c.ratio.toFixed(2), mb(c.peakRssBytes)]);
+const header = ['case', 'MB', 'requests', 'median ms', 'min', 'max', 'floor ms', 'ratio', 'CPU ms', 'floor CPU', 'CPU ratio', 'peak RSS MB'];
+const rows = cases.map((c) => [c.name, mb(c.bytes), String(c.requests), String(c.medianMs), String(c.minMs), String(c.maxMs), String(c.floorMs), c.ratio.toFixed(2), String(c.cpuMedianMs), String(c.floorCpuMs), c.cpuRatio.toFixed(2), mb(c.peakRssBytes)]);
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
 const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
 console.log(line(header));
 for (const row of rows) console.log(line(row));
-console.log('\ngrowth (same log shape at 1×, 2×, 4×, 8×):');
-for (const g of growth) console.log(`  ${g.scale}×  ${mb(g.bytes).padStart(7)} MB  ${String(g.medianMs).padStart(9)} ms  ${(g.medianMs / growth[0]!.medianMs).toFixed(2)}× time`);
+console.log('\ngrowth (same log shape at 1×, 2×, 4×, 8×; wall and CPU median of 3, floor wall median):');
+for (const g of growth) {
+  const vs = (g.cpuMedianMs / growth[0]!.cpuMedianMs).toFixed(2);
+  console.log(`  ${g.scale}×  ${mb(g.bytes).padStart(7)} MB  ${String(g.medianMs).padStart(9)} ms  ${String(g.cpuMedianMs).padStart(9)} ms CPU (${vs}× the 1× CPU)  floor ${g.floorMs} ms`);
+}
 console.log('\nInputs are synthetic (scripts/bench/inputs.ts). Ratios compare with the floor measured in the same run.');
 if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ cases, growth }, null, 2) + '\n');

@@ -1,7 +1,8 @@
 // Synthetic benchmark inputs, generated on demand into .bench/ (git-ignored). Deterministic by seed.
-import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { once } from 'node:events';
+import { createGzip } from 'node:zlib';
 import { rng, systemPrompt } from '../examples/synthetic-text.ts';
 import { agentSession, anthropicRequests, type Json, type Session } from '../examples/sessions.ts';
 
@@ -95,6 +96,36 @@ function* gatewayRecords(megabytes: number): Generator<Json> {
 export async function growthInputs(dir: string, baseMegabytes: number): Promise<BenchInput[]> {
   mkdirSync(dir, { recursive: true });
   const out: BenchInput[] = [];
-  for (const scale of [1, 2, 4, 8]) out.push(await ensure(dir, `growth-${scale}x`, (p) => writeLines(p, gatewayRecords(baseMegabytes * scale))));
+  for (const scale of [1, 2, 4, 8]) out.push(await ensure(dir, `growth-${baseMegabytes}mb-${scale}x`, (p) => writeLines(p, gatewayRecords(baseMegabytes * scale))));
   return out;
+}
+
+/**
+ * The streaming case: a gzipped gateway log of about `megabytes` uncompressed, written through gzip as it is
+ * generated (never held whole). Written under a temporary name first so an interrupted run is not reused.
+ */
+export async function gzipGatewayInput(dir: string, megabytes: number): Promise<BenchInput & { uncompressedBytes: number }> {
+  mkdirSync(dir, { recursive: true });
+  const name = `gateway-${megabytes}mb.jsonl.gz`;
+  const path = join(dir, name);
+  const meta = join(dir, `gateway-${megabytes}mb.gz.count`);
+  if (!existsSync(path) || !existsSync(meta)) {
+    const partial = `${path}.partial`;
+    const gzip = createGzip({ level: 1 });
+    const done = once(gzip.pipe(createWriteStream(partial)), 'finish');
+    let requests = 0;
+    let uncompressedBytes = 0;
+    for (const record of gatewayRecords(megabytes)) {
+      const line = JSON.stringify(record) + '\n';
+      uncompressedBytes += Buffer.byteLength(line);
+      requests++;
+      if (!gzip.write(line)) await once(gzip, 'drain');
+    }
+    gzip.end();
+    await done;
+    renameSync(partial, path);
+    writeFileSync(meta, JSON.stringify({ requests, uncompressedBytes }));
+  }
+  const { requests, uncompressedBytes } = JSON.parse(readFileSync(meta, 'utf8')) as { requests: number; uncompressedBytes: number };
+  return { name: `gateway-${megabytes}mb-gz`, path, bytes: statSync(path).size, requests, uncompressedBytes };
 }
