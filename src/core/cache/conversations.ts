@@ -203,6 +203,12 @@ function bestEditedMatch(
   return best;
 }
 
+interface MessageNode {
+  children: Map<number, MessageNode>;
+  /** Message id of the message that ends here, or -1. */
+  id: number;
+}
+
 /**
  * What a block says, independent of how it was spelled: a message sent once as a plain string and once as a
  * one-block array (as SDKs do when they move a rolling cache_control marker) is the same message. Media and
@@ -220,7 +226,9 @@ function contentIdentity(segment: Segment): string {
 class MessageIdentities {
   private readonly contentIds = new Map<string, number>();
   private readonly byWire = new Map<string, number>();
-  private readonly messageIds = new Map<string, number>();
+  /** Messages are numbered through a trie (role, then content ids): no key string is built per message. */
+  private readonly messageRoots = new Map<string, MessageNode>();
+  private messageCount = 0;
 
   idsOf(request: ParsedRequest): Int32Array {
     const parts: number[][] = Array.from({ length: request.messageCount }, () => []);
@@ -259,13 +267,22 @@ class MessageIdentities {
   }
 
   private messageId(contentIds: readonly number[], role: string): number {
-    const key = `${role}:${contentIds.join(',')}`;
-    let id = this.messageIds.get(key);
-    if (id === undefined) {
-      id = this.messageIds.size;
-      this.messageIds.set(key, id);
+    let root = this.messageRoots.get(role);
+    if (root === undefined) {
+      root = { children: new Map(), id: -1 };
+      this.messageRoots.set(role, root);
     }
-    return id;
+    let node: MessageNode = root;
+    for (const contentId of contentIds) {
+      let child: MessageNode | undefined = node.children.get(contentId);
+      if (child === undefined) {
+        child = { children: new Map(), id: -1 };
+        node.children.set(contentId, child);
+      }
+      node = child;
+    }
+    if (node.id < 0) node.id = this.messageCount++;
+    return node.id;
   }
 }
 
