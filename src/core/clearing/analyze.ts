@@ -349,6 +349,8 @@ export function analyzeClearing(input: ClearingInput): ClearingOutcome {
     apis.push(apiRecord(api as SupportedApi, accumulator, input.qualification, retrievalRate, sensitivities, incomplete));
   }
   const overall = withYield(overallCategories);
+  const requests = apis.reduce((sum, api) => sum + api.usage.requests, 0);
+  const fallbackRequests = apis.reduce((sum, api) => sum + api.usage.fallbackRequests, 0);
   const record: ClearingRecord = {
     schema: CLEARING_SCHEMA,
     verdict: incomplete ? 'DEFER' : overallVerdict(apis.map((entry) => entry.verdict)),
@@ -379,6 +381,12 @@ export function analyzeClearing(input: ClearingInput): ClearingOutcome {
       retrievalCallOutputTokens: RETRIEVAL_CALL_OUTPUT_TOKENS,
       estimate: 'latest-valid-usage-plus-trailing-heuristic',
       qualityImprovementInferred: false,
+      usage: {
+        requests,
+        fallbackRequests,
+        fallbackShare: requests > 0 ? fallbackRequests / requests : 0,
+        fallbackLabel: 'uncached-character-heuristic',
+      },
     },
     categories: overall,
     webYield: overall.web.yield,

@@ -139,6 +139,8 @@ export interface ClearingRecord {
     retrievalCallOutputTokens: number;
     estimate: 'latest-valid-usage-plus-trailing-heuristic';
     qualityImprovementInferred: false;
+    /** Requests of all routed APIs and how many were priced by the labelled fallback (each API gates its own). */
+    usage: { requests: number; fallbackRequests: number; fallbackShare: number; fallbackLabel: 'uncached-character-heuristic' };
   };
   categories: Record<ResultCategory, CategoryCounts & { yield: number | null }>;
   webYield: number | null;
