@@ -145,6 +145,15 @@ describe('JSONL lines', () => {
     expect(result.errors[0]!.message).toMatch(/^invalid JSON: /);
   });
 
+  it('streams a log with a broken first line instead of buffering it as one document', async () => {
+    const text = ['{"model": oops}', '', JSON.stringify(anthropicBody('b')), JSON.stringify(anthropicBody('c'))].join('\n');
+    // A document limit smaller than the file: only a JSONL reading can succeed.
+    const result = await readOne('first-broken.jsonl', text, { limits: { maxDocumentBytes: 200 } });
+    expect(result.requests.map((r) => r.line)).toEqual([3, 4]);
+    expect(result.errors.map((e) => e.line)).toEqual([1]);
+    expect(result.files[0]!.layout).toBe('jsonl');
+  });
+
   it('reports 10,000-deep nesting as a located error, not a stack overflow', async () => {
     const deep = '['.repeat(10_000) + ']'.repeat(10_000);
     const text = [JSON.stringify(anthropicBody('a')), `{"model":"x","messages":${deep}}`, JSON.stringify(anthropicBody('c'))].join('\n');

@@ -64,15 +64,44 @@ export function readRecords(lines: AsyncIterable<TextLine>, limits: InputLimits,
         throw new InputError(`not JSON or JSONL: the first non-blank line starts with ${shown}`, first.line);
       }
     }
+    // Lines read ahead to decide the layout; a document keeps them in its text.
+    const ahead: TextLine[] = [];
+    if (start.startsWith('{')) {
+      // A first line that does not parse: JSONL with a broken first record when the next non-blank line is a
+      // complete object on its own (never true inside a pretty-printed document), else a multi-line document.
+      // Deciding here keeps a huge JSONL log with a bad first line streaming instead of buffered as a document.
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done) break;
+        ahead.push(next.value);
+        if ('text' in next.value && next.value.text.trim() !== '') break;
+      }
+      const second = ahead[ahead.length - 1];
+      if (second !== undefined && 'text' in second && isJsonObjectLine(second.text, limits.maxNestingDepth)) {
+        layout = 'jsonl';
+        yield parseRecord(first.text, first.line, limits.maxNestingDepth);
+        for (const item of ahead) {
+          if ('error' in item) yield item;
+          else if (!isBlank(item.text)) yield parseRecord(item.text, item.line, limits.maxNestingDepth);
+        }
+        yield* jsonlRest(iterator, limits, signal);
+        return;
+      }
+    }
     // A document spread over several lines (or a JSON array): gather its text, bounded by the document limit.
     const texts: string[] = [first.text];
     const lineErrors: RawRecord[] = [];
     let chars = first.text.length;
     for (;;) {
       throwIfAborted(signal);
-      const next = await iterator.next();
-      if (next.done) break;
-      const item = next.value;
+      let item: TextLine;
+      const held = ahead.shift();
+      if (held !== undefined) item = held;
+      else {
+        const next = await iterator.next();
+        if (next.done) break;
+        item = next.value;
+      }
       if ('error' in item) {
         lineErrors.push(item);
         texts.push('');
