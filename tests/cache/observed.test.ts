@@ -155,3 +155,17 @@ describe.skipIf(!haveFixtures)('observed vs simulated on real recorded usage', (
     expect(again!.factor).toBeCloseTo(1, 1);
   });
 });
+
+describe('observed vs simulated: empty recorded usage', () => {
+  it('leaves out calls whose recorded usage is all zeros (aborted, not billed)', () => {
+    const zero = { input: 0, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, output: 0 };
+    const built = buildRequests([
+      { blocks: [{ id: 's', tokens: 1500, marker: '5m' }], recorded: { ...zero, cacheWrite5m: 1500 } },
+      { blocks: [{ id: 's', tokens: 1500, marker: '5m' }], recorded: zero },
+    ]);
+    const simulation = simulateCache({ ...built, pricingOf: pricingByModel(built.requests), scenario: 'actual' });
+    const observed = compareObserved(built.requests, simulation);
+    expect(observed).toMatchObject({ compared: 1, emptyUsage: 1, readAgreements: 1, readAgreementRate: 1 });
+    expect(observed.rows.map((r) => r.requestIndex)).toEqual([0]);
+  });
+});

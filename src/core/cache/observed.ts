@@ -31,8 +31,13 @@ export interface ObservedRow {
 
 export interface ObservedComparison {
   rows: ObservedRow[];
-  /** Requests with recorded usage. */
+  /** Requests with recorded usage (a non-zero prompt). */
   compared: number;
+  /**
+   * Requests whose recorded usage is all zeros (an aborted or failed call the provider did not bill): there is
+   * nothing to compare, so they are left out of `rows` and the rates.
+   */
+  emptyUsage: number;
   readAgreements: number;
   /** readAgreements ÷ compared, null when nothing was compared. */
   readAgreementRate: number | null;
@@ -55,10 +60,15 @@ export function compareObserved(
   simulation: SimulationResult,
 ): ObservedComparison {
   const rows: ObservedRow[] = [];
+  let emptyUsage = 0;
   requests.forEach((request, i) => {
     const cache = simulation.requests[i];
     if (request.recorded === null || cache === undefined) return;
     const recorded = recordedFigures(request.recorded);
+    if (recorded.prompt === 0) {
+      emptyUsage++;
+      return;
+    }
     const simulated = simulatedFigures(cache);
     rows.push({
       requestIndex: request.index,
@@ -73,6 +83,7 @@ export function compareObserved(
   return {
     rows,
     compared: rows.length,
+    emptyUsage,
     readAgreements,
     readAgreementRate: rows.length > 0 ? readAgreements / rows.length : null,
     writeAgreements: rows.filter((row) => row.writeAgrees).length,
