@@ -101,3 +101,22 @@ test('the overview strip and the address bar both move between requests without 
   await page.goBack();
   await expect(page.locator('#request-picker')).toHaveValue('2');
 });
+
+test('a worker crash is reported and a fresh worker takes over with the same input', async ({ page }) => {
+  await page.goto('./#example=openai-responses-session&request=2');
+  await expect(page.locator('.treemap .cell').first()).toBeVisible();
+  const [first] = page.workers();
+  // An uncaught exception inside the worker, as a bug in the analysis would throw.
+  await first?.evaluate(() => {
+    setTimeout(() => {
+      throw new Error('synthetic crash');
+    }, 0);
+  });
+  await expect(page.locator('#notice')).toContainText('The analysis worker stopped');
+  await expect(page.locator('#notice')).toContainText('A fresh worker read the input again');
+  await expect(page.locator('#request-picker')).toHaveValue('1');
+  // Content comes from the new worker.
+  await page.locator('.treemap .cell').first().click();
+  await expect(page.locator('.content .payload')).not.toBeEmpty();
+  await expect(page.locator('.content .error')).toHaveCount(0);
+});

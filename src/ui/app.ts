@@ -37,7 +37,7 @@ const FORMAT_LABELS: Record<WireFormat, string> = {
 const CANCEL_GRACE_MS = 1500;
 
 export class App {
-  private readonly client = new WorkerClient(startAnalysisWorker);
+  private readonly client = new WorkerClient(startAnalysisWorker, (error) => this.workerCrashed(error));
   private examples: ExampleEntry[] | null = null;
   private examplesError: string | null = null;
   private source: Source | null = null;
@@ -187,7 +187,8 @@ export class App {
       if (controller.signal.aborted || (error instanceof WorkerFailure && error.kind === 'cancelled')) {
         this.setMessage({ kind: 'info', text: `Cancelled opening ${label}.` });
       } else {
-        this.setMessage({ kind: 'error', text: `${label}: ${(error as Error).message}` });
+        const retry = error instanceof WorkerFailure && error.kind === 'crash' ? ' Open it again to retry in a fresh worker.' : '';
+        this.setMessage({ kind: 'error', text: `${label}: ${(error as Error).message}${retry}` });
       }
       // The worker dropped its previous session when this analysis started; the old view cannot fetch content.
       this.view = null;
@@ -199,6 +200,21 @@ export class App {
       window.clearTimeout(this.cancelTimer);
       progress.remove();
     }
+  }
+
+  /**
+   * The worker died and took the analyzed input with it. When that happened outside an analysis, read the input
+   * again in a fresh worker so the view keeps working; a crash during an analysis is reported by that analysis
+   * and not retried (the input itself may be the cause).
+   */
+  private workerCrashed(error: WorkerFailure): void {
+    if (this.running || !this.source || !this.view) return;
+    const source = this.source;
+    void this.open(source, this.requestIndex + 1).then(() => {
+      if (this.view && this.source === source) {
+        this.setMessage({ kind: 'error', text: `${error.message} A fresh worker read the input again; the view is up to date.` });
+      }
+    });
   }
 
   private cancel(controller: AbortController): void {

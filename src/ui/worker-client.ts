@@ -26,7 +26,14 @@ export class WorkerClient {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
 
-  constructor(private readonly factory: WorkerFactory) {}
+  /**
+   * @param onCrash called whenever a worker dies, even with nothing pending: the worker's session (the analyzed
+   *   input) is gone with it, so the app must read the input again before asking for content.
+   */
+  constructor(
+    private readonly factory: WorkerFactory,
+    private readonly onCrash: (error: WorkerFailure) => void = () => {},
+  ) {}
 
   analyze(inputs: InputBlob[], options: AnalyzeOptions, onProgress: (p: ProgressInfo) => void, signal: AbortSignal): Promise<AnalysisView> {
     return this.send<AnalysisView>((id) => ({ type: 'analyze', id, inputs, options }), signal, onProgress);
@@ -73,7 +80,9 @@ export class WorkerClient {
       if (this.worker !== worker) return;
       worker.terminate();
       this.worker = null;
-      this.failAll(new WorkerFailure(`The analysis worker stopped (${detail}). Open the input again to retry.`, 'crash'));
+      const failure = new WorkerFailure(`The analysis worker stopped (${detail}).`, 'crash');
+      this.failAll(failure);
+      this.onCrash(failure);
     };
     worker.addEventListener('error', (event: ErrorEvent) => {
       event.preventDefault();

@@ -23,14 +23,18 @@ class FakeWorker extends EventTarget {
   }
 }
 
-function clientWithFakes(): { client: WorkerClient; workers: FakeWorker[] } {
+function clientWithFakes(): { client: WorkerClient; workers: FakeWorker[]; crashes: string[] } {
   const workers: FakeWorker[] = [];
-  const client = new WorkerClient(() => {
-    const worker = new FakeWorker();
-    workers.push(worker);
-    return worker as unknown as Worker;
-  });
-  return { client, workers };
+  const crashes: string[] = [];
+  const client = new WorkerClient(
+    () => {
+      const worker = new FakeWorker();
+      workers.push(worker);
+      return worker as unknown as Worker;
+    },
+    (error) => crashes.push(error.message),
+  );
+  return { client, workers, crashes };
 }
 
 describe('worker client', () => {
@@ -71,17 +75,27 @@ describe('worker client', () => {
   });
 
   it('rejects everything pending when the worker crashes, then starts a fresh worker', async () => {
-    const { client, workers } = clientWithFakes();
+    const { client, workers, crashes } = clientWithFakes();
     const a = client.ask('a', null);
     const b = client.ask('b', null);
     (workers[0] as FakeWorker).crash('out of memory');
     await expect(a).rejects.toMatchObject({ kind: 'crash', message: expect.stringMatching(/out of memory/) });
     await expect(b).rejects.toMatchObject({ kind: 'crash' });
     expect((workers[0] as FakeWorker).terminated).toBe(true);
+    expect(crashes).toEqual(['The analysis worker stopped (out of memory).']);
     const c = client.ask<number>('c', null);
     expect(workers).toHaveLength(2);
     (workers[1] as FakeWorker).reply({ type: 'answer', id: 3, value: 42 });
     await expect(c).resolves.toBe(42);
+  });
+
+  it('reports a crash with nothing pending too (the analyzed input is gone with the worker)', async () => {
+    const { client, workers, crashes } = clientWithFakes();
+    const first = client.ask<number>('warm-up', null);
+    (workers[0] as FakeWorker).reply({ type: 'answer', id: 1, value: 1 });
+    await first;
+    (workers[0] as FakeWorker).crash('boom');
+    expect(crashes).toEqual(['The analysis worker stopped (boom).']);
   });
 
   it('ignores stray and malformed messages', async () => {
