@@ -277,15 +277,16 @@ export function analyzeClearing(input: ClearingInput): ClearingOutcome {
     const boundaryOwner = new Map<string, number>();
     input.journals.forEach((source, index) => {
       const header = headers[index] ?? null;
-      const text = source === null || typeof source === 'string' ? source : source.text();
       const recordSkip = (found: JournalSkip) => {
         skippedJournals[found.reason]++;
         diagnostics.push({ journal: index + 1, ...found });
       };
-      if (text === null) return recordSkip({ reason: 'invalid', line: null, field: 'unreadable' });
+      // Header-only skips first, so a skipped journal's body is never read.
       const early = headerSkip(header);
       if (early) return recordSkip(early);
       if ((idCounts.get(header?.sessionId ?? '') ?? 0) > 1) return recordSkip({ reason: 'duplicate', line: 1, field: 'id' });
+      const text = source === null || typeof source === 'string' ? source : source.text();
+      if (text === null) return recordSkip({ reason: 'invalid', line: null, field: 'unreadable' });
       const parsed = parseJournal(text);
       if (!parsed.ok) return recordSkip(parsed.skip);
       let replay: JournalReplay;
