@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createGzip } from 'node:zlib';
 import type { Page } from '@playwright/test';
+import { encodeInput } from '../src/ui/share.ts';
 import { dropFiles, expect, ROOT, test } from './fixtures.ts';
 
 /** Payloads (synthetic): each would set window.__pwned or add an element if it were ever parsed as markup. */
@@ -103,6 +104,21 @@ test.describe('hostile segment text in the app', () => {
   });
 });
 
+test.describe('hostile share links', () => {
+  test('an input carried in the link is shown as text; a hostile fragment value is reported as text', async ({ page }) => {
+    await armCanary(page);
+    const body = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: HOSTILE }] });
+    await page.goto(`./#input=${encodeInput(body)}&request=1`);
+    await page.locator('.treemap .cell[data-segment="0"]').click();
+    await expect(page.locator('.content .payload')).toContainText('<svg onload=');
+    await expectNothingRan(page);
+
+    await page.goto(`./#request=${encodeURIComponent('<img src=x onerror=window.__pwned=1>')}&example=${encodeURIComponent('<script>')}`);
+    await expect(page.locator('#notice')).toContainText('<img src=x onerror=');
+    await expectNothingRan(page);
+  });
+});
+
 test.describe('the --html report', () => {
   let dir = '';
   test.beforeAll(() => {
@@ -162,6 +178,24 @@ test.describe('oversized input in the app', () => {
     await dropFiles(page, [{ name: 'after.jsonl', bytes: Buffer.from(hostileLog()) }]);
     await expect(page.locator('.source-name')).toHaveText('after.jsonl');
     await expect(page.locator('#request-picker option')).toHaveCount(3);
+  });
+
+  test('a line over the 256 MiB record limit is named in the notice, and the rest of the file opens', async ({ page }) => {
+    // 300 MiB of one JSON string on line 1 (about 300 KB gzipped), then a normal request on line 2.
+    const chunks: Buffer[] = [];
+    const gzip = createGzip({ level: 9 });
+    gzip.on('data', (chunk: Buffer) => chunks.push(chunk));
+    gzip.write('{"model":"gpt-4o","messages":[{"role":"user","content":"');
+    const filler = Buffer.alloc(1024 * 1024, 'x');
+    for (let i = 0; i < 300; i++) if (!gzip.write(filler)) await new Promise((resolve) => gzip.once('drain', resolve));
+    gzip.write(`"}]}\n${JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'synthetic after the long line' }] })}\n`);
+    await new Promise((resolve) => gzip.end(resolve));
+    await page.goto('./');
+    await dropFiles(page, [{ name: 'long-line.jsonl.gz', bytes: Buffer.concat(chunks) }]);
+    await expect(page.locator('#notice')).toContainText('1 record could not be read', { timeout: 60_000 });
+    await expect(page.locator('#notice .notice-details')).toContainText('long-line.jsonl.gz, line 1');
+    await expect(page.locator('#notice .notice-details')).toContainText('longer than the record limit of 256 MiB');
+    await expect(page.locator('#request-picker option')).toHaveCount(1);
   });
 
   test('10,000-deep nesting is a located error naming the limit, and the app keeps working', async ({ page }) => {
