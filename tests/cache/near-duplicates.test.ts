@@ -131,3 +131,20 @@ describe('findNearDuplicates', () => {
     expect(groups).toEqual([{ requestIndex: 1, segments: [2, 4], similarity: 1 }]);
   });
 });
+
+describe('many copies in one request', () => {
+  it('groups 3,000 identical results and 3,000 near-identical ones without comparing every pair', () => {
+    const body = 'synthetic build output: compiled 120 modules, 0 warnings, cache warm, artifacts written to dist';
+    const messages = [
+      ...Array.from({ length: 3000 }, () => ({ role: 'tool' as const, text: body })),
+      ...Array.from({ length: 3000 }, (_, i) => ({ role: 'tool' as const, text: `timing of the same synthetic build: ${body} in ${i}` })),
+    ];
+    const groups = nearDuplicatesInRequest(makeRequest({ messages }), 0);
+    const sizes = groups.map((g) => g.segments.length).sort((a, b) => a - b);
+    // The exact copies form one group; the variants (22 words, 18 shingles) differ only in their last word, which is
+    // in one shingle: Jaccard 17/19 per pair.
+    expect(sizes).toEqual([3000, 3000]);
+    expect(groups.find((g) => g.segments[0] === 0)!.similarity).toBe(1);
+    expect(groups.find((g) => g.segments[0] === 3000)!.similarity).toBe(17 / 19);
+  });
+});

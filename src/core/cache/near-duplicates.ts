@@ -17,7 +17,10 @@ export interface NearDuplicateGroup {
   requestIndex: number;
   /** Indices into the request's segments, ascending; at least two. */
   segments: number[];
-  /** The lowest Jaccard similarity among the pairs that joined the group (≥ 0.85; 1 = identical shingles). */
+  /**
+   * The lowest Jaccard similarity among the pairs that merged the group (≥ 0.85); 1 for exact copies or identical
+   * shingles. Pairs already in one group are not compared again, so this is over the merging pairs only.
+   */
   similarity: number;
 }
 
@@ -112,17 +115,27 @@ export function nearDuplicatesInRequest(
   requestIndex: number,
   shingleMemo = new Map<string, Uint32Array>(),
 ): NearDuplicateGroup[] {
-  const entries: { segment: number; set: Uint32Array }[] = [];
+  // One entry per distinct text: exact copies (the same file read again) join their entry directly, so a request
+  // holding thousands of identical results does not turn into thousands of pairwise comparisons.
+  const entries: { segments: number[]; set: Uint32Array }[] = [];
+  const entryOfText = new Map<string, number>();
   request.segments.forEach((segment, index) => {
     if (!SCANNED.has(segment.category) || segment.text.length === 0) return;
+    const known = entryOfText.get(segment.text);
+    if (known !== undefined) {
+      entries[known]!.segments.push(index);
+      return;
+    }
     let set = shingleMemo.get(segment.text);
     if (set === undefined) {
       set = shingles(segment.text);
       shingleMemo.set(segment.text, set);
     }
-    if (set.length > 0) entries.push({ segment: index, set });
+    if (set.length === 0) return;
+    entryOfText.set(segment.text, entries.length);
+    entries.push({ segments: [index], set });
   });
-  if (entries.length < 2) return [];
+  if (entries.length === 0 || (entries.length === 1 && entries[0]!.segments.length < 2)) return [];
 
   const frequency = new Map<number, number>();
   for (const { set } of entries) for (const hash of set) frequency.set(hash, (frequency.get(hash) ?? 0) + 1);
@@ -157,6 +170,8 @@ export function nearDuplicatesInRequest(
       for (const other of index.get(hash) ?? []) {
         if (seen.has(other)) continue;
         seen.add(other);
+        // Already in one group: the pair cannot change the grouping, so it is not verified.
+        if (find(other) === find(current)) continue;
         const otherSet = entries[other]!.set;
         // Jaccard ≥ 0.85 needs |smaller| ≥ 0.85·|larger|.
         if (otherSet.length * JACCARD_DENOMINATOR < set.length * JACCARD_NUMERATOR) continue;
@@ -176,13 +191,11 @@ export function nearDuplicatesInRequest(
       holders.push(current);
     }
   }
-  if (edges.length === 0) return [];
-
   const members = new Map<number, number[]>();
-  entries.forEach((_, i) => {
+  entries.forEach((entry, i) => {
     const root = find(i);
     const list = members.get(root) ?? [];
-    list.push(entries[i]!.segment);
+    list.push(...entry.segments);
     members.set(root, list);
   });
   const lowest = new Map<number, number>();
