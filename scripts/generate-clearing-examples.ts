@@ -43,8 +43,9 @@ function hex(random: () => number, digits: number): string {
 
 /** Filler text of exactly `chars` UTF-16 units, made of synthetic words and line breaks. */
 function filler(random: () => number, chars: number, label: string): string {
-  const parts: string[] = [`[synthetic ${label}] `];
-  let length = parts[0]!.length;
+  const head = `[synthetic ${label}] `;
+  const parts: string[] = [head];
+  let length = head.length;
   while (length < chars) {
     const word = WORDS[Math.floor(random() * WORDS.length)]!;
     const piece = random() < 0.08 ? `${word}\n` : `${word} `;
@@ -92,6 +93,7 @@ export function buildConversation(seed: number, startMs: number, plan: Conversat
   const sessionId = `${hex(random, 8)}-${hex(random, 4)}-4${hex(random, 3)}-a${hex(random, 3)}-${hex(random, 12)}`;
   const lines: string[] = [];
   let parentId: string | null = null;
+  let lastEntryId = '';
   let clock = startMs;
   let context = 0; // heuristic tokens of everything sent so far
   let previousPrefix = 0;
@@ -109,6 +111,7 @@ export function buildConversation(seed: number, startMs: number, plan: Conversat
     const id = newId();
     lines.push(JSON.stringify({ type: 'message', id, parentId, timestamp: iso(clock), message: { ...message, timestamp: clock } }));
     parentId = id;
+    lastEntryId = id;
     context += tokens;
     return id;
   };
@@ -181,7 +184,7 @@ export function buildConversation(seed: number, startMs: number, plan: Conversat
     }
     assistant([{ type: 'text', text: `[synthetic] step ${run} done.` }], 'stop');
   }
-  return { sessionId, text: `${lines.join('\n')}\n`, reads, lastEntryId: parentId as unknown as string, lastTime: clock };
+  return { sessionId, text: `${lines.join('\n')}\n`, reads, lastEntryId, lastTime: clock };
 }
 
 export const EXAMPLE_ROUTE = {
