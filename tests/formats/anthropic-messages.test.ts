@@ -30,7 +30,7 @@ describe('Anthropic Messages importer', () => {
   it('reads a string system prompt as one segment whose wire is the JSON string', () => {
     const request = anthropic({ model: 'm', max_tokens: 1, system: 'Be brief.', messages: [] });
     expect(request.segments).toHaveLength(1);
-    expect(request.segments[0]).toMatchObject({ category: 'system', path: 'system', text: 'Be brief.', wire: '"Be brief."', bytes: 11, hash: contentHash('"Be brief."') });
+    expect(request.segments[0]).toMatchObject({ category: 'system', role: 'system', path: 'system', text: 'Be brief.', wire: '"Be brief."', bytes: 11, hash: contentHash('"Be brief."') });
   });
 
   it('keeps the wire as sent minus cache_control, with bytes and hash of that wire', () => {

@@ -8,7 +8,7 @@ describe('OpenAI Responses importer', () => {
     const request = responses({ model: 'gpt-5', tools: [tool], instructions: 'Be synthetic.', input: 'hi' });
     expect(request.segments.map(brief)).toEqual([
       { category: 'tools', path: 'tools[0]', text: JSON.stringify(tool), position: 0, messageIndex: -1, role: null },
-      { category: 'system', path: 'instructions', text: 'Be synthetic.', position: 1, messageIndex: -1, role: null },
+      { category: 'system', path: 'instructions', text: 'Be synthetic.', position: 1, messageIndex: -1, role: 'system' },
       { category: 'user', path: 'input', text: 'hi', position: 2, messageIndex: 0, role: 'user' },
     ]);
     expect(request.messageCount).toBe(1);

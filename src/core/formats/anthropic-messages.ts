@@ -46,7 +46,7 @@ export function importAnthropicMessages(body: JsonObject, ctx: ImportContext): P
   const system = body['system'];
   if (typeof system === 'string') {
     builder.element('system', -1, system, () =>
-      builder.add({ category: 'system', path: 'system', text: system, block: system, messageIndex: -1, role: null, cacheable: system !== '' }),
+      builder.add({ category: 'system', path: 'system', text: system, block: system, messageIndex: -1, role: 'system', cacheable: system !== '' }),
     );
   } else if (Array.isArray(system)) {
     system.forEach((block, i) => builder.element('system', i, block, () => addBlock(builder, block, `system[${i}]`, -1, 'system')));

@@ -60,7 +60,7 @@ export function importOpenAiResponses(body: JsonObject, ctx: ImportContext): Par
   const instructions = body['instructions'];
   if (typeof instructions === 'string') {
     builder.element('instructions', -1, instructions, () =>
-      builder.add({ category: 'system', path: 'instructions', text: instructions, block: instructions, messageIndex: -1, role: null, cacheable: false }),
+      builder.add({ category: 'system', path: 'instructions', text: instructions, block: instructions, messageIndex: -1, role: 'system', cacheable: false }),
     );
   } else if (Array.isArray(instructions)) {
     instructions.forEach((item, i) => builder.element('instructions', i, item, () => addItem(builder, item, `instructions[${i}]`, -1, 'system')));
