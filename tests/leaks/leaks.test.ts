@@ -223,8 +223,10 @@ describe(`nothing leaks: planted markers never reach a content-free output${real
     expect(clearing).toHaveLength(2);
     for (const run of clearing) expect(leaks(run.stdout + run.stderr, dir), `ctxray ${run.args.join(' ')}`).toEqual([]);
     expect(leaks(fs.readFileSync(path.join(dir, 'out/clearing.json'), 'utf8'), dir)).toEqual([]);
-    const record = JSON.parse(fs.readFileSync(path.join(dir, 'out/clearing.json'), 'utf8')) as { journals: { selected: number } };
+    const record = JSON.parse(fs.readFileSync(path.join(dir, 'out/clearing.json'), 'utf8')) as { journals: { selected: number; contributing: number } };
     expect(record.journals.selected).toBeGreaterThanOrEqual(1);
+    // The planted journals were replayed, so the record holds computed evidence, not only refusals.
+    expect(record.journals.contributing).toBeGreaterThanOrEqual(1);
   });
 
   it('qualify: its record names no path of the machine it ran on', () => {
