@@ -369,11 +369,15 @@ export class ElementCache {
 
 /** Nodes a fingerprint looks at: enough to tell messages apart, few enough to stay cheap on huge elements. */
 const FINGERPRINT_NODES = 48;
+/** Strings up to this length are hashed whole; longer ones at STRING_SAMPLES evenly spaced characters. */
+const FULLY_HASHED_CHARS = 64;
+const STRING_SAMPLES = 16;
 
 /**
  * A 32-bit fingerprint of a parsed JSON value from the first FINGERPRINT_NODES nodes in document order: their
- * types, key names (length and end characters), numbers, and each string's length and a few sampled characters.
- * Cheap (no pass over string contents); equal values always match, and collisions are settled by sameJson.
+ * types, key names (length and end characters), numbers, and each string's length and characters (all of a short
+ * string, evenly spaced samples of a long one).
+ * Cheap (no pass over long string contents); equal values always match, and collisions are settled by sameJson.
  */
 export function jsonFingerprint(value: unknown): number {
   const state: FingerprintState = { hash: 0x811c9dc5, budget: FINGERPRINT_NODES };
@@ -395,12 +399,12 @@ function fingerprintWalk(v: unknown, state: FingerprintState): void {
   if (typeof v === 'string') {
     const n = v.length;
     mix(state, 0x51 ^ n);
-    if (n > 0) {
-      mix(state, v.charCodeAt(0));
-      mix(state, v.charCodeAt(n >> 1));
-      mix(state, v.charCodeAt(n - 1));
-      mix(state, v.charCodeAt(n >> 2));
-      mix(state, v.charCodeAt((3 * n) >> 2));
+    if (n <= FULLY_HASHED_CHARS) {
+      // Ids (tool_use_id, call ids) are short and differ in a few characters: five samples made whole
+      // conversations share buckets, each probe then running sameJson against dozens of near-misses.
+      for (let i = 0; i < n; i++) mix(state, v.charCodeAt(i));
+    } else {
+      for (let k = 0; k < STRING_SAMPLES; k++) mix(state, v.charCodeAt(Math.floor((k * (n - 1)) / (STRING_SAMPLES - 1))));
     }
   } else if (typeof v === 'number') {
     mix(state, 0x4e);
