@@ -134,7 +134,6 @@ describe('ctxray analyze (in process)', () => {
 
   it.each([
     ['missing.jsonl', 'cannot read missing.jsonl: no such file'],
-    ['.', 'it is a directory'],
     ['empty.jsonl', 'empty.jsonl'],
     ['binary.bin', 'binary.bin'],
     ['truncated.jsonl.gz', 'truncated.jsonl.gz'],

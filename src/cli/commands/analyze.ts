@@ -19,8 +19,10 @@ import { withCacheAnalysis } from '../../core/cache/attach.ts';
 import { SEVERITY_RANK, type Severity } from '../../core/cache/index.ts';
 import { renderCacheSummary } from '../report/findings-terminal.ts';
 import { renderHtmlReport } from '../report/html.ts';
+import { renderTranscriptReport } from '../report/transcripts.ts';
+import { MAX_FOLDER_FILES, lazyFileStream, listFolder } from '../fs/folder-inputs.ts';
 
-export const ANALYZE_USAGE = `usage: ctxray analyze <file...|-> [options]
+export const ANALYZE_USAGE = `usage: ctxray analyze <file...|folder...|-> [options]
 
 Tokens by category for every request in request logs (Anthropic Messages, OpenAI Chat Completions,
 OpenAI Responses; plain or gzipped; one body, a JSON array or JSONL; batch and gateway envelopes).
@@ -43,6 +45,9 @@ options:
                   stderr (shown anyway when stderr is a terminal)
   -h, --help      show this help
 
+A folder is read recursively (.jsonl, .json, .gz, in sorted order); its unreadable files are reported and
+skipped. Requests with recorded usage (agent transcripts) add observed vs simulated; a folder or several files
+add totals per day and per model, the costliest conversations and findings.
 '-' as an input reads standard input. NO_COLOR turns colors off (they are off when stdout is not a terminal).
 exit status: 0 ok, 1 bad arguments, unreadable input or a failed --calibrate, 2 when --fail-on is met,
 130 when interrupted (Ctrl-C) while reading
@@ -156,8 +161,26 @@ export function parseAnalyzeArgs(argv: readonly string[]): AnalyzeArgs {
   return args;
 }
 
-/** Opens each input: stdin is read whole, files are streamed (a log can be hundreds of MB). */
-async function openInputs(args: AnalyzeArgs, io: CliIO): Promise<InputFile[]> {
+/** Which opened files came from a folder (unreadable ones are skipped, not fatal), and what the listing skipped. */
+interface FolderInputs {
+  indices: Set<number>;
+  skipped: string[];
+}
+
+/** Adds a folder's files (recursively, sorted) as inputs. */
+function openFolder(full: string, shown: string, files: InputFile[], folders: FolderInputs): void {
+  const listing = listFolder(full, shown);
+  for (const file of listing.files) {
+    folders.indices.add(files.length);
+    files.push({ name: file.name, bytes: lazyFileStream(file.full), size: file.size });
+  }
+  folders.skipped.push(...listing.skipped);
+  if (listing.leftOut > 0) folders.skipped.push(`${shown}: ${listing.leftOut} more file(s) beyond the first ${MAX_FOLDER_FILES} left unread`);
+  if (listing.files.length === 0) throw new UsageError(`cannot read ${shown}: no readable .jsonl, .json or .gz file in it`);
+}
+
+/** Opens each input: stdin is read whole, files are streamed (a log can be hundreds of MB), folders expanded. */
+async function openInputs(args: AnalyzeArgs, io: CliIO, folders: FolderInputs): Promise<InputFile[]> {
   const files: InputFile[] = [];
   for (const input of args.inputs) {
     if (input === '-') {
@@ -171,7 +194,10 @@ async function openInputs(args: AnalyzeArgs, io: CliIO): Promise<InputFile[]> {
     } catch (error) {
       throw new UsageError(`cannot read ${input}: ${describeFsError(error)}`);
     }
-    if (stats.isDirectory()) throw new UsageError(`cannot read ${input}: it is a directory`);
+    if (stats.isDirectory()) {
+      openFolder(full, input, files, folders);
+      continue;
+    }
     try {
       fs.accessSync(full, fs.constants.R_OK);
     } catch (error) {
@@ -239,10 +265,10 @@ export function colorEnabled(env: CliIO['env'], stdoutIsTerminal: boolean): bool
 }
 
 /** An input that yielded no request at all is unreadable: that is exit 1, with its errors shown. */
-function unreadableFiles(analysis: Analysis): string[] {
+function unreadableFiles(analysis: Analysis, include: (file: number) => boolean = () => true): string[] {
   const messages: string[] = [];
   analysis.files.forEach((file, index) => {
-    if (file.requests > 0) return;
+    if (file.requests > 0 || !include(index)) return;
     const errors = analysis.errors.filter((error) => error.file === index);
     if (errors.length === 0) messages.push(`${file.name}: no request bodies found`);
     for (const error of errors) messages.push(`${file.name}${error.line > 0 ? `:${error.line}` : ''}: ${error.message}`);
@@ -265,6 +291,7 @@ export const analyzeCommand: Command = async (argv, io) => {
   }
 
   let analysis: Analysis;
+  const folders: FolderInputs = { indices: new Set(), skipped: [] };
   // Ctrl-C while reading stops the read (the file streams are cancelled) and exits 130 instead of dying mid-write.
   const cancel = new AbortController();
   const onInterrupt = () => cancel.abort();
@@ -275,7 +302,7 @@ export const analyzeCommand: Command = async (argv, io) => {
       ? progressReporter({ write: io.stderr, terminal: stderrIsTerminal, names: args.inputs.map((input) => (input === '-' ? '(stdin)' : input)) })
       : null;
   try {
-    const files = await openInputs(args, io);
+    const files = await openInputs(args, io, folders);
     analysis = await analyzeInput(files, {
       format: args.format,
       model: args.model,
@@ -303,9 +330,17 @@ export const analyzeCommand: Command = async (argv, io) => {
     progress?.finish();
   }
 
-  const unreadable = unreadableFiles(analysis);
+  const unreadable = unreadableFiles(analysis, (file) => !folders.indices.has(file));
   if (unreadable.length > 0) {
     io.stderr(`ctxray analyze: unreadable input:\n${unreadable.map((line) => `  ${line}`).join('\n')}\n`);
+    return 1;
+  }
+  // Files with unreadable records are listed by the report already; add the folder's files that held no request.
+  const empty = analysis.files.flatMap((file, i) => (folders.indices.has(i) && file.requests === 0 && file.errors === 0 ? [`${file.name}: no request bodies found`] : []));
+  const skipped = [...folders.skipped, ...empty];
+  if (skipped.length > 0) io.stderr(`ctxray analyze: skipped in folder input:\n${skipped.map((line) => `  ${line}`).join('\n')}\n`);
+  if (analysis.requests.length === 0) {
+    io.stderr('ctxray analyze: no request found in the folder input\n');
     return 1;
   }
 
@@ -331,6 +366,8 @@ export const analyzeCommand: Command = async (argv, io) => {
   if (!jsonToStdout) {
     io.stdout(renderTerminalReport(analysis, { color, verbose: args.verbose }));
     if (analysis.cache) io.stdout(renderCacheSummary(analysis.cache, { color, content: args.content === true, verbose: args.verbose }));
+    const fileNames = analysis.files.map((file) => file.name);
+    io.stdout(renderTranscriptReport(analysis, { color, fileNames, summary: folders.indices.size > 0 || fileNames.length > 1 }));
   }
   if (args.html !== undefined && analysis.cache) {
     const failure = writeOutput('--html', args.html, args, io, renderHtmlReport(analysis, analysis.cache, { content: args.content === true }));

@@ -1,0 +1,97 @@
+// `ctxray analyze <dir>`: the log files of a folder, recursively. Sorted so every run reads them in the same
+// order; files that cannot be listed or read are reported and skipped, never fatal (a folder of a thousand
+// transcripts should not fail on one). Symbolic links to folders are not followed (they can loop).
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+
+/** Extensions read from a folder: JSONL, JSON, gzipped either. */
+export const FOLDER_EXTENSIONS: readonly string[] = ['.jsonl', '.json', '.gz'];
+/** More files than this in one folder is almost certainly the wrong folder: the rest are reported, not read. */
+export const MAX_FOLDER_FILES = 20_000;
+
+export interface FolderFile {
+  /** Path as shown to the user: the folder as given, joined with the path inside it. */
+  name: string;
+  full: string;
+  size: number;
+}
+
+export interface FolderListing {
+  files: FolderFile[];
+  /** "<name>: <reason>" for every entry that could not be listed or read. */
+  skipped: string[];
+  /** Files beyond MAX_FOLDER_FILES, left unread. */
+  leftOut: number;
+}
+
+const wanted = (name: string) => FOLDER_EXTENSIONS.some((ext) => name.toLowerCase().endsWith(ext));
+const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function reason(error: unknown): string {
+  const code = error instanceof Error && 'code' in error ? String((error as NodeJS.ErrnoException).code) : '';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'ENOENT') return 'no such file';
+  return code !== '' ? code : 'cannot be read';
+}
+
+/** Every wanted file under `full` (shown as `shown`), depth first in sorted order. */
+export function listFolder(full: string, shown: string, limit: number = MAX_FOLDER_FILES): FolderListing {
+  const listing: FolderListing = { files: [], skipped: [], leftOut: 0 };
+  const visit = (dir: string, dirShown: string) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch (error) {
+      listing.skipped.push(`${dirShown}: ${reason(error)}`);
+      return;
+    }
+    entries.sort((a, b) => byCodeUnit(a.name, b.name));
+    for (const entry of entries) {
+      const entryFull = path.join(dir, entry.name);
+      const entryShown = path.join(dirShown, entry.name);
+      if (entry.isDirectory()) {
+        visit(entryFull, entryShown);
+        continue;
+      }
+      if (!wanted(entry.name) || !(entry.isFile() || entry.isSymbolicLink())) continue;
+      let stats: fs.Stats;
+      try {
+        stats = fs.statSync(entryFull);
+        if (!stats.isFile()) continue; // a link to a folder or a device
+        fs.accessSync(entryFull, fs.constants.R_OK);
+      } catch (error) {
+        listing.skipped.push(`${entryShown}: ${reason(error)}`);
+        continue;
+      }
+      if (listing.files.length >= limit) listing.leftOut++;
+      else listing.files.push({ name: entryShown, full: entryFull, size: stats.size });
+    }
+  };
+  visit(full, shown);
+  return listing;
+}
+
+/**
+ * A stream that opens its file on the first read, so a folder of thousands of files does not hold thousands of
+ * descriptors open while the files before it are read. A file that vanished or turned unreadable since it was
+ * listed reads as empty, and is then reported like any file without requests.
+ */
+export function lazyFileStream(full: string): ReadableStream<Uint8Array> {
+  let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        reader ??= (Readable.toWeb(fs.createReadStream(full)) as ReadableStream<Uint8Array>).getReader();
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch {
+        controller.close();
+      }
+    },
+    cancel(why) {
+      return reader?.cancel(why);
+    },
+  });
+}

@@ -1,0 +1,145 @@
+// The terminal part for transcripts and folders: recorded vs reconstructed prompt (with the setup inferred from
+// recorded usage, the redaction estimate), cache and cost agreement, TTL check; and the time-range summary (per
+// day, per model, the costliest conversations and finding codes). Counts, model ids and file names only.
+import type { Analysis } from '../../core/analysis/types.ts';
+import { agreementOf, summaryOf, type TranscriptAgreement, type TimeRangeSummary } from '../../core/transcripts/index.ts';
+
+export interface TranscriptTerminalOptions {
+  color: boolean;
+  /** Input names by file index (shown to the user; never written to machine-readable output). */
+  fileNames: readonly string[];
+}
+
+const number = new Intl.NumberFormat('en-US');
+const dollars = new Intl.NumberFormat('en-US', { minimumFractionDigits: 4, maximumFractionDigits: 4 });
+const pct = (value: number | null): string => (value === null ? 'n/a' : `${(value * 100).toFixed(1)}%`);
+const share = (part: number, whole: number): string => (whole === 0 ? 'n/a' : pct(part / whole));
+
+function painter(color: boolean): (text: string) => string {
+  return (text) => (color ? `\u001b[1m${text}\u001b[0m` : text);
+}
+
+/** A right-aligned table with a left-aligned first column. */
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => (row[c] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    '  ' + cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)];
+}
+
+export function renderAgreement(agreement: TranscriptAgreement, options: TranscriptTerminalOptions): string {
+  const bold = painter(options.color);
+  const lines: string[] = ['', bold('Observed vs simulated (recorded usage)')];
+  const n = agreement.recordedRequests;
+  lines.push(`  ${number.format(n)} request${n === 1 ? '' : 's'} carry the provider's recorded usage`);
+  if (agreement.setupUnrecordedRequests > 0) {
+    lines.push(
+      `  ${number.format(agreement.setupUnrecordedRequests)} were rebuilt from a transcript without their system prompt and/or tools: that part is`,
+      '  UNKNOWN; its size is inferred from recorded usage (recorded − reconstructed on each conversation\'s first request)',
+    );
+  }
+  const { promptErrors: e, reconstructedOnlyErrors: alone } = agreement;
+  lines.push(
+    `  prompt agreement on ${number.format(e.count)} later request(s): |error| median ${pct(e.median)}, p90 ${pct(e.p90)}` +
+      `  (transcript alone: median ${pct(alone.median)}, p90 ${pct(alone.p90)})`,
+  );
+  if (agreement.redaction.placeholders > 0) {
+    lines.push(
+      `  ${number.format(agreement.redaction.placeholders)} redacted placeholder(s) in ${number.format(agreement.redaction.requests)} request(s): ` +
+        `≈${number.format(agreement.redaction.estimatedTokens)} tokens estimated from their recorded lengths (not exact)`,
+    );
+  }
+  const cache = (label: string, c: TranscriptAgreement['cacheActual']) =>
+    `  cache read agreement (${label}): ${number.format(c.readAgreements)}/${number.format(c.compared)} (${pct(c.readAgreementRate)})`;
+  lines.push(cache('as rebuilt', agreement.cacheActual), cache('optimized: a breakpoint on each tail, as agents send', agreement.cacheOptimized));
+  lines.push(
+    ...table(
+      ['model', 'requests', 'recorded hits', 'read share', 'simulated', 'optimized'],
+      agreement.models.map((m) => [
+        m.model ?? '(no model)',
+        number.format(m.requests),
+        share(m.recordedHits, m.requests),
+        pct(m.recordedReadShare),
+        pct(m.simulatedReadShare),
+        pct(m.optimizedReadShare),
+      ]),
+    ),
+  );
+  const { cost } = agreement;
+  if (cost.priced > 0) {
+    lines.push(
+      `  cost of ${number.format(cost.priced)} priced request(s): recorded usage $${dollars.format(cost.recorded)}, ` +
+        `simulated $${dollars.format(cost.simulated)}, optimized $${dollars.format(cost.optimized)}`,
+    );
+  }
+  if (cost.unpriced > 0) lines.push(`  ${number.format(cost.unpriced)} recorded request(s) name a model with no price entry: not priced`);
+  const { ttl } = agreement;
+  if (ttl.pairs > 0) {
+    lines.push(
+      `  TTL from real timestamps: ${number.format(ttl.beyondTtlMissed)}/${number.format(ttl.beyondTtl)} gaps beyond the TTL missed the cache, ` +
+        `${number.format(ttl.withinTtlKept)}/${number.format(ttl.withinTtl)} within it read it (agreement ${pct(ttl.agreementRate)})`,
+    );
+  }
+  if (agreement.compactions.length > 0) lines.push(`  ${number.format(agreement.compactions.length)} compaction(s): request ${agreement.compactions.map((r) => r + 1).join(', ')}`);
+  return lines.join('\n') + '\n';
+}
+
+const time = (iso: string | null) => (iso === null ? '—' : iso.slice(0, 16).replace('T', ' '));
+
+export function renderSummary(summary: TimeRangeSummary, options: TranscriptTerminalOptions): string {
+  const bold = painter(options.color);
+  const lines: string[] = ['', bold(`Summary ${time(summary.start)} → ${time(summary.end)} UTC`)];
+  const totalsRow = (label: string, t: TimeRangeSummary['totals']) => [
+    label,
+    number.format(t.requests),
+    number.format(t.recordedRequests),
+    number.format(t.promptTokens),
+    number.format(t.cacheRead),
+    number.format(t.cacheWrite),
+    number.format(t.output),
+    `$${dollars.format(t.cost)}${t.unpricedRequests > 0 ? ` (+${t.unpricedRequests} unpriced)` : ''}`,
+  ];
+  const header = ['requests', 'recorded', 'prompt', 'cache read', 'cache write', 'output', 'cost'];
+  lines.push(bold('  Per day (UTC)'), ...table(['day', ...header], [...summary.days.map((d) => totalsRow(d.day ?? '(no time)', d)), totalsRow('total', summary.totals)]));
+  lines.push(bold('  Per model'), ...table(['model', ...header], summary.models.map((m) => totalsRow(m.model ?? '(no model)', m))));
+  if (summary.topConversations.length > 0) {
+    lines.push(
+      bold('  Costliest conversations'),
+      ...table(
+        ['#', 'file', 'start', 'requests', 'prompt', 'cost'],
+        summary.topConversations.map((c) => [
+          String(c.conversation + 1),
+          options.fileNames[c.file] ?? `file ${c.file + 1}`,
+          time(c.start),
+          number.format(c.requests),
+          number.format(c.promptTokens),
+          `$${dollars.format(c.cost)}`,
+        ]),
+      ),
+    );
+  }
+  if (summary.topFindings.length > 0) {
+    lines.push(
+      bold('  Costliest findings (cost of the requests they fired on)'),
+      ...table(
+        ['finding', 'severity', 'times', 'requests', 'cost'],
+        summary.topFindings.map((f) => [f.code, f.severity, number.format(f.findings), number.format(f.requests), `$${dollars.format(f.cost)}`]),
+      ),
+    );
+  }
+  lines.push('  Requests with recorded usage count as billed; the rest as simulated.');
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * The transcript parts of `ctxray analyze`: observed vs simulated when some request has recorded usage, and the
+ * time-range summary when several files (or a folder) were read.
+ */
+export function renderTranscriptReport(analysis: Analysis, options: TranscriptTerminalOptions & { summary: boolean }): string {
+  let text = '';
+  const agreement = agreementOf(analysis);
+  if (agreement !== null && agreement.recordedRequests > 0) text += renderAgreement(agreement, options);
+  const summary = options.summary ? summaryOf(analysis) : null;
+  if (summary !== null) text += renderSummary(summary, options);
+  return text;
+}

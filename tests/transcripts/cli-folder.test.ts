@@ -1,0 +1,169 @@
+// `ctxray analyze <folder>` on a temp folder of SYNTHETIC Claude Code transcripts (written by this test, labelled
+// synthetic in every text): recursive, sorted, non-request files reported and skipped; per-day and per-model
+// totals, costliest conversations and the observed-vs-simulated section, in the terminal and in the JSON record.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyzeCommand } from '../../src/cli/commands/analyze.ts';
+import type { CliIO } from '../../src/cli/io.ts';
+import { listFolder } from '../../src/cli/fs/folder-inputs.ts';
+
+const root = path.resolve(__dirname, '../..');
+const bin = path.join(root, 'bin/ctxray.mjs');
+let dir = '';
+
+interface Usage { input: number; read: number; write5m: number; output: number }
+
+/** One synthetic Claude Code session: a user turn before each API call, each call recorded with its usage. */
+function session(id: string, start: string, calls: Usage[]): string {
+  const lines: object[] = [];
+  let parent: string | null = null;
+  calls.forEach((usage, i) => {
+    const time = new Date(Date.parse(start) + i * 60_000).toISOString();
+    const userId = `${id}-u${i}`;
+    lines.push({ type: 'user', uuid: userId, parentUuid: parent, sessionId: id, timestamp: time, message: { role: 'user', content: `synthetic question ${i} of ${id}` } });
+    const assistantId = `${id}-a${i}`;
+    lines.push({
+      type: 'assistant',
+      uuid: assistantId,
+      parentUuid: userId,
+      sessionId: id,
+      timestamp: time,
+      requestId: `req_${id}_${i}`,
+      message: {
+        id: `msg_${id}_${i}`,
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [{ type: 'text', text: `synthetic answer ${i} of ${id}` }],
+        usage: {
+          input_tokens: usage.input,
+          cache_read_input_tokens: usage.read,
+          cache_creation_input_tokens: usage.write5m,
+          cache_creation: { ephemeral_5m_input_tokens: usage.write5m, ephemeral_1h_input_tokens: 0 },
+          output_tokens: usage.output,
+        },
+      },
+    });
+    parent = assistantId;
+  });
+  return lines.map((line) => JSON.stringify(line)).join('\n') + '\n';
+}
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxray-folder-'));
+  fs.mkdirSync(path.join(dir, 'logs/a'), { recursive: true });
+  fs.mkdirSync(path.join(dir, 'logs/b/nested'), { recursive: true });
+  fs.mkdirSync(path.join(dir, 'logs/empty'), { recursive: true });
+  // Session A, 2026-03-01: prompts 3000 and 3210 tokens.
+  fs.writeFileSync(
+    path.join(dir, 'logs/a/synthetic-session-a.jsonl'),
+    session('synthetic-a', '2026-03-01T10:00:00.000Z', [
+      { input: 1000, read: 0, write5m: 2000, output: 100 },
+      { input: 10, read: 3000, write5m: 200, output: 50 },
+    ]),
+  );
+  // Session B, 2026-03-02: one call, prompt 500.
+  fs.writeFileSync(path.join(dir, 'logs/b/nested/synthetic-session-b.jsonl'), session('synthetic-b', '2026-03-02T09:00:00.000Z', [{ input: 500, read: 0, write5m: 0, output: 20 }]));
+  fs.writeFileSync(path.join(dir, 'logs/b/synthetic-not-a-log.json'), '{"synthetic": "not a request"}\n');
+  fs.writeFileSync(path.join(dir, 'logs/b/synthetic-empty.jsonl'), '');
+  fs.writeFileSync(path.join(dir, 'logs/synthetic-notes.txt'), 'not read: wrong extension\n');
+  fs.symlinkSync(path.join(dir, 'logs/missing-target.jsonl'), path.join(dir, 'logs/b/synthetic-dangling.jsonl'));
+});
+afterAll(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function run(argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIO = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), readStdin: async () => new Uint8Array(), env: { NO_COLOR: '1' }, cwd: dir };
+  const code = await analyzeCommand(argv, io);
+  return { code, stdout, stderr };
+}
+
+const spawn = (args: string[]) =>
+  spawnSync(process.execPath, [bin, 'analyze', ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 });
+
+// Claude Sonnet 4.5 per million: input 3, 5m write 3.75, read 0.3, output 15.
+// A1: 1000×3 + 2000×3.75 + 100×15 = 12000; A2: 10×3 + 3000×0.3 + 200×3.75 + 50×15 = 2430; B: 500×3 + 20×15 = 1800.
+const COST_A = (12000 + 2430) / 1e6;
+const COST_B = 1800 / 1e6;
+
+describe('listFolder', () => {
+  it('lists .jsonl/.json/.gz files recursively in sorted order and reports what it cannot read', () => {
+    const listing = listFolder(path.join(dir, 'logs'), 'logs');
+    expect(listing.files.map((f) => f.name)).toEqual([
+      path.join('logs', 'a', 'synthetic-session-a.jsonl'),
+      path.join('logs', 'b', 'nested', 'synthetic-session-b.jsonl'),
+      path.join('logs', 'b', 'synthetic-empty.jsonl'),
+      path.join('logs', 'b', 'synthetic-not-a-log.json'),
+    ]);
+    expect(listing.skipped).toEqual([`${path.join('logs', 'b', 'synthetic-dangling.jsonl')}: no such file`]);
+    expect(listFolder(path.join(dir, 'logs'), 'logs', 1)).toMatchObject({ leftOut: 3 });
+  });
+});
+
+describe('ctxray analyze <folder> (synthetic transcripts)', () => {
+  it('writes per-day and per-model totals, the costliest conversations and the agreement to the JSON record', async () => {
+    const { code, stdout, stderr } = await run(['logs', '--json', '-']);
+    expect(code).toBe(0);
+    // Every skipped file is named on stderr, none is fatal.
+    expect(stderr).toContain('synthetic-dangling.jsonl: no such file');
+    expect(stderr).toContain('synthetic-empty.jsonl');
+    expect(stderr).toContain('synthetic-not-a-log.json');
+    const record = JSON.parse(stdout) as {
+      requests: { timestamp: string | null }[];
+      summary: { totals: { requests: number; promptTokens: number; cost: number }; days: { day: string; requests: number; promptTokens: number; cost: number }[]; models: { model: string; requests: number }[]; topConversations: { file: number; requests: number; cost: number; start: string }[] };
+      transcripts: { recordedRequests: number; conversations: { setup: number | null }[] };
+    };
+    expect(record.requests.map((r) => r.timestamp)).toEqual(['2026-03-01T10:00:00.000Z', '2026-03-01T10:01:00.000Z', '2026-03-02T09:00:00.000Z']);
+    expect(record.summary.totals).toMatchObject({ requests: 3, promptTokens: 3000 + 3210 + 500 });
+    expect(record.summary.totals.cost).toBeCloseTo(COST_A + COST_B, 10);
+    expect(record.summary.days.map((d) => [d.day, d.requests, d.promptTokens])).toEqual([
+      ['2026-03-01', 2, 6210],
+      ['2026-03-02', 1, 500],
+    ]);
+    expect(record.summary.days[0]?.cost).toBeCloseTo(COST_A, 10);
+    expect(record.summary.models.map((m) => [m.model, m.requests])).toEqual([['claude-sonnet-4-5', 3]]);
+    expect(record.summary.topConversations.map((c) => [c.file, c.requests, c.start])).toEqual([
+      [0, 2, '2026-03-01T10:00:00.000Z'],
+      [1, 1, '2026-03-02T09:00:00.000Z'],
+    ]);
+    expect(record.summary.topConversations[1]?.cost).toBeCloseTo(COST_B, 10);
+    expect(record.transcripts.recordedRequests).toBe(3);
+    // No path, file name or payload text in the record.
+    expect(stdout).not.toContain('synthetic-session');
+    expect(stdout).not.toContain('synthetic question');
+    expect(stdout).not.toContain(dir);
+  });
+
+  it('prints the same tables in the terminal, spawned, exit 0', () => {
+    const result = spawn(['logs']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('Observed vs simulated (recorded usage)');
+    expect(result.stdout).toMatch(/2026-03-01\s+2\s+2\s+6,210/);
+    expect(result.stdout).toMatch(/2026-03-02\s+1\s+1\s+500/);
+    expect(result.stdout).toMatch(/claude-sonnet-4-5\s+3\s+3\s+6,710/);
+    expect(result.stdout).toContain('Costliest conversations');
+    expect(result.stdout).toContain(`$${COST_A.toFixed(4)}`);
+    expect(result.stderr).toContain('skipped in folder input');
+  });
+
+  it('exits 1 for a folder without any log file, and for a folder whose files hold no request', () => {
+    const none = spawn(['logs/empty']);
+    expect(none.status).toBe(1);
+    expect(none.stderr).toContain('no readable .jsonl, .json or .gz file');
+    fs.mkdirSync(path.join(dir, 'only-bad'));
+    fs.writeFileSync(path.join(dir, 'only-bad/synthetic.json'), '{"synthetic": true}\n');
+    const bad = spawn(['only-bad']);
+    expect(bad.status).toBe(1);
+  });
+
+  it('still fails on a named file that holds no request', async () => {
+    const { code, stderr } = await run([path.join('logs', 'b', 'synthetic-not-a-log.json')]);
+    expect(code).toBe(1);
+    expect(stderr).toContain('unreadable input');
+  });
+});
