@@ -148,6 +148,13 @@ test('keyboard: focus the treemap, move with arrows, open with Enter', async ({ 
   const moved = await page.evaluate(() => (document.activeElement as HTMLElement).dataset['segment']);
   const down = moved === '0' ? (await page.keyboard.press('ArrowDown'), await page.evaluate(() => (document.activeElement as HTMLElement).dataset['segment'])) : moved;
   expect(down).not.toBe('0');
+
+  // The segment table is keyboard-driven too: Down moves to the next row, Enter opens it.
+  await page.locator('.segments tbody tr[tabindex="0"]').focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('.content')).toHaveAttribute('data-segment', '1');
+  await expect(page.locator('.segments tbody tr.selected')).toHaveAttribute('data-segment', '1');
 });
 
 test('a malformed file shows a located error, and the next file still works', async ({ page }) => {

@@ -97,7 +97,7 @@ export function renderSegmentTable(host: HTMLElement, request: RequestView, onSe
       visible.map((s) => {
         const row = el(
           'tr',
-          { attrs: { 'data-segment': String(s.i), tabindex: '-1' }, className: s.i === selected ? 'selected' : '' },
+          { attrs: { 'data-segment': String(s.i) }, className: s.i === selected ? 'selected' : '' },
           [
             el('td', { className: 'num muted', text: String(s.i + 1) }),
             el('td', {}, [categoryTag(s.category)]),
@@ -108,6 +108,7 @@ export function renderSegmentTable(host: HTMLElement, request: RequestView, onSe
           ],
         );
         row.title = `${CATEGORY_LABELS[s.category]} · ${formatPercent(s.tokens, request.total)} of the request`;
+        row.tabIndex = s.i === (selected ?? visible[0]?.i) ? 0 : -1;
         rowsBySegment.set(s.i, row);
         return row;
       }),
@@ -134,6 +135,27 @@ export function renderSegmentTable(host: HTMLElement, request: RequestView, onSe
   table.addEventListener('click', (event) => {
     const row = (event.target as HTMLElement).closest<HTMLTableRowElement>('tbody tr');
     if (row) onSelect(Number(row.dataset['segment']));
+  });
+  // Keyboard: the rows are one tab stop; Up/Down move, Home/End jump, Enter or Space opens the segment.
+  table.addEventListener('keydown', (event) => {
+    const row = (event.target as HTMLElement).closest<HTMLTableRowElement>('tbody tr');
+    if (!row) return;
+    let next: Element | null = null;
+    if (event.key === 'ArrowDown') next = row.nextElementSibling;
+    else if (event.key === 'ArrowUp') next = row.previousElementSibling;
+    else if (event.key === 'Home') next = row.parentElement?.firstElementChild ?? null;
+    else if (event.key === 'End') next = row.parentElement?.lastElementChild ?? null;
+    else if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      onSelect(Number(row.dataset['segment']));
+      return;
+    } else return;
+    event.preventDefault();
+    if (next instanceof HTMLTableRowElement) {
+      row.tabIndex = -1;
+      next.tabIndex = 0;
+      next.focus();
+    }
   });
   draw();
 
