@@ -115,6 +115,7 @@ describe('step-by-step simulation (hand-built conversation)', () => {
     const accumulator = newAccumulator(route({ triggerTokens: 100_000, drainTokens: 20_000 }));
     const conversation: ConversationData = {
       ordinal: 0,
+      duplicateRuns: new Set(),
       results: [
         entry(1, 1, 30_000, 5 * MiB),
         entry(2, 2, 10_000, 4 * MiB),
@@ -123,8 +124,8 @@ describe('step-by-step simulation (hand-built conversation)', () => {
       ],
       boundaries: [boundary(10, 5, 80_000), boundary(11, 6, 90_000)],
       requests: [
-        { pathIndex: 0, api: 'anthropic-messages', usage: { input: 1000, cacheRead: 0, cacheWrite: 0, output: 100 }, fallbackPrefixTokens: 0, fallbackOutputTokens: 0 },
-        { pathIndex: 12, api: 'anthropic-messages', usage: { input: 0, cacheRead: 50_000, cacheWrite: 10_000, output: 200 }, fallbackPrefixTokens: 0, fallbackOutputTokens: 0 },
+        { pathIndex: 0, runOrdinal: 1, api: 'anthropic-messages', usage: { input: 1000, cacheRead: 0, cacheWrite: 0, output: 100 }, fallbackPrefixTokens: 0, fallbackOutputTokens: 0 },
+        { pathIndex: 12, runOrdinal: 6, api: 'anthropic-messages', usage: { input: 0, cacheRead: 50_000, cacheWrite: 10_000, output: 200 }, fallbackPrefixTokens: 0, fallbackOutputTokens: 0 },
       ],
       contextStart: new Int32Array(13),
     };
@@ -148,6 +149,14 @@ describe('step-by-step simulation (hand-built conversation)', () => {
     // The later request no longer carries the 30 000 cleared tokens, priced at its own blended rate.
     const rate = (50_000 * 0.3e-6 + 10_000 * 3.75e-6) / 60_000;
     expect(accumulator.views.list.removed).toBeCloseTo(-30_000 * rate, 12);
+
+    // The same conversation where run 6 was first seen in another journal: its request keeps the prefix
+    // sequence but is neither priced nor counted as growth here.
+    const again = newAccumulator(accumulator.route);
+    simulateConversation({ ...conversation, duplicateRuns: new Set([6]) }, new Map([['anthropic-messages', again]]));
+    expect(again.requests).toBe(1);
+    expect(again.growthTokens).toBe(1000);
+    expect(again.views.list.removed).toBe(0);
   });
 
   it('releases pins at compaction but never recounts a result', () => {
@@ -156,6 +165,7 @@ describe('step-by-step simulation (hand-built conversation)', () => {
     contextStart.fill(5, 20); // a compaction keeps entries from path index 5 on, from index 20
     const conversation: ConversationData = {
       ordinal: 0,
+      duplicateRuns: new Set(),
       results: [entry(1, 1, 25_000, 7 * MiB), entry(6, 2, 22_000, 3 * MiB)],
       boundaries: [
         boundary(10, 5, 80_000),

@@ -432,13 +432,17 @@ function classify(
   accumulators: Map<string, ApiAccumulator>,
 ): ConversationData {
   const entries: ResultEntry[] = [];
+  const duplicateRuns = new Set(contribution.boundaries.filter((b) => b.skip === 'duplicate').map((b) => b.runOrdinal));
   for (const pending of contribution.results) {
     const { fact, retention } = pending;
-    const accumulator = fact.api === null ? undefined : accumulators.get(fact.api);
+    // A result of a run first seen in another journal was counted there: it stays in context, nothing more.
+    const duplicate = duplicateRuns.has(fact.runOrdinal);
+    const accumulator = fact.api === null || duplicate ? undefined : accumulators.get(fact.api);
     const category = categoryOf(fact.toolName, fact.origin);
     const netTokens = fact.tokens - PLACEHOLDER_TOKENS;
     let staticExclusion: ExclusionReason | null = null;
-    if (fact.kind !== 'plain_text') staticExclusion = fact.kind;
+    if (duplicate) staticExclusion = 'already_counted';
+    else if (fact.kind !== 'plain_text') staticExclusion = fact.kind;
     else if (isExcludedName(fact.toolName)) staticExclusion = 'excluded_name';
     else if (netTokens <= 0) staticExclusion = 'no_net_saving';
 
@@ -488,6 +492,7 @@ function classify(
   }
   return {
     ordinal: contribution.ordinal,
+    duplicateRuns,
     boundaries: contribution.boundaries,
     requests: contribution.replay.requests,
     results: entries,

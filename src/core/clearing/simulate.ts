@@ -22,6 +22,11 @@ export interface SimBoundary extends BoundaryFact {
 
 export interface ConversationData {
   ordinal: number;
+  /**
+   * Runs whose boundary was first seen in another journal: their requests and results were counted there, so here
+   * they only keep the context sequence (prefix growth, results in context) without being priced or cleared.
+   */
+  duplicateRuns: ReadonlySet<number>;
   boundaries: SimBoundary[];
   requests: RequestFact[];
   /** Sorted by pathIndex. */
@@ -92,7 +97,7 @@ export function simulateConversation(conversation: ConversationData, accumulator
       const growth = Math.max(0, prefix - previousPrefix);
       previousPrefix = prefix;
       const accumulator = request.api === null ? undefined : accumulators.get(request.api);
-      if (accumulator === undefined) continue;
+      if (accumulator === undefined || conversation.duplicateRuns.has(request.runOrdinal)) continue;
       accumulator.conversations.add(conversation.ordinal);
       accumulator.requests++;
       if (request.usage === null) accumulator.fallbackRequests++;

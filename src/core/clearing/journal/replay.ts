@@ -56,6 +56,8 @@ export interface UsageCounts {
 
 export interface RequestFact {
   pathIndex: number;
+  /** The prompt run it belongs to (0 before the first prompt). */
+  runOrdinal: number;
   api: string | null;
   /** Observed usage when recorded with a positive total; null means the heuristic fallback prices it. */
   usage: UsageCounts | null;
@@ -339,6 +341,7 @@ export function replayJournal(journal: ParsedJournal): JournalReplay {
       const api = typeof message.api === 'string' ? message.api : null;
       requests.push({
         pathIndex: index,
+        runOrdinal,
         api,
         usage,
         fallbackPrefixTokens: estimateThrough(index - 1),
