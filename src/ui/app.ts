@@ -499,6 +499,13 @@ export class App {
     const stats = el('dl', { className: 'request-stats' }, [
       el('dt', { text: 'Tokens' }),
       el('dd', { className: 'big', text: formatTokens(request.total, request.exact), attrs: { id: 'request-total', 'data-total': String(request.total), 'data-exact': String(request.exact) } }),
+      request.recordedPrompt !== null ? el('dt', { text: 'Provider counted' }) : null,
+      request.recordedPrompt !== null
+        ? el('dd', {
+            text: formatCount(request.recordedPrompt),
+            attrs: { id: 'recorded-total', title: 'Prompt tokens the provider reported for this request (input + cache reads + cache writes), read from the log' },
+          })
+        : null,
       el('dt', { text: 'Segments' }),
       el('dd', { text: formatCount(request.segments.length), attrs: { id: 'segment-count' } }),
       el('dt', { text: 'Messages' }),

@@ -33,6 +33,8 @@ export interface RequestView {
   segments: SegmentView[];
   messageCount: number;
   notes: RequestNoteCode[];
+  /** The prompt size the provider recorded for this request (input + cache reads + cache writes), when the log has it. */
+  recordedPrompt: number | null;
 }
 
 export interface FileView {

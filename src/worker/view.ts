@@ -55,6 +55,10 @@ export function buildView(analysis: Analysis): AnalysisView {
       byCategory: tokens?.byCategory ?? {},
       messageCount: request.messageCount,
       notes: request.notes.map((note) => note.code),
+      recordedPrompt:
+        request.recorded === null
+          ? null
+          : request.recorded.input + request.recorded.cacheRead + request.recorded.cacheWrite5m + request.recorded.cacheWrite1h,
       segments: request.segments.map((segment, j) => ({
         category: segment.category,
         path: segment.path,

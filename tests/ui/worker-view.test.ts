@@ -137,6 +137,14 @@ describe('worker view', () => {
     expect(labelled).toEqual([null, null, 'read_file', 'read_file', null]);
   });
 
+  it('passes on the prompt size the provider recorded, and null where the log has none', () => {
+    const r = request(0, ['a']);
+    r.recorded = { input: 120, cacheRead: 1000, cacheWrite5m: 30, cacheWrite1h: 4, output: 77 };
+    const views = buildView(analysisOf([r, request(1, ['a', 'b', 'c'])])).requests;
+    // 120 + 1,000 + 30 + 4; output tokens are not part of the prompt
+    expect(views.map((v) => v.recordedPrompt)).toEqual([1154, null]);
+  });
+
   it('keeps the per-request data out of the sections', () => {
     const sections = sectionsOf(analysisOf([request(0, ['a'])], { conversations: { count: 1 } }));
     expect(Object.keys(sections)).toEqual(['conversations']);
