@@ -281,3 +281,21 @@ describe('potential_savings', () => {
     expect(find(analysis, 'potential_savings')!.requests).toEqual([1, 2]);
   });
 });
+
+describe('requests rebuilt from a transcript', () => {
+  it('never claims a breakpoint is missing where the log cannot say where the agent put them', () => {
+    const requests = makeRequests(session(5, (n) => goodTurn(n, { system: [{ text: SYSTEM }], topLevelMarker: undefined })));
+    const analysis = analyzeCache({
+      requests,
+      segmentTokens: requests.map((r) => r.segments.map(() => 400)),
+      overheadTokens: requests.map(() => 0),
+      pricingOf: () => lookupModel('claude-sonnet-4-5')!.pricing,
+      breakpointsUnknown: () => true,
+    });
+    expect(analysis.cost.potentialSavings).toBeGreaterThan(0);
+    expect(analysis.findings).toEqual([]);
+    expect(analysis.requestsWithUnknownBreakpoints).toBe(5);
+    // The same requests from a request log: the missing breakpoints are a fact and a finding.
+    expect(codes(analyze(session(5, (n) => goodTurn(n, { system: [{ text: SYSTEM }], topLevelMarker: undefined }))))).toContain('no_breakpoint');
+  });
+});

@@ -47,6 +47,11 @@ export function renderCacheSummary(cache: CacheAnalysis, options: CacheTerminalO
   );
   if (actual.totals.unpriced > 0) lines.push(`  ${number.format(actual.totals.unpriced)} request(s) name a model with no price entry: simulated, not priced`);
   if (actual.simulation.assumedWithinTtl) lines.push('  requests without a timestamp are assumed to arrive within every cache TTL');
+  if (cache.requestsWithUnknownBreakpoints > 0) {
+    lines.push(
+      `  ${number.format(cache.requestsWithUnknownBreakpoints)} request(s) rebuilt from a transcript, which does not record cache breakpoints: the actual scenario assumes none, so its cost is an upper bound`,
+    );
+  }
 
   lines.push('');
   if (cache.findings.length === 0) {

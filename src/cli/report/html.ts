@@ -142,13 +142,17 @@ function costSection(cache: CacheAnalysis): string {
     actual.totals.outputRecorded < cache.cost.actual.costs.length
       ? '<p class="muted">Output tokens are priced only where the log records them; elsewhere they count as 0.</p>'
       : '';
+  const transcript =
+    cache.requestsWithUnknownBreakpoints > 0
+      ? `<p class="muted">${number.format(cache.requestsWithUnknownBreakpoints)} request(s) were rebuilt from a transcript, which does not record cache breakpoints: the actual scenario assumes none, so its cost is an upper bound.</p>`
+      : '';
   return `<section><h2>Cost</h2>
 <table><tbody>
 <tr><th class="l">Actual (as sent)</th><td>${usd(actual.totals.total)}</td></tr>
 <tr><th class="l">Optimized (volatile values normalized, keys and tools sorted, Anthropic tail breakpoint)</th><td>${usd(optimized.totals.total)}</td></tr>
 <tr><th class="l">Potential savings</th><td>${usd(potentialSavings)} (${(savingsFraction * 100).toFixed(1)}%)</td></tr>
 <tr><th class="l">Projection to ${number.format(projection.sessions)} sessions like this one (a plain multiplication)</th><td>${usd(projection.actual)} → ${usd(projection.optimized)}</td></tr>
-</tbody></table>${unpriced}${output}</section>`;
+</tbody></table>${unpriced}${output}${transcript}</section>`;
 }
 
 /** The request with the most tokens, drawn as a squarified treemap of its segments. */

@@ -10,6 +10,8 @@ export function withCacheAnalysis(analysis: Analysis): Analysis {
     segmentTokens: analysis.segmentTokens,
     overheadTokens: analysis.overheadTokens,
     pricingOf: (i) => analysis.models[i]?.pricing ?? null,
+    // A transcript records what was said, not where the agent put cache_control.
+    breakpointsUnknown: (i) => analysis.files[analysis.requests[i]?.file ?? -1]?.envelope === 'transcript',
   });
   return {
     ...analysis,

@@ -88,6 +88,8 @@ export interface FindingsInput {
   /** The actual and optimized simulations with their costs (H7b's costScenarios). */
   costs: CostComparison;
   nearDuplicates: readonly NearDuplicateGroup[];
+  /** Requests whose cache breakpoints the log does not record (rebuilt from a transcript). */
+  breakpointsUnknown?: (requestIndex: number) => boolean;
 }
 
 /** Share of the actual cost the optimized scenario saves at which missing_tail_breakpoint becomes a warning. */
@@ -321,6 +323,7 @@ const EVENT_FINDINGS: Record<SimulationEventCode, EventFindingCode> = {
 
 /** Diagnostics the actual-scenario simulation raised, one finding per code and location. */
 function checkSimulationEvents(groups: FindingGroups, input: FindingsInput): void {
+  const unknown = input.breakpointsUnknown ?? (() => false);
   // A request nothing later builds on gains nothing from a breakpoint (the write is never read): no advice to add one.
   const followed = new Set<number>();
   for (const compared of input.conversations.continues) if (compared !== null) followed.add(compared);
@@ -332,7 +335,7 @@ function checkSimulationEvents(groups: FindingGroups, input: FindingsInput): voi
       const code = EVENT_FINDINGS[event.code];
       const path = event.segment === null ? null : (request.segments[event.segment]?.path ?? null);
       const pricing = input.pricingOf(r);
-      if (code === 'no_breakpoint' && (!followed.has(r) || result.promptTokens < (pricing?.minCacheableTokens ?? 0))) continue;
+      if (code === 'no_breakpoint' && (unknown(r) || !followed.has(r) || result.promptTokens < (pricing?.minCacheableTokens ?? 0))) continue;
       const openai = result.provider === 'openai';
       const text = eventText(code, path, pricing, result);
       // A rolling breakpoint moves every turn: message blocks group together, setup blocks by their path.
@@ -425,6 +428,8 @@ function eventText(
 function checkCostGap(groups: FindingGroups, input: FindingsInput): void {
   const { actual, optimized, potentialSavings, savingsFraction } = input.costs;
   if (potentialSavings < COST_ROUNDING) return;
+  // Where the log does not record breakpoints, the actual scenario's "no breakpoint" is an assumption, not a fact.
+  const unknown = input.breakpointsUnknown ?? (() => false);
   const percent = `${(savingsFraction * 100).toFixed(1)}%`;
   const summary = `fixing the findings would lower the simulated cost by ${percent} ($${actual.totals.total.toFixed(4)} → $${optimized.totals.total.toFixed(4)})`;
   const severity: Severity = savingsFraction >= SAVINGS_WARNING_FRACTION ? 'warning' : 'info';
@@ -433,7 +438,7 @@ function checkCostGap(groups: FindingGroups, input: FindingsInput): void {
   for (const result of actual.simulation.requests) {
     const r = result.requestIndex;
     const request = input.requests[r];
-    if (request === undefined || request.format !== 'anthropic-messages' || result.rejected) continue;
+    if (request === undefined || request.format !== 'anthropic-messages' || result.rejected || unknown(r)) continue;
     if (result.breakpoints.length === 0) continue; // no_breakpoint covers it
     const lastCacheable = lastCacheableSegment(request);
     if (lastCacheable === null || result.breakpoints.some((bp) => bp.segment === lastCacheable)) continue;
@@ -460,6 +465,7 @@ function checkCostGap(groups: FindingGroups, input: FindingsInput): void {
     const saving: number[] = [];
     actual.costs.forEach((cost, r) => {
       const after = optimized.costs[r]?.total;
+      if (unknown(r)) return;
       if (cost.total !== null && after !== null && after !== undefined && cost.total - after >= COST_ROUNDING / 10) saving.push(r);
     });
     for (const r of saving) {

@@ -9,7 +9,13 @@ import { findNearDuplicates, type NearDuplicateGroup } from './near-duplicates.t
 import { comparePrefix, type PrefixComparison } from './prefix.ts';
 import type { CostComparison, SimulationInput } from './types.ts';
 
-export type CacheAnalysisInput = Omit<SimulationInput, 'scenario'>;
+export interface CacheAnalysisInput extends Omit<SimulationInput, 'scenario'> {
+  /**
+   * Requests rebuilt from a transcript: the log does not say where the agent put its cache breakpoints, so no
+   * finding claims they are missing. Default: none.
+   */
+  breakpointsUnknown?: (requestIndex: number) => boolean;
+}
 
 export interface CacheAnalysis {
   conversations: Conversations;
@@ -18,6 +24,8 @@ export interface CacheAnalysis {
   cost: CostComparison;
   nearDuplicates: NearDuplicateGroup[];
   findings: Finding[];
+  /** How many requests come from transcripts that do not record cache breakpoints (see `breakpointsUnknown`). */
+  requestsWithUnknownBreakpoints: number;
 }
 
 export function analyzeCache(input: CacheAnalysisInput): CacheAnalysis {
@@ -27,8 +35,10 @@ export function analyzeCache(input: CacheAnalysisInput): CacheAnalysis {
   );
   const cost = costScenarios(input);
   const nearDuplicates = findNearDuplicates(input.requests, conversations);
-  const findings = findFindings({ ...input, conversations, costs: cost, nearDuplicates });
-  return { conversations, prefixes, cost, nearDuplicates, findings };
+  const breakpointsUnknown = input.breakpointsUnknown ?? (() => false);
+  const findings = findFindings({ ...input, breakpointsUnknown, conversations, costs: cost, nearDuplicates });
+  const unknownCount = input.requests.filter((_, i) => breakpointsUnknown(i)).length;
+  return { conversations, prefixes, cost, nearDuplicates, findings, requestsWithUnknownBreakpoints: unknownCount };
 }
 
 export type { Conversations, ConversationLink } from './conversations.ts';
