@@ -113,6 +113,17 @@ beforeAll(async () => {
   const name = (base: string) => `${MARKER_PREFIX}n${base.replace(/[^a-z0-9]/gi, '')}q-${base}`;
 
   const logs = Object.entries(requestLogFiles()).map(([file, text]) => path.relative(dir, write(`logs/${name(file)}`, planter.text(text))));
+  // Broken records whose unparseable part is planted text: error messages must locate, not quote.
+  const broken = [
+    planter.text(JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'synthetic valid line' }] })).trim(),
+    `{"model":"gpt-4o","messages":[{"role":"user","content":"${planter.marker('synthetic unterminated')}`,
+    `{"${planter.marker('synthetic key')}": ${planter.marker('bareword')}}`,
+    `{"model":"gpt-4o","messages":[{"role":"user","content":"${planter.marker('synthetic extra bracket')}"}]]}`,
+    `{"model":"gpt-4o","messages":[{"role":"user","content":"${planter.marker('synthetic bad escape')}\\q"}]}`,
+    `${planter.marker('synthetic prose line')} not JSON at all`,
+    `{"model":"gpt-4o","messages":${'['.repeat(600)}"${planter.marker('synthetic deep')}"${']'.repeat(600)}}`,
+  ].join('\n');
+  logs.push(path.relative(dir, write(`logs/${name('broken.jsonl')}`, `${broken}\n`)));
   const dupes = Object.entries(dupesFiles()).map(([file, text]) => path.relative(dir, write(`dupes/${name(file)}`, planter.text(text))));
 
   const real = new Planter('r');
@@ -204,6 +215,9 @@ describe(`nothing leaks: planted markers never reach a content-free output${real
     const files = [...outputs.keys()].filter((f) => /\/out\/(logs|real)\.(json|html)$/.test(f));
     expect(files.length).toBeGreaterThanOrEqual(1);
     for (const file of files) expect(leaks(fs.readFileSync(file, 'utf8'), dir), path.basename(file)).toEqual([]);
+    // The broken records were reported (located, and without quoting them).
+    const record = JSON.parse(fs.readFileSync(path.join(dir, 'out/logs.json'), 'utf8')) as { errors: { line: number }[] };
+    expect(record.errors.length).toBeGreaterThanOrEqual(6);
   });
 
   it('the --html report was written (when this build has --html)', () => {
