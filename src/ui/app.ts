@@ -12,6 +12,7 @@ import { showProgress } from './progress.ts';
 import { buildFragment, parseFragment, type ViewState } from './share.ts';
 import { renderRequestStrip } from './request-strip.ts';
 import { renderStartScreen } from './start-screen.ts';
+import { droppedEntries, readDroppedEntries } from './folder-drop.ts';
 import type { AnalysisView, RequestView } from './view-model.ts';
 import { WorkerClient, WorkerFailure } from './worker-client.ts';
 import { startAnalysisWorker } from './worker-factory.ts';
@@ -257,9 +258,25 @@ export class App {
       event.preventDefault();
       depth = 0;
       this.dropOverlay.hidden = true;
+      const entries = droppedEntries(event.dataTransfer);
+      if (entries !== null) {
+        void this.openDroppedFolder(entries);
+        return;
+      }
       const files = [...(event.dataTransfer?.files ?? [])];
       if (files.length > 0) void this.open({ kind: 'files', inputs: files.map((f) => ({ name: f.name, blob: f })) });
     });
+  }
+
+  /** A dropped folder: every log file in it, recursively; what could not be read is listed, never fatal. */
+  private async openDroppedFolder(entries: FileSystemEntry[]): Promise<void> {
+    const { inputs, skipped } = await readDroppedEntries(entries);
+    if (inputs.length === 0) {
+      this.setMessage({ kind: 'error', text: 'The dropped folder holds no .jsonl, .json or .gz file that could be read.', details: skipped });
+      return;
+    }
+    await this.open({ kind: 'files', inputs });
+    if (skipped.length > 0) this.setMessage({ kind: 'info', text: `${skipped.length} entr${skipped.length === 1 ? 'y' : 'ies'} of the dropped folder could not be read.`, details: skipped });
   }
 
   private installPaste(): void {
@@ -317,7 +334,8 @@ export class App {
 
   private async copyLink(): Promise<void> {
     const built = buildFragment(this.viewState());
-    const url = `${location.origin}${location.pathname}${location.search}${built.hash}`;
+    // Everything before the fragment, so the link works wherever the app is hosted (a sub-path, file://).
+    const url = `${location.href.split('#')[0] ?? ''}${built.hash}`;
     const notes: string[] = [];
     if (!built.ok) notes.push(built.reason);
     if (this.source?.kind === 'files') notes.push('Opened files are never put in links; the link opens this view once the same files are opened.');
