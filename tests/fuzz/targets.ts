@@ -9,6 +9,8 @@ import { TextStore } from '../../src/core/formats/segments.ts';
 import { WIRE_IMPORTERS } from '../../src/core/formats/registry.ts';
 import type { WireFormat } from '../../src/core/model.ts';
 import { analyzeInput } from '../../src/core/analysis/analyze.ts';
+import { buildRecord } from '../../src/core/analysis/record.ts';
+import { Planter, MARKER_PREFIX } from '../leaks/plant.ts';
 import { evaluateDupesInput } from '../../src/core/dupes/evaluate.ts';
 import { dupesMarkdown } from '../../src/core/dupes/markdown.ts';
 import { parseJournal, contextPath } from '../../src/core/clearing/journal/parse.ts';
@@ -217,6 +219,10 @@ export async function fuzzTargets(): Promise<FuzzTarget[]> {
   const qualification = validQualificationRecord();
   const routes = ['anthropic-messages', 'openai-responses'].map(validRoute);
   const decoder = new TextDecoder();
+
+  // Request-log seeds with a marker planted in every text field (tests/leaks/plant.ts).
+  const planter = new Planter('f');
+  const planted: Seed[] = logs.map((seed) => ({ name: seed.name, bytes: utf8.encode(planter.text(decoder.decode(seed.bytes))) }));
 
   const nativeEnvelopes: Seed[] = [
     { name: 'synthetic/native', bytes: bytesOf({ suite: 'v1', blocks: [{ text: 'alpha beta' }, { text: 'alpha beta' }, { text: 'gamma' }] }) },
@@ -454,6 +460,20 @@ export async function fuzzTargets(): Promise<FuzzTarget[]> {
         }
         JSON.stringify(record);
         return clearingRecordViolation(record);
+      },
+    },
+    {
+      name: 'leaks:mutated-planted',
+      weight: 1,
+      arbitrary: fc.tuple(mutationOf(planted.length), fc.boolean()),
+      async run(input) {
+        // Broken planted input: whatever is refused or read, the machine-readable records quote none of it.
+        const [mutation, viaDupes] = input as [Mutation, boolean];
+        const bytes = applyMutation(planted, mutation);
+        const json = viaDupes
+          ? JSON.stringify(await evaluateDupesInput({ name: 'log.jsonl', bytes }))
+          : JSON.stringify(buildRecord(await analyzeInput([{ name: 'log.jsonl', bytes }])));
+        return json.toLowerCase().includes(MARKER_PREFIX) ? `a planted marker reached the ${viaDupes ? 'dupes' : 'analysis'} record` : null;
       },
     },
     {
