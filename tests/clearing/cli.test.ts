@@ -174,6 +174,8 @@ describe('arguments and --out safety', () => {
     const parsed = parseClearingArgs(['--journals', 'a', 'b', '--sidecar', 's', '--routes', 'r', '--qualification', 'q', '--retrieval-rate', '0.2']);
     expect(parsed).toMatchObject({ ok: true, args: { journals: ['a', 'b'], retrievalRate: 0.2 } });
     expect(parseClearingArgs(['--journals', '--sidecar', 's'])).toMatchObject({ ok: false });
+    expect(parseClearingArgs(['__proto__', 'x'])).toMatchObject({ ok: false, message: 'unknown argument (a bare value)' });
+    expect(parseClearingArgs(['--journals', 'a', '--sidecar', 's', '--sidecar', 't'])).toMatchObject({ ok: false, message: '--sidecar given twice' });
     expect(parseClearingArgs(['--journals', 'a', '--sidecar', 's', '--routes', 'r'])).toMatchObject({ ok: false, message: '--qualification is required' });
     expect(parseClearingArgs(['--journals', 'a', '--sidecar', 's', '--routes', 'r', '--qualification', 'q', '--retrieval-rate', '1.5'])).toMatchObject({ ok: false });
   });

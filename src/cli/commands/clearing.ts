@@ -49,7 +49,9 @@ interface ClearingArgs {
 
 type ParsedArgs = { ok: true; args: ClearingArgs } | { ok: false; help: boolean; message: string };
 
-const SINGLE_VALUE: Record<string, keyof ClearingArgs> = {
+type PathOption = 'sidecar' | 'routes' | 'qualification' | 'agentConfig' | 'appAllowlist' | 'out';
+
+const SINGLE_VALUE: Record<string, PathOption> = {
   '--sidecar': 'sidecar',
   '--routes': 'routes',
   '--qualification': 'qualification',
@@ -81,7 +83,7 @@ export function parseClearingArgs(argv: readonly string[]): ParsedArgs {
       continue;
     }
     const value = argv[index + 1];
-    const key = SINGLE_VALUE[flag];
+    const key = Object.hasOwn(SINGLE_VALUE, flag) ? SINGLE_VALUE[flag] : undefined;
     if (key !== undefined || flag === '--retrieval-rate') {
       if (value === undefined || value.startsWith('--')) return { ok: false, help: false, message: `${flag} needs a value` };
       index++;
@@ -91,9 +93,9 @@ export function parseClearingArgs(argv: readonly string[]): ParsedArgs {
           return { ok: false, help: false, message: '--retrieval-rate must be a number from 0 to 1' };
         }
         args.retrievalRate = rate;
-      } else {
-        if (args[key as keyof ClearingArgs] !== null) return { ok: false, help: false, message: `${flag} given twice` };
-        (args as unknown as Record<string, string>)[key as string] = value;
+      } else if (key !== undefined) {
+        if (args[key] !== null) return { ok: false, help: false, message: `${flag} given twice` };
+        args[key] = value;
       }
       continue;
     }
