@@ -16,6 +16,8 @@ import type { Panel, PanelContext } from './types.ts';
 const FOLD_EQUAL = 6;
 /** Lines of a text diff drawn at most. */
 const MAX_TEXT_LINES = 2000;
+/** Block rows drawn at most (a new conversation compared on its setup can differ in thousands of blocks). */
+const MAX_BLOCK_ROWS = 1500;
 
 const LINK_WORDS: Record<DiffAnswer['link'], string> = {
   continues: 'which it continues',
@@ -102,6 +104,11 @@ function diffList(answer: DiffAnswer, ctx: PanelContext, textHost: HTMLElement):
     }
     for (let k = hunk.bStart; k < hunk.bEnd; k++) rows.push(blockRow('insert', newer, k));
   });
+  if (rows.length > MAX_BLOCK_ROWS) {
+    const hidden = rows.length - MAX_BLOCK_ROWS;
+    rows.length = MAX_BLOCK_ROWS;
+    rows.push(el('li', { className: 'fold', text: `… ${formatCount(hidden)} more row(s) not drawn …` }));
+  }
   return el('ul', { className: 'diff-lines', attrs: { 'aria-label': `Blocks of request ${newer.index + 1} against request ${older.index + 1}` } }, rows);
 }
 

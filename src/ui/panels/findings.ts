@@ -87,9 +87,17 @@ export const findingsPanel: Panel = {
       return;
     }
     if (ctx.signal.aborted) return;
+    const transcript =
+      answer.requestsWithUnknownBreakpoints > 0
+        ? el('p', {
+            className: 'muted',
+            text: `${answer.requestsWithUnknownBreakpoints} request(s) were rebuilt from a transcript, which does not record cache breakpoints: no finding claims one is missing, and the actual cost assumes none (an upper bound).`,
+          })
+        : null;
     container.replaceChildren(
       el('h2', { className: 'section-title', text: 'Findings' }),
       summaryOf(answer),
+      ...(transcript === null ? [] : [transcript]),
       ...answer.findings.map((finding) => findingCard(finding, ctx)),
       el('p', {
         className: 'muted',

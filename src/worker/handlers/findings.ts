@@ -8,6 +8,8 @@ export interface FindingsAnswer {
   /** Actual and optimized cost, so the panel can say why "no findings" holds. */
   actualCost: number;
   optimizedCost: number;
+  /** Requests rebuilt from a transcript, whose cache breakpoints the log does not record. */
+  requestsWithUnknownBreakpoints: number;
 }
 
 export function findingsQuery(session: WorkerSession | null): FindingsAnswer {
@@ -16,6 +18,7 @@ export function findingsQuery(session: WorkerSession | null): FindingsAnswer {
     findings: cache.findings,
     actualCost: cache.cost.actual.totals.total,
     optimizedCost: cache.cost.optimized.totals.total,
+    requestsWithUnknownBreakpoints: cache.requestsWithUnknownBreakpoints,
   };
 }
 
