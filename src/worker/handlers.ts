@@ -8,6 +8,7 @@ import { cacheTableQuery } from './handlers/cache-table.ts';
 import { conversationsQuery, findingsQuery } from './handlers/findings.ts';
 import { diffQuery } from './handlers/diff.ts';
 import { clearingQuery } from './handlers/clearing.ts';
+import { transcriptsQuery } from './handlers/transcripts.ts';
 
 /**
  * Answers one query. `session` is null until an input has been analyzed (handlers that work on their own inputs,
@@ -25,4 +26,5 @@ export const QUERY_HANDLERS: Readonly<Record<string, QueryHandler>> = {
   conversations: conversationsQuery,
   diff: diffQuery,
   clearing: clearingQuery,
+  transcripts: transcriptsQuery,
 };
