@@ -87,7 +87,6 @@ describe('step-by-step simulation (hand-built conversation)', () => {
     pathIndex,
     runOrdinal: 1,
     startOrdinal,
-    api: 'anthropic-messages',
     category: 'file_read',
     staticExclusion: null,
     lowerExclusion: null,

@@ -9,7 +9,6 @@ export interface ResultEntry {
   pathIndex: number;
   runOrdinal: number;
   startOrdinal: number;
-  api: string | null;
   category: ResultCategory;
   /** Why it can never be cleared, for both bounds (kind, excluded name, no net saving); null when it could be. */
   staticExclusion: ExclusionReason | null;

@@ -479,7 +479,6 @@ function classify(
       pathIndex: fact.pathIndex,
       runOrdinal: fact.runOrdinal,
       startOrdinal: fact.startOrdinal,
-      api: fact.api,
       category,
       staticExclusion,
       lowerExclusion,
