@@ -190,6 +190,13 @@ test('the model picker re-analyzes the current input as that model, like the CLI
   await expect(page.locator('#model-picker')).toHaveValue('gpt-5');
   const shown = await page.locator('#request-picker').inputValue();
   expect(await shownTotal(page)).toBe(expected[Number(shown)]?.total);
+
+  // The override belongs to that input: the next input opens with detection again.
+  await dropFiles(page, [{ name: 'next.jsonl', bytes: Buffer.from(syntheticRequest(1)) }]);
+  await expect(page.locator('.source-name')).toHaveText('next.jsonl');
+  await expect(page.locator('#model-picker')).toHaveValue('');
+  await expect(page).not.toHaveURL(/model=/);
+  await expect(page.locator('.request-stats')).toContainText('claude-sonnet-4-5');
 });
 
 test('the format picker overrides detection for the current input, like the CLI --format', async ({ page }) => {

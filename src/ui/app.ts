@@ -68,7 +68,7 @@ export class App {
     this.fileInput.addEventListener('change', () => {
       const files = [...(this.fileInput.files ?? [])];
       this.fileInput.value = '';
-      if (files.length > 0) void this.open({ kind: 'files', inputs: files.map((f) => ({ name: f.name, blob: f })) });
+      if (files.length > 0) void this.openNew({ kind: 'files', inputs: files.map((f) => ({ name: f.name, blob: f })) });
     });
     this.installDragAndDrop();
     this.installPaste();
@@ -139,6 +139,13 @@ export class App {
     if (source.kind === 'paste') return 'Pasted text';
     const [first] = source.inputs;
     return source.inputs.length === 1 && first ? first.name : `${source.inputs.length} files`;
+  }
+
+  /** A new input from the user: the format and model pickers apply to one input only, so they reset. */
+  private openNew(source: Source): Promise<void> {
+    this.format = undefined;
+    this.model = undefined;
+    return this.open(source);
   }
 
   /** Analyze a source; `request` is the 1-based request to open on (from a link). */
@@ -264,7 +271,7 @@ export class App {
         return;
       }
       const files = [...(event.dataTransfer?.files ?? [])];
-      if (files.length > 0) void this.open({ kind: 'files', inputs: files.map((f) => ({ name: f.name, blob: f })) });
+      if (files.length > 0) void this.openNew({ kind: 'files', inputs: files.map((f) => ({ name: f.name, blob: f })) });
     });
   }
 
@@ -275,7 +282,7 @@ export class App {
       this.setMessage({ kind: 'error', text: 'The dropped folder holds no .jsonl, .json or .gz file that could be read.', details: skipped });
       return;
     }
-    await this.open({ kind: 'files', inputs });
+    await this.openNew({ kind: 'files', inputs });
     if (skipped.length > 0) this.setMessage({ kind: 'info', text: `${skipped.length} entr${skipped.length === 1 ? 'y' : 'ies'} of the dropped folder could not be read.`, details: skipped });
   }
 
@@ -286,7 +293,7 @@ export class App {
       const text = event.clipboardData?.getData('text/plain') ?? '';
       if (text.trim() === '') return;
       event.preventDefault();
-      void this.open({ kind: 'paste', text });
+      void this.openNew({ kind: 'paste', text });
     });
   }
 
@@ -367,8 +374,8 @@ export class App {
       const pasted = this.source?.kind === 'paste' ? this.source.text : '';
       renderStartScreen(this.main, this.examples, this.examplesError, pasted, {
         chooseFiles: () => this.fileInput.click(),
-        paste: (text) => void this.open({ kind: 'paste', text }),
-        openExample: (entry) => void this.open({ kind: 'example', entry }),
+        paste: (text) => void this.openNew({ kind: 'paste', text }),
+        openExample: (entry) => void this.openNew({ kind: 'example', entry }),
       });
       return;
     }
