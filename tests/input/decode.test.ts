@@ -223,6 +223,14 @@ describe('streaming input', () => {
     expect(last.get(1)).toEqual({ bytesRead: b.byteLength, bytesTotal: b.byteLength, records: 3 });
   });
 
+  it('lets a cancel scheduled as a macrotask (a worker message) stop a long in-memory read', async () => {
+    // Synthetic: 20,000 distinct small bodies, a read of well over the 50 ms between event-loop turns.
+    const data = bytes(jsonl(...Array.from({ length: 20_000 }, (_, i) => anthropicBody(`request ${i}`))));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('cancelled by message')), 0);
+    await expect(readRequests([{ name: 'big.jsonl', bytes: data }], { signal: controller.signal })).rejects.toThrow('cancelled by message');
+  });
+
   it('stops with the abort reason when the signal fires', async () => {
     const controller = new AbortController();
     const data = bytes(threeBodies);

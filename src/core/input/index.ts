@@ -87,6 +87,24 @@ interface PendingOutput {
 /** How many ambiguous bodies wait for a body that settles the file's format before a weak guess is used. */
 const MAX_UNDECIDED_BODIES = 64;
 
+/** Longest stretch of reading without giving the event loop a turn (ms). */
+const TURN_INTERVAL_MS = 50;
+
+/**
+ * A read of in-memory bytes runs on promises alone, which never let the event loop take a message: a worker could
+ * not receive "cancel" until the read ended. Every TURN_INTERVAL_MS the read yields one macrotask turn.
+ */
+class EventLoopTurns {
+  private last = performance.now();
+
+  async take(signal: AbortSignal | undefined): Promise<void> {
+    if (performance.now() - this.last < TURN_INTERVAL_MS) return;
+    await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    this.last = performance.now();
+    throwIfAborted(signal);
+  }
+}
+
 export async function readRequests(files: InputFile[], options: ReadOptions = {}): Promise<ReadResult> {
   const limits = resolveLimits(options.limits);
   const store = new TextStore();
@@ -95,8 +113,9 @@ export async function readRequests(files: InputFile[], options: ReadOptions = {}
   const summaries: FileSummary[] = [];
   const outputs: PendingOutput[] = [];
   const outputFiles = new Set<number>();
+  const turns = new EventLoopTurns();
   for (let f = 0; f < files.length; f++) {
-    const reader = new FileReader(files[f]!, f, { limits, store, requests, errors, outputs, options });
+    const reader = new FileReader(files[f]!, f, { limits, store, requests, errors, outputs, options, turns });
     const summary = await reader.read();
     if (isOutputKind(summary.envelope as EnvelopeKind)) outputFiles.add(f);
     summaries.push(summary);
@@ -115,6 +134,7 @@ interface ReadState {
   errors: ReadError[];
   outputs: PendingOutput[];
   options: ReadOptions;
+  turns: EventLoopTurns;
 }
 
 /** Reads one file into the shared state. */
@@ -163,6 +183,7 @@ class FileReader {
       let decided = transcript !== null || importers.length === 0;
       for await (const record of source.records) {
         throwIfAborted(signal);
+        await this.state.turns.take(signal);
         this.records++;
         if (!decided) {
           head.push(record);
