@@ -215,3 +215,27 @@ test('the format picker overrides detection for the current input, like the CLI 
   await expect(page.locator('.request-stats')).toBeVisible();
   await expect(page).not.toHaveURL(/format=/);
 });
+
+test('a pasted input too large for a link is left out of it, with the reason', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-write']);
+  await page.goto('./');
+  // Incompressible synthetic content: ~40,000 pseudo-random hex digits deflate to far more than 16,384 characters.
+  const noise = await page.evaluate(() => {
+    let seed = 0x2545f491;
+    let out = '';
+    for (let i = 0; i < 40_000; i++) {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      out += ((seed >>> 0) % 16).toString(16);
+    }
+    return out;
+  });
+  const body = JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 16, messages: [{ role: 'user', content: `synthetic noise ${noise}` }] });
+  await page.locator('#paste-input').fill(body);
+  await page.locator('#paste-analyze').click();
+  await expect(page.locator('.treemap .cell')).toHaveCount(1);
+  await page.locator('#copy-link').click();
+  await expect(page.locator('#notice')).toContainText('a link carries at most 16,384');
+  await expect(page.locator('#notice')).toContainText('keeps the view settings but not the input');
+});
