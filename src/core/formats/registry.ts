@@ -33,6 +33,7 @@ export interface TranscriptContext {
   store: TextStore;
   file: number;
   fileName: string;
+  signal?: AbortSignal;
 }
 
 export interface TranscriptImport {
@@ -48,8 +49,11 @@ export interface TranscriptImporter {
   matchesName(fileName: string): boolean;
   /** Check on the first parsed records (at most FIRST_RECORDS_FOR_DETECTION) when the name did not decide. */
   matchesRecords(first: readonly TranscriptRecord[]): boolean;
-  /** Rebuild the requests. Gets every record of the file, in order; broken lines are already reported. */
-  importFile(records: readonly TranscriptRecord[], ctx: TranscriptContext): TranscriptImport;
+  /**
+   * Rebuild the requests. Gets every record of the file, in order; broken lines are already reported. May be
+   * async, to give the event loop turns (and check ctx.signal) while rebuilding a long session.
+   */
+  importFile(records: readonly TranscriptRecord[], ctx: TranscriptContext): TranscriptImport | Promise<TranscriptImport>;
 }
 
 export const FIRST_RECORDS_FOR_DETECTION = 8;

@@ -207,7 +207,7 @@ class FileReader {
       // A file-level failure (truncated gzip, a limit): what was read before it still counts.
       this.error(error.line, error.message);
     }
-    if (transcript !== null) this.importTranscript(transcript, transcriptRecords);
+    if (transcript !== null) await this.importTranscript(transcript, transcriptRecords);
     else this.flushUndecided();
     this.sortErrors();
     this.progress();
@@ -243,8 +243,9 @@ class FileReader {
     else this.wireRecord(record.line, record.value);
   }
 
-  private importTranscript(importer: TranscriptImporter, records: TranscriptRecord[]): void {
-    const result = importer.importFile(records, { store: this.state.store, file: this.file, fileName: this.input.name });
+  private async importTranscript(importer: TranscriptImporter, records: TranscriptRecord[]): Promise<void> {
+    const context = { store: this.state.store, file: this.file, fileName: this.input.name, signal: this.state.options.signal };
+    const result = await importer.importFile(records, context);
     this.state.requests.push(...result.requests);
     this.state.errors.push(...result.errors);
   }
