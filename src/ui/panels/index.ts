@@ -7,5 +7,7 @@ import { findingsPanel } from './findings.ts';
 import { diffPanel } from './diff.ts';
 import { conversationsPanel } from './conversations.ts';
 import { clearingPanel } from './clearing.ts';
+import { timelinePanel } from './timeline.ts';
+import { summaryPanel } from './summary.ts';
 
-export const PANELS: readonly Panel[] = [tokensPanel, findingsPanel, cachePanel, diffPanel, conversationsPanel, duplicatesPanel, clearingPanel];
+export const PANELS: readonly Panel[] = [tokensPanel, findingsPanel, cachePanel, diffPanel, conversationsPanel, timelinePanel, summaryPanel, duplicatesPanel, clearingPanel];

@@ -1,0 +1,252 @@
+// The Timeline panel: prompt tokens and cache reads per request over time, as an inline SVG (no chart library),
+// with compactions marked (a request whose context shrank below 90% of the one it follows) and, where the log
+// recorded usage, the provider's figures beside the reconstruction and the simulation. Clicking the chart selects
+// the nearest request. Under it: the observed-vs-simulated figures (docs/transcripts.md).
+import './timeline.css';
+import type { Timeline, TimelinePoint } from '../../core/transcripts/index.ts';
+import type { TranscriptsAnswer } from '../../worker/handlers/transcripts.ts';
+import { el } from '../dom.ts';
+import { formatCount } from '../format.ts';
+import type { Panel, PanelContext } from './types.ts';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const WIDTH = 960;
+const HEIGHT = 280;
+const MARGIN = { left: 64, right: 16, top: 12, bottom: 30 };
+const PLOT_W = WIDTH - MARGIN.left - MARGIN.right;
+const PLOT_H = HEIGHT - MARGIN.top - MARGIN.bottom;
+/** Rows in the per-request table under the chart. */
+const MAX_TABLE_ROWS = 500;
+
+interface Series {
+  key: string;
+  label: string;
+  value: (point: TimelinePoint) => number | null;
+}
+
+const SERIES: readonly Series[] = [
+  { key: 'recorded', label: 'Recorded prompt (provider)', value: (p) => p.recordedPrompt },
+  { key: 'predicted', label: 'Reconstructed + inferred setup', value: (p) => p.predicted },
+  { key: 'reconstructed', label: 'Reconstructed prompt', value: (p) => p.reconstructed },
+  { key: 'recorded-read', label: 'Recorded cache read', value: (p) => p.recordedRead },
+  { key: 'simulated-read', label: 'Simulated cache read (as sent)', value: (p) => p.simulatedRead },
+  { key: 'optimized-read', label: 'Simulated cache read (tail breakpoints)', value: (p) => p.optimizedRead },
+];
+
+function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>, children: readonly (SVGElement | string)[] = []): SVGElementTagNameMap[K] {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
+  for (const child of children) node.append(typeof child === 'string' ? document.createTextNode(child) : child);
+  return node;
+}
+
+/** x of every point: its time when every request has one, else its order. */
+function xScale(timeline: Timeline): (point: TimelinePoint) => number {
+  const points = timeline.points;
+  if (timeline.timed) {
+    // Loops, not Math.min(...array): spreading 100,000 values overflows the call stack.
+    let min = Infinity;
+    let maxTime = -Infinity;
+    for (const p of points) {
+      const t = p.timestamp ?? 0;
+      if (t < min) min = t;
+      if (t > maxTime) maxTime = t;
+    }
+    const span = Math.max(1, maxTime - min);
+    return (p) => MARGIN.left + (((p.timestamp ?? min) - min) / span) * PLOT_W;
+  }
+  const span = Math.max(1, points.length - 1);
+  return (p) => MARGIN.left + (points.length === 1 ? PLOT_W / 2 : (p.request / span) * PLOT_W);
+}
+
+/**
+ * One polyline per conversation and series. Points closer than a pixel are merged (the largest value kept), so a
+ * log of 100,000 requests draws at most one point per pixel column per conversation.
+ */
+function seriesPaths(timeline: Timeline, series: Series, x: (p: TimelinePoint) => number, y: (v: number) => number): SVGElement[] {
+  const byConversation = new Map<number, Map<number, number>>();
+  for (const point of timeline.points) {
+    const value = series.value(point);
+    if (value === null) continue;
+    let columns = byConversation.get(point.conversation);
+    if (columns === undefined) byConversation.set(point.conversation, (columns = new Map()));
+    const column = Math.round(x(point));
+    columns.set(column, Math.max(columns.get(column) ?? 0, value));
+  }
+  const paths: SVGElement[] = [];
+  for (const columns of byConversation.values()) {
+    const coords = [...columns.entries()].map(([cx, v]) => `${cx},${y(v).toFixed(1)}`);
+    if (coords.length === 1) {
+      const [cx, cy] = coords[0]!.split(',');
+      paths.push(svg('circle', { cx: cx!, cy: cy!, r: 2.5, class: `tl-dot tl-${series.key}` }));
+    } else paths.push(svg('polyline', { points: coords.join(' '), class: `tl-line tl-${series.key}` }));
+  }
+  return paths;
+}
+
+const timeLabel = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString().slice(0, 16).replace('T', ' '));
+
+function chart(timeline: Timeline, shown: readonly Series[], ctx: PanelContext): SVGSVGElement {
+  const x = xScale(timeline);
+  let max = 1;
+  for (const p of timeline.points) for (const s of shown) max = Math.max(max, s.value(p) ?? 0);
+  const y = (v: number) => MARGIN.top + PLOT_H - (v / max) * PLOT_H;
+  const first = timeline.points[0];
+  const last = timeline.points[timeline.points.length - 1];
+  const label = `Prompt tokens and cache reads of ${timeline.points.length} requests${timeline.timed ? ' over time' : ' in order'}; ${timeline.compactions} compaction(s) marked.`;
+  const root = svg('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: 'timeline-chart', role: 'img', 'aria-label': label, id: 'timeline-chart' });
+  root.append(
+    svg('line', { x1: MARGIN.left, x2: MARGIN.left + PLOT_W, y1: MARGIN.top + PLOT_H, y2: MARGIN.top + PLOT_H, class: 'tl-axis' }),
+    svg('line', { x1: MARGIN.left, x2: MARGIN.left, y1: MARGIN.top, y2: MARGIN.top + PLOT_H, class: 'tl-axis' }),
+    svg('text', { x: MARGIN.left - 6, y: MARGIN.top + 10, class: 'tl-label', 'text-anchor': 'end' }, [formatCount(max)]),
+    svg('text', { x: MARGIN.left - 6, y: MARGIN.top + PLOT_H, class: 'tl-label', 'text-anchor': 'end' }, ['0']),
+  );
+  if (first && last) {
+    const left = timeline.timed ? timeLabel(first.timestamp) : 'request 1';
+    const right = timeline.timed ? timeLabel(last.timestamp) : `request ${last.request + 1}`;
+    root.append(
+      svg('text', { x: MARGIN.left, y: HEIGHT - 8, class: 'tl-label' }, [left]),
+      svg('text', { x: MARGIN.left + PLOT_W, y: HEIGHT - 8, class: 'tl-label', 'text-anchor': 'end' }, [right]),
+    );
+  }
+  for (const point of timeline.points) {
+    if (!point.compaction) continue;
+    const cx = x(point).toFixed(1);
+    root.append(
+      svg('line', { x1: cx, x2: cx, y1: MARGIN.top, y2: MARGIN.top + PLOT_H, class: 'tl-compaction', 'data-request': point.request }, [
+        svg('title', {}, [`Request ${point.request + 1}: compaction (context shrank)`]),
+      ]),
+    );
+  }
+  const selected = timeline.points[ctx.request.index];
+  if (selected) {
+    const cx = x(selected).toFixed(1);
+    root.append(svg('line', { x1: cx, x2: cx, y1: MARGIN.top, y2: MARGIN.top + PLOT_H, class: 'tl-selected' }));
+  }
+  for (const series of shown) root.append(...seriesPaths(timeline, series, x, y));
+  root.addEventListener('click', (event) => {
+    const box = root.getBoundingClientRect();
+    if (box.width === 0) return;
+    const clickX = ((event.clientX - box.left) / box.width) * WIDTH;
+    let nearest: TimelinePoint | null = null;
+    for (const point of timeline.points) if (nearest === null || Math.abs(x(point) - clickX) < Math.abs(x(nearest) - clickX)) nearest = point;
+    if (nearest !== null) ctx.selectRequest(nearest.request);
+  });
+  return root;
+}
+
+function legend(shown: readonly Series[]): HTMLElement {
+  return el(
+    'ul',
+    { className: 'timeline-legend' },
+    [
+      ...shown.map((s) => el('li', {}, [el('span', { className: `tl-swatch tl-${s.key}`, attrs: { 'aria-hidden': 'true' } }), s.label])),
+      el('li', {}, [el('span', { className: 'tl-swatch tl-compaction-swatch', attrs: { 'aria-hidden': 'true' } }), 'Compaction']),
+    ],
+  );
+}
+
+const pct = (value: number | null) => (value === null ? '–' : `${(value * 100).toFixed(1)}%`);
+const usd = (value: number | null) => (value === null ? '–' : `$${value.toFixed(4)}`);
+
+function agreementBlock(agreement: NonNullable<TranscriptsAnswer['agreement']>, ctx: PanelContext): HTMLElement[] {
+  const e = agreement.promptErrors;
+  const lines: HTMLElement[] = [el('h2', { className: 'section-title', text: 'Observed vs simulated' })];
+  const facts: string[] = [
+    `${formatCount(agreement.recordedRequests)} request(s) carry recorded usage.`,
+    `Reconstructed + inferred setup vs recorded prompt on ${formatCount(e.count)} later request(s): |error| median ${pct(e.median)}, p90 ${pct(e.p90)} (transcript alone: median ${pct(agreement.reconstructedOnlyErrors.median)}).`,
+    `Cache read agreement: ${formatCount(agreement.cacheActual.readAgreements)}/${formatCount(agreement.cacheActual.compared)} as sent, ${formatCount(agreement.cacheOptimized.readAgreements)}/${formatCount(agreement.cacheOptimized.compared)} with tail breakpoints.`,
+  ];
+  if (agreement.setupUnrecordedRequests > 0) {
+    facts.splice(1, 0, `${formatCount(agreement.setupUnrecordedRequests)} were rebuilt without their system prompt and/or tools: that part is unknown; its size is inferred from recorded usage on each conversation's first request.`);
+  }
+  if (agreement.redaction.placeholders > 0) facts.push(`${formatCount(agreement.redaction.placeholders)} redacted placeholder(s): ≈${formatCount(agreement.redaction.estimatedTokens)} tokens estimated from their recorded lengths (not exact).`);
+  if (agreement.ttl.pairs > 0) facts.push(`TTL from real timestamps: ${agreement.ttl.beyondTtlMissed}/${agreement.ttl.beyondTtl} gaps beyond the TTL missed the cache, ${agreement.ttl.withinTtlKept}/${agreement.ttl.withinTtl} within it read it.`);
+  if (agreement.cost.priced > 0) facts.push(`Cost of the recorded usage ${usd(agreement.cost.recorded)}; simulated ${usd(agreement.cost.simulated)}, with tail breakpoints ${usd(agreement.cost.optimized)}.`);
+  lines.push(el('ul', { className: 'timeline-facts', attrs: { id: 'timeline-agreement' } }, facts.map((text) => el('li', { text }))));
+  const rows = agreement.conversations.filter((c) => c.recordedRequests > 0).slice(0, MAX_TABLE_ROWS).map((c) =>
+    el('tr', {}, [
+      el('td', { className: 'num', text: String(c.conversation + 1) }),
+      el('td', { className: 'mono', text: ctx.view.files[c.file]?.name ?? `file ${c.file + 1}` }),
+      el('td', { className: 'num', text: formatCount(c.recordedRequests) }),
+      el('td', { className: 'num', text: c.setup === null ? '–' : formatCount(c.setup) }),
+      el('td', { className: 'num', text: pct(c.errors.median) }),
+      el('td', { className: 'num', text: pct(c.errors.p90) }),
+      el('td', { className: 'num', text: usd(c.recordedCost) }),
+      el('td', { className: 'num', text: usd(c.simulatedCost) }),
+    ]),
+  );
+  const headers = ['#', 'File', 'Recorded', 'Setup (inferred)', 'Median |error|', 'p90 |error|', 'Recorded cost', 'Simulated cost'];
+  lines.push(
+    el('div', { className: 'table-scroll' }, [
+      el('table', { className: 'data', attrs: { 'aria-label': 'Observed vs simulated per conversation' } }, [
+        el('thead', {}, [el('tr', {}, headers.map((h, i) => el('th', { className: i === 1 ? '' : 'num', text: h })))]),
+        el('tbody', {}, rows),
+      ]),
+    ]),
+  );
+  return lines;
+}
+
+function pointTable(timeline: Timeline, ctx: PanelContext): HTMLElement {
+  const rows = timeline.points.slice(0, MAX_TABLE_ROWS).map((p) =>
+    el('tr', { className: p.request === ctx.request.index ? 'selected' : '' }, [
+      el('td', { className: 'num' }, [el('button', { className: 'link', text: String(p.request + 1), attrs: { type: 'button' }, on: { click: () => ctx.selectRequest(p.request) } })]),
+      el('td', { className: 'mono', text: timeLabel(p.timestamp) || '–' }),
+      el('td', { className: 'num', text: formatCount(p.reconstructed) }),
+      el('td', { className: 'num', text: p.recordedPrompt === null ? '–' : formatCount(p.recordedPrompt) }),
+      el('td', { className: 'num', text: p.recordedRead === null ? '–' : formatCount(p.recordedRead) }),
+      el('td', { className: 'num', text: formatCount(p.simulatedRead) }),
+      el('td', { text: p.compaction ? 'compaction' : '' }),
+    ]),
+  );
+  const headers = ['Request', 'Sent (UTC)', 'Reconstructed', 'Recorded prompt', 'Recorded read', 'Simulated read', ''];
+  return el('details', { className: 'timeline-table' }, [
+    el('summary', { text: `Per request${timeline.points.length > MAX_TABLE_ROWS ? ` (first ${MAX_TABLE_ROWS})` : ''}` }),
+    el('div', { className: 'table-scroll' }, [
+      el('table', { className: 'data' }, [
+        el('thead', {}, [el('tr', {}, headers.map((h, i) => el('th', { className: i === 1 || i === 6 ? '' : 'num', text: h })))]),
+        el('tbody', {}, rows),
+      ]),
+    ]),
+  ]);
+}
+
+export const timelinePanel: Panel = {
+  id: 'timeline',
+  title: 'Timeline',
+  needs: [],
+  async render(container, ctx) {
+    if (ctx.view.requests.length === 0) {
+      container.append(el('p', { className: 'empty', text: 'No requests.' }));
+      return;
+    }
+    let answer: TranscriptsAnswer;
+    try {
+      answer = await ctx.ask<TranscriptsAnswer>('transcripts');
+    } catch (error) {
+      if (ctx.signal.aborted) return;
+      container.replaceChildren(el('p', { className: 'error', text: error instanceof Error ? error.message : String(error) }));
+      return;
+    }
+    if (ctx.signal.aborted) return;
+    const { timeline } = answer;
+    const hasRecorded = timeline.points.some((p) => p.recordedPrompt !== null);
+    const shown = SERIES.filter((s) => hasRecorded || !['recorded', 'predicted', 'recorded-read'].includes(s.key));
+    const parts: HTMLElement[] = [
+      el('h2', { className: 'section-title', text: 'Timeline' }),
+      el('p', {
+        className: 'muted',
+        text: timeline.timed
+          ? 'Prompt tokens and cache reads per request, placed by the time each was sent. Click to select a request.'
+          : 'Not every request has a timestamp: requests are placed in order. Click to select a request.',
+      }),
+      el('div', { className: 'timeline-wrap' }, [chart(timeline, shown, ctx)]),
+      legend(shown),
+    ];
+    if (timeline.compactions > 0) parts.push(el('p', { attrs: { id: 'timeline-compactions' }, text: `${formatCount(timeline.compactions)} compaction(s): the context shrank below 90% of the request before.` }));
+    if (answer.agreement !== null) parts.push(...agreementBlock(answer.agreement, ctx));
+    parts.push(pointTable(timeline, ctx));
+    container.replaceChildren(...parts);
+  },
+};
