@@ -211,6 +211,14 @@ describe('gateway envelopes', () => {
     expect(result.requests[0]).toMatchObject({ customId: 'x1', recorded: { input: 40, output: 2 } });
   });
 
+  it('reads the response usage and time logged beside a bare body', async () => {
+    const record = { ...chatBody('a'), startTime: '2026-03-01T10:01:00.123Z', response: { usage: { prompt_tokens: 30, completion_tokens: 4 } } };
+    const result = await readOne('litellm.jsonl', jsonl(record));
+    expect(result.errors).toEqual([]);
+    expect(result.files[0]!.envelope).toBe('none');
+    expect(result.requests[0]).toMatchObject({ timestamp: 1772359260123, recorded: { input: 30, output: 4 } });
+  });
+
   it('unwraps an HTTP capture {request: {method, url, body}} one level deeper', async () => {
     const text = jsonl({ start_time: 1772359260123, request: { method: 'POST', url: 'https://gateway.invalid/v1/responses', body: responsesBody('x') } });
     const result = await readOne('capture.jsonl', text);

@@ -70,7 +70,13 @@ export function unwrapRecord(record: unknown, kind: EnvelopeKind, maxDepth: numb
   if (!isObject(record)) return plain;
   switch (kind) {
     case 'none':
-      return plain;
+      // A logged body with the response and time beside it (LiteLLM-style records); API bodies have neither key.
+      if (!('response' in record) && !('response_body' in record) && recordTimestamp(record) === null) return plain;
+      return {
+        ...plain,
+        usage: responseUsage(record['response'] ?? record['response_body'], maxDepth),
+        timestamp: recordTimestamp(record),
+      };
     case 'anthropic-batch':
       return { ...plain, body: record['params'], customId: stringField(record, 'custom_id'), formatHint: 'anthropic-messages' };
     case 'openai-batch': {
