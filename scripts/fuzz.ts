@@ -1,17 +1,24 @@
-// `npm run fuzz -- --runs 100000 --seed N [--target <name-part>] [--budget <ms>] [--path <p>]`
+// `npm run fuzz -- --runs 100000 --seed N [--target <name-part>] [--budget <ms>] [--path <p>] [--hang <ms>]
+//                 [--targets <module>]`
 // Fuzzes every reader of untrusted input (tests/fuzz/targets.ts): the runs are split over the targets by weight,
 // each target's inputs come from one seeded fast-check run, and a failure is shrunk and printed with the seed and
 // path that replay it. The fuzzing itself runs in a worker thread watched by this one: a target that stops
 // reporting progress (an endless loop no in-thread timer could interrupt) is terminated and reported as a hang.
 // Exit status: 0 no failure, 1 a failure or hang, 2 bad arguments.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 
 interface Options {
   runs: number;
   seed: number;
   budgetMs: number;
+  /** No progress from the worker for this long is a hang, whatever the per-input budget. */
+  hangMs: number;
   target: string | null;
   path: string | null;
+  /** Module exporting `fuzzTargets()`: the project's readers unless another set is named. */
+  targets: string;
 }
 
 type FromWorker =
@@ -21,12 +28,13 @@ type FromWorker =
   | { type: 'report'; report: import('../tests/fuzz/runner.ts').TargetReport }
   | { type: 'done' };
 
-const USAGE = 'usage: npm run fuzz -- [--runs N] [--seed N] [--target <name-part>] [--budget <ms>] [--path <fast-check path>]\n';
-/** No progress from the worker for this long is a hang, whatever the per-input budget. */
-const HANG_MS = 60_000;
+const USAGE =
+  'usage: npm run fuzz -- [--runs N] [--seed N] [--target <name-part>] [--budget <ms>] [--path <fast-check path>]\n' +
+  '                       [--hang <ms>] [--targets <module exporting fuzzTargets()>]\n';
+const DEFAULT_TARGETS = new URL('../tests/fuzz/targets.ts', import.meta.url).href;
 
 function parseOptions(argv: string[]): Options | string {
-  const options: Options = { runs: 100_000, seed: Date.now() % 2 ** 31, budgetMs: 5_000, target: null, path: null };
+  const options: Options = { runs: 100_000, seed: Date.now() % 2 ** 31, budgetMs: 5_000, hangMs: 60_000, target: null, path: null, targets: DEFAULT_TARGETS };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
     const value = argv[i + 1];
@@ -35,12 +43,14 @@ function parseOptions(argv: string[]): Options | string {
     i++;
     if (flag === '--target') options.target = value;
     else if (flag === '--path') options.path = value;
-    else if (flag === '--runs' || flag === '--seed' || flag === '--budget') {
+    else if (flag === '--targets') options.targets = pathToFileURL(path.resolve(value)).href;
+    else if (flag === '--runs' || flag === '--seed' || flag === '--budget' || flag === '--hang') {
       const n = Number(value);
       if (!Number.isInteger(n) || n < (flag === '--seed' ? 0 : 1)) return `${flag} must be a ${flag === '--seed' ? 'non-negative' : 'positive'} integer`;
       if (flag === '--runs') options.runs = n;
       else if (flag === '--seed') options.seed = n;
-      else options.budgetMs = n;
+      else if (flag === '--budget') options.budgetMs = n;
+      else options.hangMs = n;
     } else return `unknown argument ${flag}`;
   }
   return options;
@@ -56,7 +66,7 @@ export function shareRuns(total: number, weights: number[]): number[] {
 }
 
 async function workerMain(options: Options): Promise<void> {
-  const { fuzzTargets } = await import('../tests/fuzz/targets.ts');
+  const { fuzzTargets } = (await import(options.targets)) as typeof import('../tests/fuzz/targets.ts');
   const { runTarget } = await import('../tests/fuzz/runner.ts');
   const post = (message: FromWorker) => parentPort!.postMessage(message);
   const all = await fuzzTargets();
@@ -66,15 +76,16 @@ async function workerMain(options: Options): Promise<void> {
   for (let i = 0; i < chosen.length; i++) {
     const target = chosen[i]!;
     post({ type: 'start', target: target.name, runs: shares[i]! });
-    let sinceBeat = 0;
+    let lastBeat = Date.now();
     const report = await runTarget(target, {
       runs: shares[i]!,
       seed: options.seed,
       budgetMs: options.budgetMs,
       ...(options.path !== null && { path: options.path }),
       onInput: () => {
-        if (++sinceBeat >= 50) {
-          sinceBeat = 0;
+        // At most one heartbeat a quarter second: enough for the watchdog, cheap for fast targets.
+        if (Date.now() - lastBeat >= 250) {
+          lastBeat = Date.now();
           post({ type: 'input', target: target.name });
         }
       },
@@ -103,13 +114,13 @@ function mainThread(): void {
   let failures = 0;
   let finished = false;
   const watchdog = setInterval(() => {
-    if (Date.now() - lastBeat < HANG_MS) return;
-    process.stdout.write(`HANG  ${current}: no progress for ${HANG_MS / 1000} s; replay with --target ${current} --seed ${options.seed}\n`);
+    if (Date.now() - lastBeat < options.hangMs) return;
+    process.stdout.write(`HANG  ${current}: no progress for ${options.hangMs / 1000} s; replay with --target ${current} --seed ${options.seed}\n`);
     failures++;
     finished = true;
     clearInterval(watchdog);
     void worker.terminate();
-  }, 1_000);
+  }, Math.min(1_000, options.hangMs));
   worker.on('message', (message: FromWorker) => {
     lastBeat = Date.now();
     switch (message.type) {
