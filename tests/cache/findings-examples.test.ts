@@ -2,6 +2,7 @@
 // cache-busting session has none and costs the same in both scenarios.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { analyzeInput } from '../../src/core/analysis/analyze.ts';
 
@@ -39,5 +40,31 @@ describe('findings on the bundled examples', () => {
     const cache = await analyzeExample('synthetic-gateway-interleaved.jsonl');
     expect(cache.conversations.count).toBe(3);
     expect(cache.conversations.conversationOf.slice(0, 6)).toEqual([0, 1, 2, 0, 1, 2]);
+  });
+});
+
+describe('the fixed session with side requests interleaved', () => {
+  it('reads as 13 conversations, the session unchanged, still with no findings', async () => {
+    const lines = gunzipSync(readFileSync(path.join(examples, 'synthetic-anthropic-agent-cache-fixed.jsonl.gz'))).toString('utf8').trim().split('\n');
+    const mixed: string[] = [];
+    lines.forEach((line, i) => {
+      mixed.push(line);
+      // A short title request on another model after every second turn (synthetic).
+      if (i % 2 === 1) {
+        mixed.push(JSON.stringify({ model: 'claude-haiku-4-5', max_tokens: 20, system: 'Synthetic: write a short title.', messages: [{ role: 'user', content: `Synthetic turn ${i} title please` }] }));
+      }
+    });
+    const analysis = await analyzeInput([{ name: 'synthetic-side.jsonl', bytes: new TextEncoder().encode(mixed.join('\n') + '\n') }]);
+    const cache = analysis.cache!;
+    expect(analysis.requests).toHaveLength(36);
+    expect(cache.conversations.count).toBe(13);
+    const count = (link: string) => cache.conversations.kind.filter((k) => k === link).length;
+    expect([count('continues'), count('same-setup'), count('new')]).toEqual([23, 11, 2]);
+    // The session's own requests are paired exactly as when it is alone: each with its previous turn.
+    const session = cache.conversations.conversationOf.flatMap((c, r) => (c === 0 ? [r] : []));
+    expect(session).toHaveLength(24);
+    session.slice(1).forEach((r, k) => expect(cache.conversations.continues[r]).toBe(session[k]));
+    expect(cache.findings).toEqual([]);
+    expect(Math.abs(cache.cost.potentialSavings)).toBeLessThan(0.00005);
   });
 });
