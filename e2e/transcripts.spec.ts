@@ -1,0 +1,96 @@
+// Transcripts in real Chromium: a dropped transcript opens on the Timeline (chart, compactions marked, recorded vs
+// simulated figures), and several dropped transcripts give the Summary tables (per day, per model). The Claude
+// Code sessions here are SYNTHETIC (written by this test); the pi session is a real fixture, read in place.
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dropFiles, expect, hasRealFixtures, REAL_FIXTURES, test } from './fixtures.ts';
+
+interface Usage { input: number; read: number; write5m: number; output: number }
+
+/** A synthetic Claude Code session: one user turn and one recorded API call per entry, a minute apart. */
+function syntheticSession(id: string, start: string, calls: Usage[]): Buffer {
+  const lines: object[] = [];
+  let parent: string | null = null;
+  calls.forEach((usage, i) => {
+    const timestamp = new Date(Date.parse(start) + i * 60_000).toISOString();
+    lines.push({ type: 'user', uuid: `${id}-u${i}`, parentUuid: parent, sessionId: id, timestamp, message: { role: 'user', content: `synthetic question ${i}` } });
+    lines.push({
+      type: 'assistant',
+      uuid: `${id}-a${i}`,
+      parentUuid: `${id}-u${i}`,
+      sessionId: id,
+      timestamp,
+      message: {
+        id: `msg_${id}_${i}`,
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [{ type: 'text', text: `synthetic answer ${i}` }],
+        usage: {
+          input_tokens: usage.input,
+          cache_read_input_tokens: usage.read,
+          cache_creation_input_tokens: usage.write5m,
+          cache_creation: { ephemeral_5m_input_tokens: usage.write5m, ephemeral_1h_input_tokens: 0 },
+          output_tokens: usage.output,
+        },
+      },
+    });
+    parent = `${id}-a${i}`;
+  });
+  return Buffer.from(lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+}
+
+const SESSION_A = syntheticSession('synthetic-a', '2026-03-01T10:00:00.000Z', [
+  { input: 1000, read: 0, write5m: 2000, output: 100 },
+  { input: 10, read: 3000, write5m: 200, output: 50 },
+]);
+const SESSION_B = syntheticSession('synthetic-b', '2026-03-02T09:00:00.000Z', [{ input: 500, read: 0, write5m: 0, output: 20 }]);
+
+test('a dropped transcript shows its timeline with recorded usage beside the reconstruction', async ({ page }) => {
+  await page.goto('./');
+  await dropFiles(page, [{ name: 'synthetic-session-a.jsonl', bytes: SESSION_A }]);
+  await expect(page.locator('#request-picker')).toHaveValue('1');
+  await page.getByRole('tab', { name: 'Timeline' }).click();
+  const panel = page.locator('#panel');
+  await expect(panel.locator('#timeline-chart')).toBeVisible();
+  // Recorded prompt, inferred setup, reconstruction, and the three cache-read series: one line each (2 requests).
+  await expect(panel.locator('polyline.tl-recorded')).toHaveCount(1);
+  await expect(panel.locator('polyline.tl-reconstructed')).toHaveCount(1);
+  await expect(panel.locator('#timeline-agreement')).toContainText('2 request(s) carry recorded usage');
+  await expect(panel.locator('#timeline-agreement')).toContainText('unknown');
+  // Clicking the left edge of the plot selects the first request.
+  const box = await panel.locator('#timeline-chart').boundingBox();
+  if (box === null) throw new Error('timeline chart has no box');
+  await page.mouse.click(box.x + box.width * 0.07, box.y + box.height / 2);
+  await expect(page.locator('#request-picker')).toHaveValue('0');
+});
+
+test('several dropped transcripts fill the Summary tables per day and per model', async ({ page }) => {
+  await page.goto('./');
+  await dropFiles(page, [
+    { name: 'synthetic-session-a.jsonl', bytes: SESSION_A },
+    { name: 'synthetic-session-b.jsonl', bytes: SESSION_B },
+  ]);
+  await expect(page.locator('#request-picker')).toBeVisible();
+  await page.getByRole('tab', { name: 'Summary' }).click();
+  const days = page.locator('#summary-days tbody tr');
+  await expect(days).toHaveCount(2);
+  // Hand-computed: day 1 prompts 3000 + 3210, day 2 prompt 500 (recorded usage).
+  await expect(days.nth(0)).toContainText('2026-03-01');
+  await expect(days.nth(0)).toContainText('6,210');
+  await expect(days.nth(1)).toContainText('500');
+  await expect(page.locator('#summary-models tbody tr')).toHaveCount(1);
+  await expect(page.locator('#summary-conversations tbody tr').first()).toContainText('synthetic-session-a.jsonl');
+});
+
+test('a real pi session with two compactions shows both on the timeline', async ({ page }) => {
+  test.skip(!hasRealFixtures, `real fixtures absent (${REAL_FIXTURES})`);
+  const file = path.join(REAL_FIXTURES, 'transcripts/pi/before-compaction.jsonl');
+  await page.goto('./');
+  await dropFiles(page, [{ name: path.basename(file), bytes: readFileSync(file) }]);
+  await expect(page.locator('#request-picker')).toBeVisible();
+  await page.getByRole('tab', { name: 'Timeline' }).click();
+  const panel = page.locator('#panel');
+  await expect(panel.locator('#timeline-chart .tl-compaction')).toHaveCount(2);
+  await expect(panel.locator('#timeline-compactions')).toContainText('2 compaction(s)');
+  await expect(panel.locator('#timeline-agreement')).toContainText('484 request(s) carry recorded usage');
+});
