@@ -370,6 +370,8 @@ function eventText(
   result: RequestCacheResult,
 ): Render {
   const at = path === null ? '' : ` at ${path}`;
+  // For lookback and expiry the event names the block where the earlier entry ends, not a breakpoint.
+  const ending = path === null ? '' : ` (ending at ${path})`;
   const modelName = pricing?.displayName ?? 'this model';
   switch (code) {
     case 'too_many_breakpoints':
@@ -394,7 +396,7 @@ function eventText(
       });
     case 'lookback_exceeded':
       return (when, values) => ({
-        message: `A cache entry an earlier request wrote lies ${Math.max(...values)} positions before the next breakpoint${at}, beyond the ${LOOKBACK_POSITIONS}-position lookback, so it is not read (${when}).`,
+        message: `A cache entry an earlier request wrote${ending} lies ${Math.max(...values)} positions before the next breakpoint, beyond the ${LOOKBACK_POSITIONS}-position lookback, so it is not read (${when}).`,
         fix: `Add a breakpoint at most ${LOOKBACK_POSITIONS} blocks after the previous one, e.g. a rolling breakpoint on the latest turn of every request.`,
       });
     case 'ttl_order':
@@ -404,7 +406,7 @@ function eventText(
       });
     case 'entry_expired':
       return (when) => ({
-        message: `The longest matching cache entry had expired by the time of the request${at} (${when}).`,
+        message: `The longest matching cache entry${ending} had expired by the time of the request (${when}).`,
         fix: 'If requests are minutes apart, use ttl "1h" on the stable prefix, or keep the cache warm with a request inside the TTL.',
       });
     case 'openai_explicit_no_breakpoint':
