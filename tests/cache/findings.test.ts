@@ -299,3 +299,13 @@ describe('requests rebuilt from a transcript', () => {
     expect(codes(analyze(session(5, (n) => goodTurn(n, { system: [{ text: SYSTEM }], topLevelMarker: undefined }))))).toContain('no_breakpoint');
   });
 });
+
+describe('empty input', () => {
+  it('has no conversations, no cost and no findings', () => {
+    const analysis = analyze([]);
+    expect(analysis.conversations.count).toBe(0);
+    expect(analysis.findings).toEqual([]);
+    expect(analysis.cost.actual.totals.total).toBe(0);
+    expect(analysis.nearDuplicates).toEqual([]);
+  });
+});
