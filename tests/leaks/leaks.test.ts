@@ -172,16 +172,15 @@ beforeAll(async () => {
     '--qualification', 'out/qualification.json', '--agent-config', 'clearing/agent-config.json', '--app-allowlist', 'clearing/app-allowlist.json',
   ];
   const html = (file: string) => (htmlSupported ? ['--html', file] : []);
-  // A batch output file holds usage for another file's requests; analyze counts a file without requests as
-  // unreadable (exit 1, no report), so the output files go to dupes only.
-  const analyzable = logs.filter((file) => !/batch-(results|output)/.test(file));
+  // Batch output files hold usage for the batch input files' requests: analyzed together, and alone by dupes.
+  const batchOutputs = logs.filter((file) => /batch-(results|output)/.test(file));
   await runAll([
-    { args: ['analyze', ...analyzable, '--json', 'out/logs.json', ...html('out/logs.html')], out: ['out/logs.json', ...(htmlSupported ? ['out/logs.html'] : [])] },
-    { args: ['analyze', ...analyzable, '--json', '-'] },
+    { args: ['analyze', ...logs, '--json', 'out/logs.json', ...html('out/logs.html')], out: ['out/logs.json', ...(htmlSupported ? ['out/logs.html'] : [])] },
+    { args: ['analyze', ...logs, '--json', '-'] },
     ...(realRequests.length > 0 ? [{ args: ['analyze', ...realRequests, '--json', 'out/real.json', ...html('out/real.html')], out: ['out/real.json', ...(htmlSupported ? ['out/real.html'] : [])] }] : []),
     ...(realTranscripts.length > 0 ? [{ args: ['analyze', ...realTranscripts, '--json', '-'] }] : []),
     ...dupes.flatMap((file) => [{ args: ['dupes', file] }, { args: ['dupes', file, '--markdown'] }]),
-    ...logs.filter((file) => !analyzable.includes(file)).map((file) => ({ args: ['dupes', file] })),
+    ...batchOutputs.map((file) => ({ args: ['dupes', file] })),
     { args: ['dupes', logs[0]!] },
     { args: ['dupes', logs[0]!, '--markdown', '--out', 'out/dupes.md'], out: ['out/dupes.md'] },
     ...(realRequests.length > 0 ? [{ args: ['dupes', realRequests[0]!, '--out', 'out/dupes-real.json'], out: ['out/dupes-real.json'] }] : []),

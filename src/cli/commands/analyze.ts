@@ -270,6 +270,8 @@ function unreadableFiles(analysis: Analysis, include: (file: number) => boolean 
   analysis.files.forEach((file, index) => {
     if (file.requests > 0 || !include(index)) return;
     const errors = analysis.errors.filter((error) => error.file === index);
+    // A batch output file holds usage for another file's requests, never requests: without errors it read fine.
+    if ((file.envelope === 'anthropic-batch-results' || file.envelope === 'openai-batch-output') && errors.length === 0) return;
     if (errors.length === 0) messages.push(`${file.name}: no request bodies found`);
     for (const error of errors) messages.push(`${file.name}${error.line > 0 ? `:${error.line}` : ''}: ${error.message}`);
   });
