@@ -26,10 +26,11 @@ function totalCells(t: Totals): HTMLElement[] {
   ];
 }
 
-function table(id: string, label: string, headers: readonly string[], rows: readonly HTMLElement[], foot?: HTMLElement): HTMLElement {
+/** `textColumns`: how many leading columns hold text (left-aligned); the rest are numbers. */
+function table(id: string, label: string, headers: readonly string[], rows: readonly HTMLElement[], foot?: HTMLElement, textColumns = 1): HTMLElement {
   return el('div', { className: 'table-scroll' }, [
     el('table', { className: 'data', attrs: { id, 'aria-label': label } }, [
-      el('thead', {}, [el('tr', {}, headers.map((h, i) => el('th', { className: i === 0 ? '' : 'num', text: h })))]),
+      el('thead', {}, [el('tr', {}, headers.map((h, i) => el('th', { className: i < textColumns ? '' : 'num', text: h })))]),
       el('tbody', {}, rows),
       foot ? el('tfoot', {}, [foot]) : null,
     ]),
@@ -62,7 +63,7 @@ function render(summary: TimeRangeSummary, conversationOf: readonly number[], ct
   const findings = summary.topFindings.map((f) =>
     el('tr', {}, [
       el('td', { className: 'mono', text: f.code }),
-      el('td', { className: 'num', text: f.severity }),
+      el('td', { text: f.severity }),
       el('td', { className: 'num', text: formatCount(f.findings) }),
       el('td', { className: 'num', text: formatCount(f.requests) }),
       el('td', { className: 'num', text: usd(f.cost) }),
@@ -80,12 +81,12 @@ function render(summary: TimeRangeSummary, conversationOf: readonly number[], ct
     table('summary-models', 'Totals per model', ['Model', ...TOTAL_HEADERS], models),
   ];
   if (conversations.length > 0) {
-    parts.push(el('h3', { text: 'Costliest conversations' }), table('summary-conversations', 'Costliest conversations', ['#', 'File', 'Start (UTC)', 'Requests', 'Prompt', 'Cost'], conversations));
+    parts.push(el('h3', { text: 'Costliest conversations' }), table('summary-conversations', 'Costliest conversations', ['#', 'File', 'Start (UTC)', 'Requests', 'Prompt', 'Cost'], conversations, undefined, 2));
   }
   if (findings.length > 0) {
     parts.push(
       el('h3', { text: 'Costliest findings' }),
-      table('summary-findings', 'Finding codes by the cost of the requests they fired on', ['Finding', 'Severity', 'Times', 'Requests', 'Cost of those requests'], findings),
+      table('summary-findings', 'Finding codes by the cost of the requests they fired on', ['Finding', 'Severity', 'Times', 'Requests', 'Cost of those requests'], findings, undefined, 2),
     );
   }
   return [el('div', { className: 'summary-tables' }, parts)];
