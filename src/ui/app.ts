@@ -40,6 +40,7 @@ const CANCEL_GRACE_MS = 1500;
 export class App {
   private readonly client = new WorkerClient(startAnalysisWorker, (error) => this.workerCrashed(error));
   private examples: ExampleEntry[] | null = null;
+  private examplesLoading: Promise<ExampleEntry[]> | null = null;
   private examplesError: string | null = null;
   private source: Source | null = null;
   private view: AnalysisView | null = null;
@@ -76,12 +77,9 @@ export class App {
       if (location.hash !== this.writtenHash) void this.applyFragment(location.hash);
     });
     this.render();
-    loadExampleIndex()
-      .then((examples) => (this.examples = examples))
-      .catch((error: unknown) => (this.examplesError = `The examples could not be listed: ${(error as Error).message}`))
-      .finally(() => {
-        if (!this.view && !this.running) this.render();
-      });
+    void this.exampleList().then(() => {
+      if (!this.view && !this.running) this.render();
+    });
     void this.applyFragment(location.hash);
   }
 
@@ -123,15 +121,16 @@ export class App {
     }
   }
 
-  private async exampleList(): Promise<ExampleEntry[]> {
-    if (this.examples) return this.examples;
-    try {
-      this.examples = await loadExampleIndex();
-    } catch (error) {
-      this.examplesError = `The examples could not be listed: ${(error as Error).message}`;
-      this.examples = [];
-    }
-    return this.examples;
+  /** The example index, fetched once (the start screen and a link's `example=` share it). */
+  private exampleList(): Promise<ExampleEntry[]> {
+    this.examplesLoading ??= loadExampleIndex().then(
+      (examples) => (this.examples = examples),
+      (error: unknown) => {
+        this.examplesError = `The examples could not be listed: ${(error as Error).message}`;
+        return (this.examples = []);
+      },
+    );
+    return this.examplesLoading;
   }
 
   private sourceLabel(source: Source): string {

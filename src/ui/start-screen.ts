@@ -43,9 +43,11 @@ export function renderStartScreen(
   });
 
   const exampleList =
-    examples === null
-      ? el('p', { className: examplesError ? 'error' : 'muted', text: examplesError ?? 'Loading examples…' })
-      : examples.length === 0
+    examplesError !== null
+      ? el('p', { className: 'error', text: examplesError })
+      : examples === null
+        ? el('p', { className: 'muted', text: 'Loading examples…' })
+        : examples.length === 0
         ? el('p', { className: 'muted', text: 'No examples are bundled with this build.' })
         : el(
             'ul',
