@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { detectWireFormat } from '../../src/core/formats/detect.ts';
 import { readRequests, type ReadResult } from '../../src/core/input/index.ts';
 import type { WireFormat } from '../../src/core/model.ts';
 
@@ -67,6 +68,21 @@ suite(title, () => {
       });
     }
   }
+
+  it('every real body, taken alone, is detected as the format of its folder', () => {
+    let bodies = 0;
+    for (const format of formats) {
+      for (const name of requestFiles(format)) {
+        const text = fs.readFileSync(path.join(root, format, name), 'utf8');
+        const values = name.endsWith('.jsonl') ? text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as unknown) : [JSON.parse(text) as unknown];
+        for (const body of values) {
+          bodies++;
+          expect(detectWireFormat(body)?.format, `${format}/${name}`).toBe(format);
+        }
+      }
+    }
+    expect(bodies).toBeGreaterThan(100);
+  });
 
   it('anthropic-messages/pai_parallel_tool_calls_seq.jsonl: four parallel tool_use and four tool_result blocks are one position each', async () => {
     const result = await read('anthropic-messages', 'pai_parallel_tool_calls_seq.jsonl');

@@ -39,8 +39,21 @@ export function detectWireFormat(body: unknown): Detection | null {
   if (fromMessages) return { format: fromMessages, strong: true };
   if (ANTHROPIC_ONLY_KEYS.some((key) => key in body)) return { format: 'anthropic-messages', strong: true };
   if (CHAT_ONLY_KEYS.some((key) => key in body)) return { format: 'openai-chat', strong: true };
-  // Only model + messages (+ max_tokens): Anthropic requires max_tokens, Chat Completions does not.
-  return { format: 'max_tokens' in body ? 'anthropic-messages' : 'openai-chat', strong: false };
+  return { format: weakGuess(body), strong: false };
+}
+
+/**
+ * Only model + messages with plain text: a guess, used when nothing else in the file settles it. A system
+ * message inside `messages` is the Chat Completions way (Anthropic puts it top-level, which is a strong signal);
+ * then the model family; then `max_tokens`, which Anthropic requires and Chat Completions does not.
+ */
+function weakGuess(body: JsonObject): WireFormat {
+  const messages = body['messages'] as unknown[];
+  if (messages.some((m) => isObject(m) && m['role'] === 'system')) return 'openai-chat';
+  const model = typeof body['model'] === 'string' ? body['model'] : '';
+  if (/^(gpt-|o\d|chatgpt-)/i.test(model)) return 'openai-chat';
+  if (/^claude-/i.test(model)) return 'anthropic-messages';
+  return 'max_tokens' in body ? 'anthropic-messages' : 'openai-chat';
 }
 
 function toolsSignal(tools: unknown): WireFormat | null {
