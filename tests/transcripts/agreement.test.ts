@@ -93,8 +93,8 @@ describe('transcriptAgreement (synthetic session)', () => {
       setup: 1000,
       setupSource: 0,
       recorded: { prompt: 1100 + 1230 + 1150 + 1500, read: 2250, write5m: 500, write1h: 0, output: 40 },
-      simulatedRead: 0,
-      optimizedRead: 250,
+      simulated: { read: 0, write5m: 0, write1h: 0 },
+      optimized: { read: 250, write5m: 0, write1h: 0 },
     });
     expect(conversation?.errors.count).toBe(3);
     expect(conversation?.recordedCost).toBeCloseTo(0.00984, 12);

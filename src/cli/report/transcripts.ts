@@ -49,6 +49,17 @@ export function renderAgreement(agreement: TranscriptAgreement, options: Transcr
         `≈${number.format(agreement.redaction.estimatedTokens)} tokens estimated from their recorded lengths (not exact)`,
     );
   }
+  const sum = (pick: (c: TranscriptAgreement['conversations'][number]) => { read: number; write5m: number; write1h: number }) =>
+    agreement.conversations.reduce(
+      (acc, c) => ({ read: acc.read + pick(c).read, write5m: acc.write5m + pick(c).write5m, write1h: acc.write1h + pick(c).write1h }),
+      { read: 0, write5m: 0, write1h: 0 },
+    );
+  const split = (s: { read: number; write5m: number; write1h: number }) =>
+    `read ${number.format(s.read)}, write 5m ${number.format(s.write5m)}, 1h ${number.format(s.write1h)}`;
+  lines.push(
+    `  cache tokens recorded: ${split(sum((c) => c.recorded))}`,
+    `  cache tokens simulated (as rebuilt): ${split(sum((c) => c.simulated))}; optimized: ${split(sum((c) => c.optimized))}`,
+  );
   const cache = (label: string, c: TranscriptAgreement['cacheActual']) =>
     `  cache read agreement (${label}): ${number.format(c.readAgreements)}/${number.format(c.compared)} (${pct(c.readAgreementRate)})`;
   lines.push(cache('as rebuilt', agreement.cacheActual), cache('optimized: a breakpoint on each tail, as agents send', agreement.cacheOptimized));

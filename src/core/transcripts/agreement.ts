@@ -61,6 +61,12 @@ export interface RequestAgreement {
   absError: number | null;
 }
 
+export interface CacheSplit {
+  read: number;
+  write5m: number;
+  write1h: number;
+}
+
 export interface ConversationAgreement {
   conversation: number;
   /** Input file of its first request. */
@@ -73,8 +79,9 @@ export interface ConversationAgreement {
   setupSource: number | null;
   errors: ErrorStats;
   recorded: { prompt: number; read: number; write5m: number; write1h: number; output: number };
-  simulatedRead: number;
-  optimizedRead: number;
+  /** The same requests' cache figures in the simulation as sent and in the optimized one. */
+  simulated: CacheSplit;
+  optimized: CacheSplit;
   /** USD of the recorded usage; null when some recorded request's model has no price. */
   recordedCost: number | null;
   simulatedCost: number | null;
@@ -351,6 +358,13 @@ function expiriesIn(report: ScenarioReport): number {
   return count;
 }
 
+function addSplit(split: CacheSplit, result: { read: number; write5m: number; write1h: number } | undefined): void {
+  if (result === undefined) return;
+  split.read += result.read;
+  split.write5m += result.write5m;
+  split.write1h += result.write1h;
+}
+
 function conversationAgreements(input: AgreementInput, rows: readonly RequestAgreement[]): ConversationAgreement[] {
   const list: ConversationAgreement[] = [];
   const errorsOf: number[][] = [];
@@ -368,8 +382,8 @@ function conversationAgreements(input: AgreementInput, rows: readonly RequestAgr
         setupSource: null,
         errors: errorStats([]),
         recorded: { prompt: 0, read: 0, write5m: 0, write1h: 0, output: 0 },
-        simulatedRead: 0,
-        optimizedRead: 0,
+        simulated: { read: 0, write5m: 0, write1h: 0 },
+        optimized: { read: 0, write5m: 0, write1h: 0 },
         recordedCost: 0,
         simulatedCost: 0,
       };
@@ -399,8 +413,8 @@ function conversationAgreements(input: AgreementInput, rows: readonly RequestAgr
     entry.recorded.write5m += usage.cacheWrite5m;
     entry.recorded.write1h += usage.cacheWrite1h;
     entry.recorded.output += usage.output;
-    entry.simulatedRead += input.actual.simulation.requests[row.request]?.read ?? 0;
-    entry.optimizedRead += input.optimized.simulation.requests[row.request]?.read ?? 0;
+    addSplit(entry.simulated, input.actual.simulation.requests[row.request]);
+    addSplit(entry.optimized, input.optimized.simulation.requests[row.request]);
     const recordedCost = priceRecorded(request, input.pricingOf(row.request))?.total ?? null;
     const simulatedCost = input.actual.costs[row.request]?.total ?? null;
     if (recordedCost === null || simulatedCost === null) costComplete[row.conversation] = false;
