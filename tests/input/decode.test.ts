@@ -111,6 +111,17 @@ describe('text encodings', () => {
     ]);
   });
 
+  it('rejects binary data without NUL bytes by its control bytes, not with a flood of per-line errors', async () => {
+    // Synthetic: a '{' followed by bytes from every range except NUL, repeated over many "lines".
+    const noise = Array.from({ length: 4000 }, (_, i) => (i % 251) + 1);
+    const data = new Uint8Array([0x7b, ...noise]);
+    const result = await readOne('blob.jsonl', data);
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]!.line).toBe(0);
+    // Byte 1 of the noise is 0x01, at offset 1 of the file.
+    expect(result.errors[0]!.message).toMatch(/^not a text file: \d+ control bytes in the first 4001 bytes, the first at offset 1$/);
+  });
+
   it('rejects text that is not JSON with what it starts with', async () => {
     const result = await readOne('notes.txt', 'hello world\n');
     expect(result.errors).toEqual([{ file: 0, line: 1, message: 'not JSON or JSONL: the first non-blank line starts with a letter' }]);

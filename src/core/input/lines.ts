@@ -19,6 +19,24 @@ export interface LineReaderOptions {
 /** How many leading bytes are inspected for NUL bytes before the file is accepted as text. */
 const BINARY_SNIFF_BYTES = 8192;
 const LF = 0x0a;
+/**
+ * JSON never holds raw control bytes other than tab, LF and CR (inside strings they must be escaped), so a few of
+ * them at the start mark binary data; one could be a single broken line, reported on its own.
+ */
+const MAX_CONTROL_BYTES = 3;
+
+function controlBytes(bytes: Uint8Array): { count: number; first: number } {
+  let count = 0;
+  let first = -1;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) {
+      if (first < 0) first = i;
+      count++;
+    }
+  }
+  return { count, first };
+}
 
 /**
  * Split decoded text into lines. Throws InputError for a 0-byte file or one that is not text; yields per-line
@@ -47,11 +65,16 @@ export async function* textLines(
   const first = concat(head, headBytes);
   const encoding = encodingFromBom(first);
   if (encoding === 'utf-8') {
-    const nul = first.subarray(0, BINARY_SNIFF_BYTES).indexOf(0);
+    const sniffed = first.subarray(0, BINARY_SNIFF_BYTES);
+    const nul = sniffed.indexOf(0);
     if (nul >= 0) {
       throw new InputError(
         `not a text file: NUL byte at offset ${nul} (binary data, or UTF-16 without a byte-order mark)`,
       );
+    }
+    const control = controlBytes(sniffed);
+    if (control.count >= MAX_CONTROL_BYTES) {
+      throw new InputError(`not a text file: ${control.count} control bytes in the first ${sniffed.byteLength} bytes, the first at offset ${control.first}`);
     }
   }
   async function* all(): AsyncGenerator<Uint8Array> {
