@@ -100,6 +100,7 @@ export const COST_ROUNDING = 0.00005;
 export function findFindings(input: FindingsInput): Finding[] {
   const groups = new FindingGroups();
   const { requests, conversations } = input;
+  const normalized = new NormalizedWires();
 
   for (let r = 0; r < requests.length; r++) {
     const compared = conversations.continues[r];
@@ -107,7 +108,7 @@ export function findFindings(input: FindingsInput): Finding[] {
     if (compared === null || compared === undefined) continue;
     const older = requests[compared]!;
     const newer = requests[r]!;
-    const explained = checkSetupChanges(groups, older, newer, r);
+    const explained = checkSetupChanges(groups, older, newer, r, normalized);
     if (link === 'continues' || link === 'edited') {
       checkModelChange(groups, older, newer, r, compared);
       checkBreakpointBeforeChange(groups, input, older, newer, r, compared, explained);
@@ -123,6 +124,35 @@ export function findFindings(input: FindingsInput): Finding[] {
 type Explained = boolean;
 
 /**
+ * canonicalJson and normalizeVolatile of each distinct wire, once per findFindings call: a system prompt that
+ * changes every request (the case these rules exist for) would otherwise be parsed, re-serialized and scanned by
+ * three regexes twice per request, which showed as the top regex in profiles of the flagship example.
+ */
+class NormalizedWires {
+  private readonly canonical = new Map<string, string>();
+  private readonly volatileFree = new Map<string, string>();
+
+  canonicalOf(wire: string): string {
+    let known = this.canonical.get(wire);
+    if (known === undefined) {
+      known = canonicalJson(wire);
+      this.canonical.set(wire, known);
+    }
+    return known;
+  }
+
+  /** normalizeVolatile(canonicalOf(wire)). */
+  withoutVolatileValues(wire: string): string {
+    let known = this.volatileFree.get(wire);
+    if (known === undefined) {
+      known = normalizeVolatile(this.canonicalOf(wire));
+      this.volatileFree.set(wire, known);
+    }
+    return known;
+  }
+}
+
+/**
  * System prompt, instructions and tool definitions compared between a request and the one it is compared with:
  * volatile values, a reordered tool list, schema key order drift. Returns whether a difference was explained.
  */
@@ -131,6 +161,7 @@ function checkSetupChanges(
   older: ParsedRequest,
   newer: ParsedRequest,
   r: number,
+  normalized: NormalizedWires,
 ): Explained {
   let explained = false;
   const olderByPath = new Map<string, Segment>();
@@ -147,9 +178,7 @@ function checkSetupChanges(
     const before =
       segment.category === 'tools' ? olderToolByName.get(segment.toolName ?? segment.path) : olderByPath.get(segment.path);
     if (before === undefined || before.wire === segment.wire) continue;
-    const canonicalBefore = canonicalJson(before.wire);
-    const canonicalNow = canonicalJson(segment.wire);
-    if (canonicalBefore === canonicalNow) {
+    if (normalized.canonicalOf(before.wire) === normalized.canonicalOf(segment.wire)) {
       if (segment.category !== 'tools') continue;
       explained = true;
       groups.add({
@@ -163,7 +192,7 @@ function checkSetupChanges(
           fix: 'Serialize tool schemas with a stable key order (build them once, or sort keys) so the bytes never change between requests.',
         }),
       });
-    } else if (normalizeVolatile(canonicalBefore) === normalizeVolatile(canonicalNow)) {
+    } else if (normalized.withoutVolatileValues(before.wire) === normalized.withoutVolatileValues(segment.wire)) {
       explained = true;
       const where = segment.category === 'tools' ? 'A tool definition' : 'The system prompt';
       const model = newer.model ?? '';
