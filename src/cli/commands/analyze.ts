@@ -13,6 +13,7 @@ import { progressReporter } from '../progress.ts';
 import type { WireFormat } from '../../core/model.ts';
 import { checkOutputPath, writeOutputSafely } from '../fs/safe-output.ts';
 import type { CliIO, Command } from '../io.ts';
+import { terminalSafeIO } from '../terminal-safe.ts';
 import { CalibrationError, calibrateWithCountTokens } from '../calibrate.ts';
 import { renderTerminalReport } from '../report/terminal.ts';
 import { withCacheAnalysis } from '../../core/cache/attach.ts';
@@ -278,7 +279,9 @@ function unreadableFiles(analysis: Analysis, include: (file: number) => boolean 
   return messages;
 }
 
-export const analyzeCommand: Command = async (argv, io) => {
+export const analyzeCommand: Command = async (argv, terminalIo) => {
+  // Model ids, file names and (with --content) tool names come from the input: no control character gets through.
+  const io = terminalSafeIO(terminalIo);
   let args: AnalyzeArgs;
   try {
     args = parseAnalyzeArgs(argv);

@@ -1,0 +1,31 @@
+// Terminal output carries strings taken from untrusted input: model ids, file names found in folders, tool names
+// with --content. Control characters inside them could drive the terminal (clear it, retitle it, write the
+// clipboard with OSC 52, hide or reorder text). Every control character is therefore shown escaped (`\u001b`),
+// except newline and tab, a carriage return that starts a write (progress lines), and the few colour and
+// line-erase sequences the CLI writes itself.
+import type { CliIO } from './io.ts';
+
+/** C0 and C1 controls (not \t, \n), DEL, and the bidi embedding, override, isolate and mark characters. */
+const UNSAFE = '[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]';
+/** The CLI's own sequences: SGR bold/dim/colour/reset codes it uses, and erase-to-end-of-line. */
+const OWN = '\\u001b\\[(?:0|1|2|22|31|33|36|39)?m|\\u001b\\[K';
+const PATTERN = new RegExp(`${OWN}|${UNSAFE}`, 'g');
+
+function escaped(text: string): string {
+  let out = '';
+  for (const ch of text) out += `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  return out;
+}
+
+export function terminalSafe(text: string): string {
+  return text.replace(PATTERN, (match, offset: number) => {
+    if (match.length > 1) return match;
+    if (match === '\r' && offset === 0) return match;
+    return escaped(match);
+  });
+}
+
+/** The same io with both terminal streams made safe. */
+export function terminalSafeIO(io: CliIO): CliIO {
+  return { ...io, stdout: (text) => io.stdout(terminalSafe(text)), stderr: (text) => io.stderr(terminalSafe(text)) };
+}

@@ -1,0 +1,49 @@
+// Terminal injection: model ids, file names and tool names come from the input and reach the terminal summary.
+// Escape sequences in them (OSC 52 clipboard writes, clear-screen, C1 CSI, bidi overrides) are shown escaped;
+// only the CLI's own colour and line-erase sequences pass. All inputs here are synthetic.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { terminalSafe } from '../../src/cli/terminal-safe.ts';
+import { REPO_ROOT } from '../fuzz/corpus.ts';
+
+const BIN = path.join(REPO_ROOT, 'bin/ctxray.mjs');
+const HOSTILE = '\u001b]52;c;c3ludGhldGlj\u0007\u001b[2J\u009b31m\u202e\u001b[8m';
+
+describe('terminalSafe', () => {
+  it('escapes every control character of the input, keeps newline and tab', () => {
+    expect(terminalSafe(`a${HOSTILE}b\n\tc`)).toBe('a\\u001b]52;c;c3ludGhldGlj\\u0007\\u001b[2J\\u009b31m\\u202e\\u001b[8mb\n\tc');
+  });
+
+  it("keeps the CLI's own colour and erase sequences, and a carriage return that starts a write", () => {
+    const own = '\r\u001b[1mbold\u001b[22m \u001b[33mwarn\u001b[39m\u001b[K';
+    expect(terminalSafe(own)).toBe(own);
+    expect(terminalSafe('x\ry')).toBe('x\\u000dy');
+  });
+});
+
+describe('ctxray analyze with hostile model ids, file names and tool names', () => {
+  let dir = '';
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxray-terminal-'));
+    const tool = (name: string) => ({ name: `${name}${HOSTILE}`, description: 'synthetic', input_schema: { type: 'object' } });
+    const first = { model: `claude-sonnet-4-5${HOSTILE}`, system: 'synthetic', tools: [tool('alpha'), tool('beta')], messages: [{ role: 'user', content: 'synthetic' }] };
+    // The second request reorders the tools: the finding names them (shown with --content).
+    const second = { ...first, tools: [tool('beta'), tool('alpha')], messages: [...first.messages, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'more' }] };
+    fs.mkdirSync(path.join(dir, 'folder'));
+    fs.writeFileSync(path.join(dir, 'folder', `log${HOSTILE.replaceAll('/', '')}.jsonl`), `${JSON.stringify(first)}\n${JSON.stringify(second)}\n`);
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it.each([[['folder', '-v', '--content']], [['folder', '--json', '-']]])('analyze %j writes no raw control character', (args) => {
+    const run = spawnSync(process.execPath, [BIN, 'analyze', ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 });
+    expect(run.status).toBe(0);
+    const both = run.stdout + run.stderr;
+    const raw = [...both].filter((ch) => { const c = ch.charCodeAt(0); return (c < 0x20 && ch !== '\n' && ch !== '\t') || (c >= 0x7f && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069); });
+    expect(raw).toEqual([]);
+    if (args.includes('--content')) expect(run.stdout).toContain('alpha\\u001b]52;c;');
+    else expect((JSON.parse(run.stdout) as { requests: { model: string }[] }).requests[0]!.model).toBe(`claude-sonnet-4-5${HOSTILE}`);
+  });
+});
