@@ -9,47 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeCommand } from '../../src/cli/commands/analyze.ts';
 import type { CliIO } from '../../src/cli/io.ts';
 import { listFolder } from '../../src/cli/fs/folder-inputs.ts';
+import { syntheticClaudeCodeSession as session } from './build.ts';
 
 const root = path.resolve(__dirname, '../..');
 const bin = path.join(root, 'bin/ctxray.mjs');
 let dir = '';
-
-interface Usage { input: number; read: number; write5m: number; output: number }
-
-/** One synthetic Claude Code session: a user turn before each API call, each call recorded with its usage. */
-function session(id: string, start: string, calls: Usage[]): string {
-  const lines: object[] = [];
-  let parent: string | null = null;
-  calls.forEach((usage, i) => {
-    const time = new Date(Date.parse(start) + i * 60_000).toISOString();
-    const userId = `${id}-u${i}`;
-    lines.push({ type: 'user', uuid: userId, parentUuid: parent, sessionId: id, timestamp: time, message: { role: 'user', content: `synthetic question ${i} of ${id}` } });
-    const assistantId = `${id}-a${i}`;
-    lines.push({
-      type: 'assistant',
-      uuid: assistantId,
-      parentUuid: userId,
-      sessionId: id,
-      timestamp: time,
-      requestId: `req_${id}_${i}`,
-      message: {
-        id: `msg_${id}_${i}`,
-        role: 'assistant',
-        model: 'claude-sonnet-4-5',
-        content: [{ type: 'text', text: `synthetic answer ${i} of ${id}` }],
-        usage: {
-          input_tokens: usage.input,
-          cache_read_input_tokens: usage.read,
-          cache_creation_input_tokens: usage.write5m,
-          cache_creation: { ephemeral_5m_input_tokens: usage.write5m, ephemeral_1h_input_tokens: 0 },
-          output_tokens: usage.output,
-        },
-      },
-    });
-    parent = assistantId;
-  });
-  return lines.map((line) => JSON.stringify(line)).join('\n') + '\n';
-}
 
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxray-folder-'));
