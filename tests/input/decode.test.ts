@@ -165,6 +165,15 @@ describe('JSONL lines', () => {
     expect(result.files[0]!.layout).toBe('jsonl');
   });
 
+  it('lists at most maxErrorsPerFile errors and sums up the rest in one', async () => {
+    const lines = [JSON.stringify(anthropicBody('ok')), ...Array.from({ length: 12 }, () => '{"broken": '), JSON.stringify(anthropicBody('ok'))];
+    const result = await readOne('many-broken.jsonl', lines.join('\n'), { limits: { maxErrorsPerFile: 5 } });
+    expect(result.requests.map((r) => r.line)).toEqual([1, 14]);
+    expect(result.errors.map((e) => e.line)).toEqual([2, 3, 4, 5, 6, 7]);
+    expect(result.errors[5]!.message).toBe('7 more unreadable records from this line on (only the first 5 errors of a file are listed)');
+    expect(result.files[0]!.errors).toBe(12);
+  });
+
   it('reports 10,000-deep nesting as a located error, not a stack overflow', async () => {
     const deep = '['.repeat(10_000) + ']'.repeat(10_000);
     const text = [JSON.stringify(anthropicBody('a')), `{"model":"x","messages":${deep}}`, JSON.stringify(anthropicBody('c'))].join('\n');

@@ -140,6 +140,8 @@ interface ReadState {
 /** Reads one file into the shared state. */
 class FileReader {
   private records = 0;
+  private suppressedErrors = 0;
+  private firstSuppressedLine = 0;
   private requestsBefore: number;
   private errorsBefore: number;
   private outputsBefore: number;
@@ -210,6 +212,7 @@ class FileReader {
     if (transcript !== null) await this.importTranscript(transcript, transcriptRecords);
     else this.flushUndecided();
     this.sortErrors();
+    this.summarizeSuppressedErrors();
     this.progress();
     return this.summary(transcript);
   }
@@ -231,7 +234,23 @@ class FileReader {
   }
 
   private error(line: number, message: string): void {
-    this.state.errors.push({ file: this.file, line, message });
+    if (this.state.errors.length - this.errorsBefore < this.state.limits.maxErrorsPerFile) {
+      this.state.errors.push({ file: this.file, line, message });
+      return;
+    }
+    if (this.suppressedErrors === 0) this.firstSuppressedLine = line;
+    this.suppressedErrors++;
+  }
+
+  /** One closing error that counts the errors past the per-file limit. */
+  private summarizeSuppressedErrors(): void {
+    if (this.suppressedErrors === 0) return;
+    const count = this.suppressedErrors.toLocaleString('en-US');
+    this.state.errors.push({
+      file: this.file,
+      line: this.firstSuppressedLine,
+      message: `${count} more unreadable records from this line on (only the first ${this.state.limits.maxErrorsPerFile.toLocaleString('en-US')} errors of a file are listed)`,
+    });
   }
 
   private take(record: RawRecord, transcript: TranscriptImporter | null, transcriptRecords: TranscriptRecord[]): void {
@@ -348,7 +367,9 @@ class FileReader {
 
   private summary(transcript: TranscriptImporter | null): FileSummary {
     const requests = this.state.requests.length - this.requestsBefore;
-    const errors = this.state.errors.length - this.errorsBefore;
+    // Every error counts, listed or not (the closing summary is not an error of its own).
+    const listed = this.state.errors.length - this.errorsBefore - (this.suppressedErrors > 0 ? 1 : 0);
+    const errors = listed + this.suppressedErrors;
     const layout = this.layout();
     if (transcript !== null) return { format: transcript.id, envelope: 'transcript', layout, records: this.records, requests, errors };
     const format = this.formats.size > 1 ? 'mixed' : ([...this.formats][0] ?? null);

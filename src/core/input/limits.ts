@@ -19,6 +19,11 @@ export interface InputLimits {
    * 10,000-deep document is a located error, not a stack overflow. Real request bodies stay far below 64.
    */
   maxNestingDepth: number;
+  /**
+   * Most errors listed per file; later ones are counted and summed up in one last error. A file of ten million
+   * broken lines must not turn into ten million error objects.
+   */
+  maxErrorsPerFile: number;
 }
 
 /** 8 GiB: a month of gateway logs fits; a crafted 1 KB → 100 GB gzip does not. */
@@ -30,11 +35,15 @@ export const MAX_RECORD_BYTES = 256 * 1024 * 1024;
 /** 512 levels of arrays/objects. */
 export const MAX_NESTING_DEPTH = 512;
 
+/** 1,000 listed errors per file. */
+export const MAX_ERRORS_PER_FILE = 1000;
+
 export const DEFAULT_LIMITS: Readonly<InputLimits> = Object.freeze({
   maxDecompressedBytes: MAX_DECOMPRESSED_BYTES,
   maxDocumentBytes: MAX_DOCUMENT_BYTES,
   maxRecordBytes: MAX_RECORD_BYTES,
   maxNestingDepth: MAX_NESTING_DEPTH,
+  maxErrorsPerFile: MAX_ERRORS_PER_FILE,
 });
 
 export function resolveLimits(overrides: Partial<InputLimits> | undefined): InputLimits {
