@@ -4,6 +4,7 @@
 // the nearest request. Under it: the observed-vs-simulated figures (docs/transcripts.md).
 import './timeline.css';
 import type { Timeline, TimelinePoint } from '../../core/transcripts/index.ts';
+import { isoTime } from '../../core/transcripts/time.ts';
 import type { TranscriptsAnswer } from '../../worker/handlers/transcripts.ts';
 import { el } from '../dom.ts';
 import { formatCount } from '../format.ts';
@@ -84,7 +85,8 @@ function seriesPaths(timeline: Timeline, series: Series, x: (p: TimelinePoint) =
   return paths;
 }
 
-const timeLabel = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString().slice(0, 16).replace('T', ' '));
+/** Minutes precision, UTC; '' for no time or one outside the Date range (a log can carry any epoch number). */
+const timeLabel = (ms: number | null) => isoTime(ms)?.slice(0, 16).replace('T', ' ') ?? '';
 
 function chart(timeline: Timeline, shown: readonly Series[], ctx: PanelContext): SVGSVGElement {
   const x = xScale(timeline);
