@@ -90,6 +90,12 @@ const server = createServer((req, res) => {
   createReadStream(target).pipe(res);
 });
 
+server.on('error', (error) => {
+  const reason = error.code === 'EADDRINUSE' ? `port ${port} is already in use; pass --port N (0 picks a free one)` : error.message;
+  process.stderr.write(`serve: ${reason}\n`);
+  process.exit(1);
+});
+
 server.listen(port, '127.0.0.1', () => {
   const address = server.address();
   const actual = typeof address === 'object' && address ? address.port : port;

@@ -433,7 +433,7 @@ export class App {
     });
     const sourceInfo = this.source && view
       ? el('div', { className: 'source' }, [
-          el('span', { className: 'source-name', text: this.sourceLabel(this.source) }),
+          el('span', { className: 'source-name', text: this.sourceLabel(this.source), attrs: { title: this.sourceLabel(this.source) } }),
           this.source.kind === 'example' ? el('span', { className: 'badge', text: 'synthetic' }) : null,
           el('span', {
             className: 'muted',
@@ -520,24 +520,30 @@ export class App {
       return button;
     };
     const file = view.files[request.file];
+    // Each term and its value in one group, so a wrapped line never separates them.
+    const stat = (term: string, value: HTMLElement): HTMLElement => el('div', { className: 'stat' }, [el('dt', { text: term }), value]);
     const stats = el('dl', { className: 'request-stats' }, [
-      el('dt', { text: 'Tokens' }),
-      el('dd', { className: 'big', text: formatTokens(request.total, request.exact), attrs: { id: 'request-total', 'data-total': String(request.total), 'data-exact': String(request.exact) } }),
-      request.recordedPrompt !== null ? el('dt', { text: 'Provider counted' }) : null,
+      stat(
+        'Tokens',
+        el('dd', {
+          className: 'big',
+          text: formatTokens(request.total, request.exact),
+          attrs: { id: 'request-total', 'data-total': String(request.total), 'data-exact': String(request.exact) },
+        }),
+      ),
       request.recordedPrompt !== null
-        ? el('dd', {
-            text: formatCount(request.recordedPrompt),
-            attrs: { id: 'recorded-total', title: 'Prompt tokens the provider reported for this request (input + cache reads + cache writes), read from the log' },
-          })
+        ? stat(
+            'Provider counted',
+            el('dd', {
+              text: formatCount(request.recordedPrompt),
+              attrs: { id: 'recorded-total', title: 'Prompt tokens the provider reported for this request (input + cache reads + cache writes), read from the log' },
+            }),
+          )
         : null,
-      el('dt', { text: 'Segments' }),
-      el('dd', { text: formatCount(request.segments.length), attrs: { id: 'segment-count' } }),
-      el('dt', { text: 'Messages' }),
-      el('dd', { text: formatCount(request.messageCount) }),
-      el('dt', { text: 'Model' }),
-      el('dd', { className: 'mono', text: request.model ?? 'none named' }),
-      el('dt', { text: 'Source' }),
-      el('dd', { className: 'mono', text: `${file?.name ?? ''}${count > 1 || request.line > 1 ? `, line ${request.line}` : ''}` }),
+      stat('Segments', el('dd', { text: formatCount(request.segments.length), attrs: { id: 'segment-count' } })),
+      stat('Messages', el('dd', { text: formatCount(request.messageCount) })),
+      stat('Model', el('dd', { className: 'mono', text: request.model ?? 'none named' })),
+      stat('Source', el('dd', { className: 'mono', text: `${file?.name ?? ''}${count > 1 || request.line > 1 ? `, line ${request.line}` : ''}` })),
     ]);
     const unknownModel = view.models.find((m) => m.id === request.model && !m.known);
     const notes = [
