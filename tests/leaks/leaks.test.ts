@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSidecar } from '../../src/core/clearing/sidecar-writer.ts';
 import { REAL_FIXTURES, realFixturesPresent, REPO_ROOT } from '../fuzz/corpus.ts';
 import { MARKER_PREFIX, Planter } from './plant.ts';
-import { agentConfigFile, appAllowlistFile, dupesFiles, piJournal, requestLogFiles, routesFile } from './inputs.ts';
+import { agentConfigFile, anthropicBody, appAllowlistFile, dupesFiles, piJournal, requestLogFiles, routesFile } from './inputs.ts';
 
 const BIN = path.join(REPO_ROOT, 'bin/ctxray.mjs');
 
@@ -124,6 +124,9 @@ beforeAll(async () => {
     `{"model":"gpt-4o","messages":${'['.repeat(600)}"${planter.marker('synthetic deep')}"${']'.repeat(600)}}`,
   ].join('\n');
   logs.push(path.relative(dir, write(`logs/${name('broken.jsonl')}`, `${broken}\n`)));
+  // For the control run only: one conversation whose history is edited, so a content report quotes blocks.
+  const edited = { ...anthropicBody, messages: [{ role: 'user', content: 'synthetic edited first message' }, ...anthropicBody.messages.slice(1)] };
+  write(`control/${name('control.jsonl')}`, planter.text(`${JSON.stringify(anthropicBody)}\n${JSON.stringify(edited)}\n`));
   const dupes = Object.entries(dupesFiles()).map(([file, text]) => path.relative(dir, write(`dupes/${name(file)}`, planter.text(text))));
 
   const real = new Planter('r');
@@ -250,13 +253,15 @@ describe(`nothing leaks: planted markers never reach a content-free output${real
     expect(fs.readFileSync(file, 'utf8')).not.toContain(os.homedir());
   });
 
-  it('the planting reached the readers: outputs that DO carry content show the markers', async () => {
-    // Control: the verbose terminal listing prints segment text. Without this, a reader that silently dropped
-    // every planted file would pass every check above.
-    const verbose = await spawnCli(['analyze', path.relative(dir, [...inputs].find((f) => f.endsWith('bare.jsonl'))!), '-v'], dir);
-    expect(verbose.code).toBe(0);
-    expect(verbose.stdout.toLowerCase()).toContain(MARKER_PREFIX);
-    checkNothingLost('ctxray analyze -v');
+  it('the planting reached the readers: an output that DOES carry content shows the content markers', async () => {
+    // Control: the --html report with --content quotes block excerpts in its prefix diffs. Without this, a reader
+    // that silently dropped every planted field would pass every check above. File-name markers do not count.
+    const control = path.relative(dir, [...inputs].find((f) => f.endsWith('control.jsonl'))!);
+    outputs.set(path.join(dir, 'out/control.html'), 'control');
+    const run = await spawnCli(['analyze', control, '--html', 'out/control.html', '--content'], dir);
+    expect(run.code).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'out/control.html'), 'utf8').toLowerCase()).toContain(`${MARKER_PREFIX}s`);
+    checkNothingLost('ctxray analyze --html --content');
   });
 });
 
