@@ -19,6 +19,13 @@ function money(value: number | null): string {
   return value !== 0 && Math.abs(value) < 0.0001 ? '<$0.0001' : `$${value.toFixed(4)}`;
 }
 
+/** Whole-session projections run into thousands of dollars: grouped like the CLI prints them ($283,873.42). */
+const groupedDollars = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+function dollars(value: number): string {
+  return `$${groupedDollars.format(value)}`;
+}
+
 function numCell(text: string, title?: string): HTMLTableCellElement {
   return el('td', { className: 'num', text, ...(title !== undefined && { attrs: { title } }) });
 }
@@ -36,8 +43,8 @@ function summary(table: CacheTable): HTMLElement {
       className: 'muted',
       text:
         `Projection, a plain multiplication by ${formatCount(table.projection.sessions)} sessions shaped like this input: ` +
-        `$${table.projection.actual.toFixed(2)} actual, $${table.projection.optimized.toFixed(2)} optimized, ` +
-        `$${table.projection.savings.toFixed(2)} saved.`,
+        `${dollars(table.projection.actual)} actual, ${dollars(table.projection.optimized)} optimized, ` +
+        `${dollars(table.projection.savings)} saved.`,
     }),
   ];
   const notes: string[] = [];
