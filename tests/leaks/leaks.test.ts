@@ -182,6 +182,8 @@ beforeAll(async () => {
     { args: ['analyze', ...logs, '--json', '-'] },
     ...(realRequests.length > 0 ? [{ args: ['analyze', ...realRequests, '--json', 'out/real.json', ...html('out/real.html')], out: ['out/real.json', ...(htmlSupported ? ['out/real.html'] : [])] }] : []),
     ...(realTranscripts.length > 0 ? [{ args: ['analyze', ...realTranscripts, '--json', '-'] }] : []),
+    // The planted pi journals as transcripts too (a folder input).
+    { args: ['analyze', 'journals', '--json', '-'] },
     ...dupes.flatMap((file) => [{ args: ['dupes', file] }, { args: ['dupes', file, '--markdown'] }]),
     ...batchOutputs.map((file) => ({ args: ['dupes', file] })),
     { args: ['dupes', logs[0]!] },
