@@ -59,6 +59,16 @@ test.describe('real request files dropped on the page', () => {
     });
   }
 
+  test('an inline image segment shows a preview of the image', async ({ page }) => {
+    await page.goto('./');
+    await dropFile(page, path.join(REAL_FIXTURES, 'anthropic-messages/llm-anthropic_image_prompt.json'));
+    await page.locator('.treemap .cell[data-category="image"]').click();
+    const preview = page.locator('.content img.preview');
+    await expect(preview).toBeVisible();
+    expect(await preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    await expect(page.locator('.content')).toContainText('image/png');
+  });
+
   test('drop two files at once', async ({ page }) => {
     const files = ['openai-chat/llm_tool_chain_of_two_calls_seq.jsonl', 'anthropic-messages/llm-anthropic_tools_seq.jsonl'].map((f) => path.join(REAL_FIXTURES, f));
     const expected = cliRequests(files);

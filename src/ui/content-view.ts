@@ -68,8 +68,11 @@ export function renderContent(host: HTMLElement, request: RequestView, segment: 
         );
       };
       draw();
+      // The preview is an <img> of a data: URL the worker checked (raster type, base64 only): it cannot run script.
+      const preview = answer.image ? el('img', { className: 'preview', attrs: { src: answer.image, alt: `Image of segment ${segment + 1}` } }) : '';
       body.replaceChildren(
         answer.media ? el('p', { className: 'muted', text: `Media: ${answer.media}` }) : '',
+        preview,
         controls,
         pre,
       );

@@ -1,4 +1,5 @@
 // Content on demand: the text of one segment, asked for when the user clicks it.
+import { imagePreview } from '../image-preview.ts';
 import { QueryError, requireSession, type WorkerSession } from '../session.ts';
 
 export interface SegmentTextParams {
@@ -13,6 +14,8 @@ export interface SegmentTextAnswer {
   wire: string;
   /** Media description when the segment is an image, document or audio block. */
   media: string | null;
+  /** A data: URL of an inline raster image, for a preview; null otherwise. */
+  image: string | null;
 }
 
 export function segmentText(session: WorkerSession | null, params: unknown): SegmentTextAnswer {
@@ -28,6 +31,7 @@ export function segmentText(session: WorkerSession | null, params: unknown): Seg
   return {
     text: found.text,
     wire: found.wire,
+    image: media?.kind === 'image' && media.source === 'base64' ? imagePreview(found.wire) : null,
     media:
       media === null
         ? null
