@@ -10,6 +10,8 @@ import path from 'node:path';
 import { createGzip } from 'node:zlib';
 import type { Page } from '@playwright/test';
 import { encodeInput } from '../src/ui/share.ts';
+import { Planter, MARKER_PREFIX } from '../tests/leaks/plant.ts';
+import { requestLogFiles } from '../tests/leaks/inputs.ts';
 import { dropFiles, expect, ROOT, test } from './fixtures.ts';
 
 /** Payloads (synthetic): each would set window.__pwned or add an element if it were ever parsed as markup. */
@@ -116,6 +118,24 @@ test.describe('hostile share links', () => {
     await page.goto(`./#request=${encodeURIComponent('<img src=x onerror=window.__pwned=1>')}&example=${encodeURIComponent('<script>')}`);
     await expect(page.locator('#notice')).toContainText('<img src=x onerror=');
     await expectNothingRan(page);
+  });
+});
+
+test.describe('records the app lets the user download', () => {
+  test('the Duplicates panel JSON and markdown carry no planted text', async ({ page }) => {
+    // Every text field of a synthetic log carries a marker; the downloads promise codes, counts and hashes only.
+    const planted = new Planter('e').text(requestLogFiles()['bare.jsonl']!);
+    await page.goto('./');
+    await dropFiles(page, [{ name: 'planted.jsonl', bytes: Buffer.from(planted) }]);
+    await expect(page.locator('#request-picker option')).toHaveCount(3);
+    await page.locator('#tab-duplicates').click();
+    for (const label of ['Download JSON record', 'Download markdown report']) {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: label }).click()]);
+      const file = await download.path();
+      const text = readFileSync(file, 'utf8');
+      expect(text.length).toBeGreaterThan(100);
+      expect(text.toLowerCase()).not.toContain(MARKER_PREFIX);
+    }
   });
 });
 
