@@ -37,6 +37,8 @@ function recordedPrompt(usage: Record<string, unknown> | undefined): number | nu
 }
 
 export function requestFiles(dir: string): string[] {
+  // A skipped describe still runs its body to collect the tests: without the fixtures there is nothing to list.
+  if (!fixturesPresent) return [];
   return readdirSync(path.join(FIXTURES, dir))
     .filter((name) => /\.jsonl?$/.test(name) && !name.includes('.usage.'))
     .sort();

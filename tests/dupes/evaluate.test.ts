@@ -151,7 +151,9 @@ describe.skipIf(!existsSync(REAL))('request logs from ../shared/fixtures/real (t
 });
 
 describe.skipIf(!existsSync(REAL))('every real request file through the contract (../shared/fixtures/real, third-party data)', () => {
-  const files = ['anthropic-messages', 'openai-chat', 'openai-responses'].flatMap((dir) =>
+  // The body runs to collect tests even when the suite is skipped: list nothing when the fixtures are absent.
+  const dirs = existsSync(REAL) ? ['anthropic-messages', 'openai-chat', 'openai-responses'] : [];
+  const files = dirs.flatMap((dir) =>
     readdirSync(path.join(REAL, dir))
       .filter((name) => !name.includes('.usage.'))
       .map((name) => path.join(dir, name)),
