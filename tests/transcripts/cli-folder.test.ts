@@ -125,6 +125,19 @@ describe('ctxray analyze <folder> (synthetic transcripts)', () => {
     expect(bad.status).toBe(1);
   });
 
+  it('never overwrites a file of the folder, even with --force', async () => {
+    const target = path.join('logs', 'a', 'synthetic-session-a.jsonl');
+    const before = fs.readFileSync(path.join(dir, target));
+    for (const flag of ['--json', '--html']) {
+      const { code, stderr } = await run(['logs', flag, target, '--force']);
+      expect(code).toBe(1);
+      expect(stderr).toContain('inputs are never overwritten');
+    }
+    expect(fs.readFileSync(path.join(dir, target))).toEqual(before);
+    // A new file inside the folder is refused too (the next run would read it as input).
+    expect((await run(['logs', '--json', path.join('logs', 'synthetic-out.json')])).stderr).toContain('inside an input directory');
+  });
+
   it('still fails on a named file that holds no request', async () => {
     const { code, stderr } = await run([path.join('logs', 'b', 'synthetic-not-a-log.json')]);
     expect(code).toBe(1);

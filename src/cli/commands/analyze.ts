@@ -79,6 +79,8 @@ export interface AnalyzeArgs {
   html?: string;
   /** --content: payload-derived labels in the human reports. */
   content?: boolean;
+  /** Files found in folder inputs, filled when they are opened: outputs may not overwrite them either. */
+  folderFiles?: string[];
 }
 
 const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
@@ -165,6 +167,8 @@ export function parseAnalyzeArgs(argv: readonly string[]): AnalyzeArgs {
 /** Which opened files came from a folder (unreadable ones are skipped, not fatal), and what the listing skipped. */
 interface FolderInputs {
   indices: Set<number>;
+  /** Full paths of those files. */
+  paths: string[];
   skipped: string[];
 }
 
@@ -173,6 +177,7 @@ function openFolder(full: string, shown: string, files: InputFile[], folders: Fo
   const listing = listFolder(full, shown);
   for (const file of listing.files) {
     folders.indices.add(files.length);
+    folders.paths.push(file.full);
     files.push({ name: file.name, bytes: lazyFileStream(file.full), size: file.size });
   }
   folders.skipped.push(...listing.skipped);
@@ -224,7 +229,7 @@ function writeJson(args: AnalyzeArgs, io: CliIO, json: string): string | null {
 
 /** Writes one output file (--json, --html) under the same rules. Returns an error or null. */
 function writeOutput(flag: string, target: string, args: AnalyzeArgs, io: CliIO, data: string): string | null {
-  const inputPaths = args.inputs.filter((input) => input !== '-');
+  const inputPaths = [...args.inputs.filter((input) => input !== '-'), ...(args.folderFiles ?? [])];
   const check = checkOutputPath(target, inputPaths, { cwd: io.cwd });
   if (!check.ok && !(args.force && check.code === 'OUTPUT_EXISTS')) {
     const hint = check.code === 'OUTPUT_EXISTS' ? ' (pass --force to replace it)' : '';
@@ -296,7 +301,7 @@ export const analyzeCommand: Command = async (argv, terminalIo) => {
   }
 
   let analysis: Analysis;
-  const folders: FolderInputs = { indices: new Set(), skipped: [] };
+  const folders: FolderInputs = { indices: new Set(), paths: [], skipped: [] };
   // Ctrl-C while reading stops the read (the file streams are cancelled) and exits 130 instead of dying mid-write.
   const cancel = new AbortController();
   const onInterrupt = () => cancel.abort();
@@ -308,6 +313,7 @@ export const analyzeCommand: Command = async (argv, terminalIo) => {
       : null;
   try {
     const files = await openInputs(args, io, folders);
+    args.folderFiles = folders.paths;
     analysis = await analyzeInput(files, {
       format: args.format,
       model: args.model,
