@@ -94,3 +94,13 @@ test('a real pi session with two compactions shows both on the timeline', async 
   await expect(panel.locator('#timeline-compactions')).toContainText('2 compaction(s)');
   await expect(panel.locator('#timeline-agreement')).toContainText('484 request(s) carry recorded usage');
 });
+
+test('a request log that is not a transcript still gets a timeline and a summary', async ({ page }) => {
+  await page.goto('./#example=gateway-interleaved&panel=timeline');
+  const panel = page.locator('#panel');
+  await expect(panel.locator('#timeline-chart')).toBeVisible();
+  await expect(panel.locator('polyline.tl-reconstructed, circle.tl-reconstructed').first()).toBeAttached();
+  await page.getByRole('tab', { name: 'Summary' }).click();
+  await expect(page.locator('#summary-days tbody tr').first()).toBeVisible();
+  await expect(page.locator('#summary-models tbody tr').first()).toBeVisible();
+});
