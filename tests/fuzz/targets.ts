@@ -288,6 +288,21 @@ export async function fuzzTargets(): Promise<FuzzTarget[]> {
       },
     },
     {
+      name: 'input:multi-file',
+      weight: 1,
+      // Several files in one read: batch inputs in one file and their outputs in another, mutated logs beside them.
+      arbitrary: fc.tuple(fc.array(envelopedRecord, { minLength: 1, maxLength: 4 }), fc.array(envelopedRecord, { minLength: 1, maxLength: 4 }), mutationOf(logs.length)),
+      async run(input) {
+        const [first, second, mutation] = input as [unknown[], unknown[], Mutation];
+        const jsonl = (records: unknown[]) => utf8.encode(records.map((r) => JSON.stringify(r)).join('\n'));
+        return readViolation([
+          { name: 'batch-input.jsonl', bytes: jsonl(first) },
+          { name: 'batch-output.jsonl', bytes: jsonl(second) },
+          { name: 'log.jsonl', bytes: applyMutation(logs, mutation) },
+        ]);
+      },
+    },
+    {
       name: 'input:transcripts',
       weight: 2,
       arbitrary: mutationOf(transcripts.length),
