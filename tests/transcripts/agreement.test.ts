@@ -123,6 +123,11 @@ describe('setup inference edge cases', () => {
       [1100, true],
     ]);
     expect(rows.map((row) => row.absError)).toEqual([null, null, 30 / 1150, null]);
+    // The aborted call is left out of the hit rates: requests 1 and 2 for the first model, 3 for the other.
+    expect(transcriptAgreement(data).models.map((m) => [m.model, m.requests, m.recordedHits])).toEqual([
+      ['synthetic-claude', 2, 1],
+      ['other-model', 1, 1],
+    ]);
   });
 
   it('adds nothing for requests whose body is complete (no transcript note)', () => {

@@ -98,6 +98,7 @@ export interface CacheAgreement {
 
 export interface ModelHitRate {
   model: string | null;
+  /** Requests with a non-empty recorded prompt. */
   requests: number;
   /** Requests that read anything from the cache. */
   recordedHits: number;
@@ -268,7 +269,8 @@ function modelHitRates(input: AgreementInput): ModelHitRate[] {
   interface Sums { rate: ModelHitRate; prompt: number; read: number; simPrompt: number; simRead: number; optRead: number; optPrompt: number }
   const byModel = new Map<string | null, Sums>();
   input.requests.forEach((request, r) => {
-    if (request.recorded === null) return;
+    // All-zero usage is an aborted call nobody billed: left out, as in compareObserved.
+    if (request.recorded === null || recordedFigures(request.recorded).prompt === 0) return;
     const simulated = input.actual.simulation.requests[r];
     const optimized = input.optimized.simulation.requests[r];
     let sums = byModel.get(request.model);
