@@ -94,4 +94,27 @@ describe('ctxray analyze progress and cancel (spawned)', () => {
     expect(stderr.endsWith('\nctxray analyze: cancelled\n')).toBe(true);
     expect(stdout).toBe('');
   }, 60_000);
+
+  it('a second Ctrl-C exits 130 at once when the input stalls (a pipe that sends nothing more)', async () => {
+    const fifo = path.join(dir, 'stalled.jsonl');
+    const made = spawnSync('mkfifo', [fifo]);
+    if (made.status !== 0) return expect.soft(made.status, 'mkfifo unavailable: cancel not exercised').toBe(0);
+    const child = spawn(process.execPath, [bin, 'analyze', fifo, '-v'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const writer = fs.createWriteStream(fifo);
+    // The CLI exits with the pipe still open: the rest of our write then fails with EPIPE, as expected.
+    writer.on('error', () => undefined);
+    writer.write((fs.readFileSync(example, 'utf8').split('\n')[0]! + '\n').repeat(300));
+    for (let waited = 0; !stderr.includes('reading') && waited < 45_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(stderr).toContain('reading');
+    // The pipe stays open and silent: the first SIGINT only marks the read aborted, the second ends the process.
+    child.kill('SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr.endsWith('\nctxray analyze: cancelled\n')).toBe(true);
+    writer.destroy();
+  }, 60_000);
 });

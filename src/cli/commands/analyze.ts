@@ -302,15 +302,24 @@ export const analyzeCommand: Command = async (argv, terminalIo) => {
 
   let analysis: Analysis;
   const folders: FolderInputs = { indices: new Set(), paths: [], skipped: [] };
-  // Ctrl-C while reading stops the read (the file streams are cancelled) and exits 130 instead of dying mid-write.
-  const cancel = new AbortController();
-  const onInterrupt = () => cancel.abort();
-  process.once('SIGINT', onInterrupt);
   const stderrIsTerminal = process.stderr.isTTY === true;
   const progress =
     stderrIsTerminal || args.verbose
       ? progressReporter({ write: io.stderr, terminal: stderrIsTerminal, names: args.inputs.map((input) => (input === '-' ? '(stdin)' : input)) })
       : null;
+  // Ctrl-C while reading stops the read (the file streams are cancelled) and exits 130 instead of dying mid-write.
+  // A second Ctrl-C exits at once: a read waiting on stdin or on a pipe that sends nothing more never sees the abort.
+  const cancel = new AbortController();
+  const onInterrupt = () => {
+    if (!cancel.signal.aborted) {
+      cancel.abort();
+      return;
+    }
+    progress?.finish();
+    io.stderr('ctxray analyze: cancelled\n');
+    process.exit(130);
+  };
+  process.on('SIGINT', onInterrupt);
   try {
     const files = await openInputs(args, io, folders);
     args.folderFiles = folders.paths;
