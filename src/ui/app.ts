@@ -401,6 +401,7 @@ export class App {
       view,
       request,
       selectRequest: (index) => this.selectRequest(index),
+      selectPanel: (id) => this.selectPanel(id),
       ask: <T>(name: string, params?: unknown) => this.client.ask<T>(name, params, controller.signal),
       signal: controller.signal,
     };

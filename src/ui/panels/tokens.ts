@@ -4,6 +4,7 @@ import { renderCategoryTotals } from '../category-totals.ts';
 import { renderContent } from '../content-view.ts';
 import { renderSegmentTable } from '../segment-table.ts';
 import { renderTreemap } from '../treemap/view.ts';
+import { renderFindingsStrip } from '../findings-strip.ts';
 import type { SegmentTextAnswer } from '../../worker/handlers/segment-text.ts';
 import type { Panel } from './types.ts';
 
@@ -23,7 +24,10 @@ export const tokensPanel: Panel = {
       el('p', { className: 'muted hint', text: 'Click a rectangle or a row to read the segment. Arrow keys move between rectangles; Enter opens one.' }),
     ]);
     const tableHost = el('div', { className: 'table-host' });
+    const findingsHost = el('div', { className: 'findings-host' });
+    void renderFindingsStrip(findingsHost, ctx);
     container.append(
+      findingsHost,
       el('div', { className: 'tokens-layout' }, [
         el('div', { className: 'tokens-main' }, [mapHost, tableHost]),
         el('aside', { className: 'tokens-side' }, [

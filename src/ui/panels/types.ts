@@ -10,6 +10,8 @@ export interface PanelContext {
   request: RequestView;
   /** Select another request (updates the selector, the treemap, the URL and every panel). */
   selectRequest(index: number): void;
+  /** Switch to another panel by id (as clicking its tab does). */
+  selectPanel(id: string): void;
   /**
    * Ask the worker a named question; `name` must be registered in src/worker/handlers.ts. Params and answer are
    * structured-cloned. Rejects with an Error whose message is shown to the user when the worker fails.
