@@ -43,7 +43,7 @@ export function decodeInput(encoded: string): string {
   try {
     inflated = inflateSync(bytes, { out: undefined });
   } catch {
-    throw new Error('the input in the link is damaged (it does not inflate); was the link cut short?');
+    throw new Error('the input in the link is damaged (it does not inflate): the link may have been cut short');
   }
   if (inflated.length > MAX_INPUT_INFLATED_BYTES) {
     throw new Error(`the input in the link inflates to ${inflated.length} bytes; at most ${MAX_INPUT_INFLATED_BYTES} are accepted`);

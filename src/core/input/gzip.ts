@@ -112,7 +112,8 @@ async function* decodeWithOneStream(
           run.rest = rest;
           return;
         }
-        const reason = error instanceof Error ? error.message : String(error);
+        // Chromium prefixes its reason with the stream call that failed, which means nothing to a user.
+        const reason = (error instanceof Error ? error.message : String(error)).replace(/^Failed to execute '[^']*' on '[^']*': /, '');
         throw new InputError(
           `gzip data is truncated or corrupt after ${total.bytes.toLocaleString('en-US')} decompressed bytes (${reason})`,
         );
