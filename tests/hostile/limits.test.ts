@@ -11,7 +11,6 @@ import { MAX_DEPTH, MAX_ENVELOPE_BYTES } from '../../src/core/dupes/limits.ts';
 import { checkOffline, openSidecar } from '../../src/core/clearing/sidecar.ts';
 import { SIDECAR_ROW_LIMIT } from '../../src/core/clearing/thresholds.ts';
 import { parseJournal } from '../../src/core/clearing/journal/parse.ts';
-import { replayJournal } from '../../src/core/clearing/journal/replay.ts';
 import { decodeInput, MAX_INPUT_INFLATED_BYTES } from '../../src/ui/share.ts';
 import { read, utf8 } from './helpers.ts';
 
@@ -62,14 +61,22 @@ describe('10,000-deep nesting', () => {
     expect(record).toMatchObject({ result: 'unknown', reason: 'TOO_DEEP', detail: { limit: MAX_DEPTH } });
   });
 
-  it('a pi journal line holding it is parsed and replayed without overflowing the stack', () => {
+  it('a pi journal line nested 300,000 deep (past the stack) is skipped as invalid at its line, field depth', () => {
+    const n = 300_000;
+    const journal = [
+      JSON.stringify({ type: 'session', version: 3, id: 'synthetic' }),
+      JSON.stringify({ type: 'message', id: 'a', parentId: null, message: { role: 'user', content: [{ type: 'text', text: 'x' }] } }),
+      `{"type":"message","id":"b","parentId":"a","message":{"role":"user","content":[]},"extra":${deep(n)}}`,
+    ].join('\n');
+    expect(parseJournal(journal)).toEqual({ ok: false, skip: { reason: 'invalid', line: 3, field: 'depth' } });
+  });
+
+  it('a pi journal line holding it is skipped as invalid at its line, field depth, before anything recurses', () => {
     const journal = [
       JSON.stringify({ type: 'session', version: 3, id: 'synthetic' }),
       `{"type":"message","id":"a","parentId":null,"message":{"role":"user","content":[{"type":"text","text":"x"}],"extra":${deep(10_000)}}}`,
     ].join('\n');
-    const parsed = parseJournal(journal);
-    expect(parsed.ok).toBe(true);
-    if (parsed.ok) expect(() => replayJournal(parsed.journal)).not.toThrow(RangeError);
+    expect(parseJournal(journal)).toEqual({ ok: false, skip: { reason: 'invalid', line: 2, field: 'depth' } });
   });
 });
 

@@ -5,6 +5,8 @@
 
 import type { JournalSkipReason } from '../codes.ts';
 import { JOURNAL_ENTRY_LIMIT } from '../thresholds.ts';
+import { nestingOverflowOffset } from '../../input/depth.ts';
+import { MAX_NESTING_DEPTH } from '../../input/limits.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -120,6 +122,11 @@ export interface JournalRecord {
 export function parseJournal(text: string): ParseOutcome {
   const records: JournalRecord[] = [];
   for (const { text: lineText, line } of nonBlankLines(text)) {
+    // Bounded before parsing: replay walks entries recursively, and a line nested past the stack would abort it
+    // without saying where.
+    if (nestingOverflowOffset(lineText, MAX_NESTING_DEPTH) >= 0) {
+      return records.length === 0 ? { ok: false, skip: headerSkip(null) as JournalSkip } : skip('invalid', line, 'depth');
+    }
     try {
       records.push({ line, value: JSON.parse(lineText) });
     } catch {
