@@ -24,6 +24,14 @@ export interface BlockSpec {
   /** Defaults to 0 (a message); tools/system use -1. */
   messageIndex?: number;
   toolName?: string;
+  /** Defaults from the category: user and tool_result → user; assistant, thinking, tool_call → assistant. */
+  role?: string | null;
+}
+
+function roleOf(category: Category | undefined): string | null {
+  if (category === undefined || category === 'user' || category === 'tool_result') return 'user';
+  if (category === 'assistant' || category === 'thinking' || category === 'tool_call') return 'assistant';
+  return null;
 }
 
 export interface RequestSpec {
@@ -56,7 +64,7 @@ export function buildRequests(specs: readonly RequestSpec[]): BuiltInput {
         cacheMarker: block.marker === undefined ? null : { ttl: block.marker },
         position: block.position ?? i,
         messageIndex: block.messageIndex ?? (block.category === 'tools' || block.category === 'system' ? -1 : i),
-        role: null,
+        role: block.role === undefined ? roleOf(block.category) : block.role,
         toolName: block.toolName ?? null,
         callId: null,
         media: null,

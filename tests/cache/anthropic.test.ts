@@ -4,7 +4,7 @@ import { simulateCache } from '../../src/core/cache/simulate.ts';
 import { readRequests } from '../../src/core/input/index.ts';
 import { lookupModel } from '../../src/core/pricing/lookup.ts';
 import { TokenCounter } from '../../src/core/tokens/index.ts';
-import { figures, simulate, type BlockSpec } from './anthropic-builders.ts';
+import { figures, simulate, type BlockSpec, type RequestSpec } from './anthropic-builders.ts';
 
 const MIN = 60_000;
 const tools: BlockSpec = { id: 'tools', tokens: 1200, category: 'tools' };
@@ -296,5 +296,39 @@ describe('Anthropic: automatic caching read from a request body', () => {
     expect(result.requests[1]!.hit).toBe(true);
     expect(result.requests[1]!.read).toBe(firstTurn);
     expect(result.requests[1]!.write5m).toBe(sum(segments1.slice(last(0) + 1)));
+  });
+});
+
+describe('Anthropic: earlier thinking stripped on a plain user turn (older models)', () => {
+  const sys: BlockSpec = { id: 'sys', tokens: 2000, category: 'system', marker: '5m' };
+  const u1: BlockSpec = { id: 'u1', tokens: 100, messageIndex: 0 };
+  const think1: BlockSpec = { id: 'think1', tokens: 500, category: 'thinking', messageIndex: 1, cacheable: false };
+  const call: BlockSpec = { id: 'call', tokens: 50, category: 'tool_call', messageIndex: 1 };
+  const result: BlockSpec = { id: 'result', tokens: 50, category: 'tool_result', messageIndex: 2 };
+  const think2: BlockSpec = { id: 'think2', tokens: 300, category: 'thinking', messageIndex: 3, cacheable: false };
+  const answer: BlockSpec = { id: 'answer', tokens: 50, category: 'assistant', messageIndex: 3 };
+  const u3: BlockSpec = { id: 'u3', tokens: 20, messageIndex: 4 };
+  const turns = (model: string): RequestSpec[] => {
+    const thinking = { model, options: { thinking: 'enabled' } };
+    return [
+      { blocks: [sys, { ...u1, marker: '5m' }], ...thinking }, // writes 2,100
+      { blocks: [sys, u1, think1, call, { ...result, marker: '5m' }], ...thinking }, // tool loop: keeps thinking
+      { blocks: [sys, u1, think1, call, result, think2, answer, { ...u3, marker: '5m' }], ...thinking },
+    ];
+  };
+
+  it('drops earlier thinking from the prefix and the bill on Sonnet 4.5', () => {
+    const r = simulate(turns('claude-sonnet-4-5'));
+    expect(figures(r)[1]).toEqual({ read: 2100, write5m: 600, write1h: 0, uncached: 0 });
+    // Thinking (800) is gone: prompt 2,270; the entry through the tool result held think1, so only sys + u1 match.
+    expect(figures(r)[2]).toEqual({ read: 2100, write5m: 170, write1h: 0, uncached: 0 });
+    expect(r.requests[2]!.promptTokens).toBe(2270);
+  });
+
+  it('keeps it on Opus 5.5, and without extended thinking', () => {
+    // Prompt 3,070; reads through the tool result (2,700).
+    expect(figures(simulate(turns('claude-opus-5-5')))[2]).toEqual({ read: 2700, write5m: 370, write1h: 0, uncached: 0 });
+    const off = turns('claude-sonnet-4-5').map((spec) => ({ ...spec, options: {} }));
+    expect(figures(simulate(off))[2]).toEqual({ read: 2700, write5m: 370, write1h: 0, uncached: 0 });
   });
 });

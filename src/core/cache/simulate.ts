@@ -6,6 +6,7 @@ import type { ParsedRequest } from '../model.ts';
 import type { ModelPricing } from '../pricing/types.ts';
 import { AnthropicCache } from './anthropic.ts';
 import { OpenAICache } from './openai.ts';
+import { strippedThinking } from './thinking.ts';
 import type { RequestCacheResult, SimulationInput, SimulationResult, SimulationTotals } from './types.ts';
 import { ViewBuilder } from './view.ts';
 
@@ -23,7 +24,8 @@ export function simulateCache(input: SimulationInput): SimulationResult {
     const overhead = input.overheadTokens[i] ?? 0;
     const scope = cacheScopeOf(request, pricing);
     if (providerOf(request.format) === 'anthropic') {
-      requests.push(anthropic.simulate(request, anthropicViews.build(request, tokens, overhead), pricing, scope));
+      const view = anthropicViews.build(request, tokens, overhead, strippedThinking(request, pricing));
+      requests.push(anthropic.simulate(request, view, pricing, scope));
     } else {
       requests.push(openai.simulate(request, openaiViews.build(request, tokens, overhead), pricing, scope));
     }

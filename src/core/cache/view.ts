@@ -43,7 +43,13 @@ export class ViewBuilder {
     private readonly saltMessagesWithOptions: boolean,
   ) {}
 
-  build(request: ParsedRequest, tokens: readonly number[], overhead: number): RequestView {
+  /** `dropped`: segments the provider removes before caching and billing (see thinking.ts); left out here. */
+  build(
+    request: ParsedRequest,
+    tokens: readonly number[],
+    overhead: number,
+    dropped: ReadonlySet<number> = NOTHING_DROPPED,
+  ): RequestView {
     const segments = request.segments;
     const order =
       this.scenario === 'optimized' ? sortedTools(segments, this.normalized) : segments.map((_, index) => index);
@@ -56,7 +62,7 @@ export class ViewBuilder {
     for (let slot = 0; slot < order.length; slot++) {
       const index = order[slot] ?? slot;
       const segment = segments[index];
-      if (segment === undefined) continue;
+      if (segment === undefined || dropped.has(index)) continue;
       if (!salted && segment.messageIndex >= 0) {
         state = extendChain(state, this.table.idOf(optionsSalt(request)));
         salted = true;
@@ -81,6 +87,8 @@ export class ViewBuilder {
     return { blocks, overhead, promptTokens: total, cumulative, keys };
   }
 }
+
+const NOTHING_DROPPED: ReadonlySet<number> = new Set();
 
 // A NUL prefix keeps the salt from ever equalling a real block's JSON.
 function optionsSalt(request: ParsedRequest): string {
