@@ -16,7 +16,12 @@ function option(name, fallback) {
 }
 
 const root = path.resolve(option('--dir', path.join(here, '..', 'dist')));
-const port = Number(option('--port', process.env.PORT ?? '4173'));
+const portText = option('--port', process.env.PORT ?? '4173');
+const port = /^\d+$/.test(portText) ? Number(portText) : NaN;
+if (!(port >= 0 && port <= 65535)) {
+  process.stderr.write(`serve: --port must be a number from 0 to 65535 (0 picks a free port), got "${portText}"\n`);
+  process.exit(1);
+}
 const prefix = `/${option('--prefix', '/').replace(/^\/+|\/+$/g, '')}/`.replace(/^\/\/$/, '/');
 
 if (!existsSync(path.join(root, 'index.html'))) {
