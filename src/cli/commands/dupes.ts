@@ -26,6 +26,14 @@ options:
 exit codes: 0 pass (no duplicate) · 1 fail (duplicates found) · 2 unknown, unsupported input or bad arguments
 `;
 
+/** The read failures a user meets, in words (the code stays beside them for scripts). */
+const READ_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EISDIR: 'a directory; dupes reads one file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+};
+
 interface DupesArgs {
   input: string;
   markdown: boolean;
@@ -76,8 +84,8 @@ export const dupesCommand: Command = async (argv, io) => {
   try {
     bytes = input === '-' ? await io.readStdin() : new Uint8Array(await readFile(path.resolve(io.cwd, input)));
   } catch (error) {
-    const why = error instanceof Error && 'code' in error ? String(error.code) : 'read error';
-    io.stderr(`ctxray dupes: cannot read ${input === '-' ? 'standard input' : input} (${why})\n`);
+    const code = error instanceof Error && 'code' in error ? String(error.code) : 'read error';
+    io.stderr(`ctxray dupes: cannot read ${input === '-' ? 'standard input' : input}: ${READ_ERRORS[code] ?? 'read error'} (${code})\n`);
   }
   if (bytes === null) {
     record = buildDupesRecord({
