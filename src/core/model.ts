@@ -156,7 +156,9 @@ export type RequestNoteCode =
   | 'unknown_shapes'
   | 'no_model'
   | 'transcript_missing_tools'
-  | 'transcript_missing_system';
+  | 'transcript_missing_system'
+  /** Text held an unpaired UTF-16 surrogate (a JSON escape such as \ud800 alone); counted as U+FFFD. */
+  | 'lone_surrogate';
 
 export interface RequestNote {
   code: RequestNoteCode;

@@ -20,7 +20,15 @@ import { copyWithout, isObject, type JsonObject } from '../input/json-value.ts';
 interface WireStats {
   bytes: number;
   hash: string;
+  loneSurrogate: boolean;
 }
+
+/**
+ * An unpaired surrogate as JSON.stringify writes it: `\udXXX` (lower-case hex, D800–DFFF) after an even run of
+ * backslashes, so a text that merely spells a backslash-u escape (`\\ud800` in the wire) does not count. A paired
+ * surrogate is written as the character itself, never escaped.
+ */
+const ESCAPED_LONE_SURROGATE = /(?<!\\)(?:\\\\)*\\ud[89a-f][0-9a-f]{2}/;
 
 /**
  * One per read: every text and wire of every request goes through the same interner, so a history resent on each
@@ -41,14 +49,16 @@ export class TextStore {
   }
 
   /** The block's JSON as sent, without cache markers, interned, with its UTF-8 size and content hash. */
-  wire(block: unknown): { wire: string; bytes: number; hash: string } {
+  wire(block: unknown): { wire: string; bytes: number; hash: string; loneSurrogate: boolean } {
     const wire = this.interner.intern(JSON.stringify(withoutCacheMarkers(block)) ?? 'null');
     let known = this.stats.get(wire);
     if (known === undefined) {
-      known = { bytes: utf8Length(wire), hash: contentHash(wire) };
+      // JSON.parse turned an escape such as \ud800 into a lone surrogate; the wire shows it escaped again. Every
+      // UTF-8 encoder silently replaces it with U+FFFD, so it is checked once per distinct wire and reported.
+      known = { bytes: utf8Length(wire), hash: contentHash(wire), loneSurrogate: ESCAPED_LONE_SURROGATE.test(wire) };
       this.stats.set(wire, known);
     }
-    return { wire, bytes: known.bytes, hash: known.hash };
+    return { wire, bytes: known.bytes, hash: known.hash, loneSurrogate: known.loneSurrogate };
   }
 
   get distinctTexts(): number {
@@ -113,6 +123,8 @@ export class SegmentListBuilder {
   private readonly nested: boolean[] = [];
   /** Segments taken from the element cache (also held by earlier requests): never mutated here. */
   private readonly shared: boolean[] = [];
+  /** Segments whose text holds an unpaired surrogate, counted so element() can tell whether its build added one. */
+  private loneSurrogateSegments = 0;
 
   constructor(
     private readonly store: TextStore,
@@ -139,21 +151,29 @@ export class SegmentListBuilder {
         this.shared.push(true);
       }
       this.unknownShapes.push(...previous.unknown);
+      if (previous.loneSurrogate) this.loneSurrogateSegments++;
       return;
     }
     const start = this.segments.length;
     const unknownStart = this.unknownShapes.length;
+    const surrogatesBefore = this.loneSurrogateSegments;
     build();
     cache.add(fingerprint, this.format, key, index, value, {
       segments: this.segments.slice(start),
       runs: this.runs.slice(start),
       nested: this.nested.slice(start),
       unknown: this.unknownShapes.slice(unknownStart),
+      loneSurrogate: this.loneSurrogateSegments > surrogatesBefore,
     });
   }
 
+  /** True when some segment text of this request holds an unpaired surrogate (reported as a note). */
+  get hasLoneSurrogate(): boolean {
+    return this.loneSurrogateSegments > 0;
+  }
+
   add(spec: SegmentSpec): Segment {
-    const { wire, bytes, hash } = this.store.wire(spec.block);
+    const { wire, bytes, hash, loneSurrogate } = this.store.wire(spec.block);
     const segment: Segment = {
       category: spec.category,
       path: spec.path,
@@ -170,6 +190,8 @@ export class SegmentListBuilder {
       media: spec.media ?? null,
       cacheable: spec.cacheable,
     };
+    // A reused element (element()) carries its flag instead of passing through here again.
+    if (loneSurrogate) this.loneSurrogateSegments++;
     this.segments.push(segment);
     this.runs.push(spec.run ?? null);
     this.nested.push(spec.nested === true);
@@ -255,6 +277,8 @@ const NOTE_MESSAGES: Record<RequestNote['code'], string> = {
   transcript_missing_tools: 'the transcript does not record the tool definitions that were sent',
   transcript_missing_system: 'the transcript does not record the system prompt that was sent',
   item_reference: 'item_reference: an input item is only referenced by id; its content is server-side state not in the file',
+  lone_surrogate:
+    'text holds an unpaired UTF-16 surrogate (a JSON escape such as \\ud800 without its partner); it is not valid Unicode and is counted as U+FFFD',
 };
 
 export function note(code: RequestNote['code']): RequestNote {
@@ -275,6 +299,7 @@ export function assembleRequest(parts: RequestParts, ctx: ImportContext): Parsed
   const model = typeof parts.body['model'] === 'string' ? parts.body['model'] : null;
   const notes = [...parts.notes];
   if (model === null) notes.push(note('no_model'));
+  if (parts.builder.hasLoneSurrogate) notes.push(note('lone_surrogate'));
   if (parts.builder.unknownShapes.length > 0) notes.push(note('unknown_shapes'));
   return {
     index: ctx.index,
@@ -305,6 +330,8 @@ interface ElementRecord {
   runs: (RunKind | null)[];
   nested: boolean[];
   unknown: UnknownShape[];
+  /** Some segment text of the element holds an unpaired surrogate. */
+  loneSurrogate: boolean;
 }
 
 interface CachedElement {
