@@ -548,7 +548,11 @@ export class App {
     ]);
     const unknownModel = view.models.find((m) => m.id === request.model && !m.known);
     const notes = [
-      !request.exact ? 'Counts marked ≈ are estimates (Claude has no public tokenizer; media and some framing are estimated).' : null,
+      !request.exact
+        ? request.format === 'anthropic-messages'
+          ? 'Counts marked ≈ are estimates (Claude has no public tokenizer; media and some framing are estimated).'
+          : 'Counts marked ≈ are estimates (OpenAI tool definitions, media and unverified framing are estimated; the rest is exact).'
+        : null,
       unknownModel && request.model ? `“${request.model}” has no pricing entry (prices checked ${view.pricedOn}); it is reported, not priced as another model.` : null,
       ...request.notes.map(noteText),
     ].filter((n): n is string => n !== null);
