@@ -70,7 +70,11 @@ function render(summary: TimeRangeSummary, conversationOf: readonly number[], ct
     ]),
   );
   const parts: HTMLElement[] = [
-    el('h2', { className: 'section-title', text: `Summary ${time(summary.start)} → ${time(summary.end)} UTC` }),
+    el('h2', {
+      className: 'section-title',
+      // Logs without timestamps have no time range: say so rather than print "– → – UTC".
+      text: summary.start === null ? 'Summary (no timestamps)' : `Summary ${time(summary.start)} → ${time(summary.end)} UTC`,
+    }),
     el('p', {
       className: 'muted',
       text: `${formatCount(ctx.view.files.length)} file(s), ${formatCount(summary.totals.requests)} request(s), ${formatCount(summary.totals.recordedRequests)} with recorded usage. A request with recorded usage counts as billed; the rest as simulated.`,
