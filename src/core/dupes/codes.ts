@@ -30,6 +30,7 @@ export const REASON_CODES = [
   'INPUT_UNREADABLE',
   'UNSUPPORTED_INPUT',
   'INCOMPLETE_INPUT',
+  'LOG_TOO_LARGE',
 ] as const;
 export type ReasonCode = (typeof REASON_CODES)[number];
 
@@ -62,6 +63,7 @@ export const REASON_MEANINGS: Record<ReasonCode, string> = {
   INPUT_UNREADABLE: 'The input could not be read or decoded.',
   UNSUPPORTED_INPUT: 'The input is neither an envelope nor a request log ctxray reads.',
   INCOMPLETE_INPUT: 'Some records of the log could not be read and no duplicate was found in the rest.',
+  LOG_TOO_LARGE: 'The request log is larger than 2,147,483,648 bytes (2 GiB) after gzip decompression.',
 };
 
 /** Which field of the input a refusal points at; names come from the contract, never from the input. */

@@ -2,7 +2,7 @@
 // trace, or any request log the analyzer reads), maps it to blocks and measures. Pure core: no Node APIs, nothing
 // is executed or fetched, so the CLI and the web worker share it.
 import { refuse } from './codes.ts';
-import { MAX_ENVELOPE_BYTES } from './limits.ts';
+import { MAX_ENVELOPE_BYTES, MAX_LOG_BYTES } from './limits.ts';
 import { firstObjectKeys } from './json-scan.ts';
 import { parseBoundedJson, parseBoundedJsonLines } from './bounded-json.ts';
 import { readEnvelopeBytes } from './envelope.ts';
@@ -22,6 +22,8 @@ export interface DupesInput {
 
 export interface EvaluateOptions {
   signal?: AbortSignal;
+  /** Request-log size cap after decompression; MAX_LOG_BYTES unless a test lowers it. */
+  maxLogBytes?: number;
 }
 
 /** What a file is, judged from the keys of its first JSON object. */
@@ -143,11 +145,74 @@ export async function evaluateDupesInput(input: DupesInput, options: EvaluateOpt
     case 'request-log':
       break;
   }
+  const maxLogBytes = options.maxLogBytes ?? MAX_LOG_BYTES;
+  const logRefusal = (actual?: number): DupesRecord =>
+    buildDupesRecord({
+      ok: false,
+      refusal: refuse('LOG_TOO_LARGE', { limit: maxLogBytes, ...(actual !== undefined && { actual }) }),
+      adapter: null,
+      mapping: 'request-log-messages-v1',
+    });
+  if (!hasGzipMagic(input.bytes) && input.bytes.byteLength > maxLogBytes) return logRefusal(input.bytes.byteLength);
   try {
-    const read = await readRequests([{ name: input.name, bytes: input.bytes }], signal ? { signal } : {});
+    const file = hasGzipMagic(input.bytes)
+      ? { name: input.name.replace(/\.gz$/i, ''), bytes: cappedInflation(input.bytes, maxLogBytes, signal) }
+      : { name: input.name, bytes: input.bytes };
+    // The reader's own ceiling is lowered too: a gzip member inside the inflated bytes is inflated again there.
+    const read = await readRequests([file], { limits: { maxDecompressedBytes: maxLogBytes }, ...(signal && { signal }) });
     return dupesRecordForRequests(read.requests, read.errors.length);
   } catch (error) {
     if (isAbort(error, signal)) throw error;
+    // Inflating stopped one chunk past the cap, so only the cap is known.
+    if (error instanceof LogTooLarge) return logRefusal();
     return buildDupesRecord({ ok: false, refusal: refuse('INPUT_UNREADABLE'), adapter: null, mapping: null });
   }
+}
+
+/**
+ * The inflated bytes; a gzip stream inside the gzip (a log compressed twice) is inflated too, so that the cap
+ * counts what the reader will read rather than letting the reader inflate the inner layer on its own.
+ */
+async function* inflatedLog(bytes: Uint8Array, signal: AbortSignal | undefined): AsyncGenerator<Uint8Array> {
+  const outer = gunzipChunks(single(bytes), Number.MAX_SAFE_INTEGER, signal);
+  const first = await outer.next();
+  if (first.done) return;
+  async function* whole(): AsyncGenerator<Uint8Array> {
+    yield first.value as Uint8Array;
+    yield* outer;
+  }
+  if (hasGzipMagic(first.value)) yield* gunzipChunks(whole(), Number.MAX_SAFE_INTEGER, signal);
+  else yield* whole();
+}
+
+/** Not an InputError: the log reader lets it through instead of listing it as a file-level read error. */
+class LogTooLarge extends Error {
+  override name = 'LogTooLarge';
+}
+
+/**
+ * The gzip log as a stream of inflated bytes that fails with LogTooLarge once more than `maxBytes` came out. The
+ * reader then sees plain JSONL (hence the name without `.gz`); corrupt gzip still reaches it as its own error.
+ */
+function cappedInflation(bytes: Uint8Array, maxBytes: number, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
+  const chunks = inflatedLog(bytes, signal);
+  let inflated = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await chunks.next();
+      if (next.done) {
+        controller.close();
+        return;
+      }
+      inflated += next.value.byteLength;
+      if (inflated > maxBytes) {
+        await chunks.return(undefined);
+        throw new LogTooLarge();
+      }
+      controller.enqueue(next.value);
+    },
+    async cancel() {
+      await chunks.return(undefined);
+    },
+  });
 }
