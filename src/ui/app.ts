@@ -28,6 +28,20 @@ interface Message {
   details?: string[];
 }
 
+/** Transcript kinds a file can be read as: the header says the requests were rebuilt from them. */
+const TRANSCRIPT_LABELS: Record<string, string> = {
+  'pi-session': 'pi session',
+  'claude-code': 'Claude Code transcript',
+  'codex-rollout': 'Codex rollout',
+};
+
+/** "pi session" (the kinds read) when every file is a transcript, else null: the wire formats say more then. */
+function transcriptKinds(files: readonly { format: string | null }[]): string | null {
+  const kinds = files.map((f) => (f.format === null ? undefined : TRANSCRIPT_LABELS[f.format]));
+  if (kinds.length === 0 || kinds.some((k) => k === undefined)) return null;
+  return [...new Set(kinds)].join(', ');
+}
+
 const FORMAT_LABELS: Record<WireFormat, string> = {
   'anthropic-messages': 'Anthropic Messages',
   'openai-chat': 'OpenAI Chat Completions',
@@ -438,7 +452,7 @@ export class App {
           this.source.kind === 'example' ? el('span', { className: 'badge', text: 'synthetic' }) : null,
           el('span', {
             className: 'muted',
-            text: `${formatCount(view.requests.length)} request${view.requests.length === 1 ? '' : 's'} · ${view.formats.map((f) => FORMAT_LABELS[f]).join(', ') || 'no format'}`,
+            text: `${formatCount(view.requests.length)} request${view.requests.length === 1 ? '' : 's'} · ${transcriptKinds(view.files) ?? (view.formats.map((f) => FORMAT_LABELS[f]).join(', ') || 'no format')}`,
           }),
         ])
       : el('div', { className: 'source muted', text: 'Local-first X-ray of LLM agent requests' });
