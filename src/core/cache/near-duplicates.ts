@@ -124,6 +124,42 @@ export function jaccard(a: Uint32Array, b: Uint32Array): number {
 const minimumOverlap = (size: number) => Math.floor((JACCARD_NUMERATOR * size + JACCARD_DENOMINATOR - 1) / JACCARD_DENOMINATOR);
 
 /**
+ * Open-addressing table from a 32-bit shingle hash to a slot, sized for `expected` distinct keys at most, with a
+ * count per slot. Typed arrays instead of a Map: most hashes exceed 2³¹, so a Map would box every key.
+ */
+class HashSlots {
+  readonly keys: Uint32Array;
+  readonly used: Uint8Array;
+  readonly count: Uint32Array;
+  private readonly mask: number;
+  /** 32 − log2(capacity): the slot is taken from the product's high bits, which mix every bit of the hash. */
+  private readonly shift: number;
+
+  constructor(expected: number) {
+    let bits = 4;
+    while (1 << bits < expected * 2) bits++;
+    const capacity = 1 << bits;
+    this.keys = new Uint32Array(capacity);
+    this.used = new Uint8Array(capacity);
+    this.count = new Uint32Array(capacity);
+    this.mask = capacity - 1;
+    this.shift = 32 - bits;
+  }
+
+  /** The slot of `hash`, claimed on first sight (linear probing; the table is at most half full). */
+  slotOf(hash: number): number {
+    let slot = Math.imul(hash, 0x9e3779b1) >>> this.shift;
+    while (this.used[slot] === 1) {
+      if (this.keys[slot] === hash) return slot;
+      slot = (slot + 1) & this.mask;
+    }
+    this.used[slot] = 1;
+    this.keys[slot] = hash;
+    return slot;
+  }
+}
+
+/**
  * Near-duplicate groups inside one request. Candidate pairs come from a prefix filter (each set ordered rarest
  * shingle first; two sets reaching the threshold must share a shingle among their first |s| − ⌈0.85·|s|⌉ + 1),
  * then every candidate is verified exactly, so the result equals the all-pairs comparison without its cost.
@@ -155,21 +191,30 @@ export function nearDuplicatesInRequest(
   });
   if (entries.length === 0 || (entries.length === 1 && entries[0]!.segments.length < 2)) return [];
 
-  const frequency = new Map<number, number>();
-  for (const { set } of entries) for (const hash of set) frequency.set(hash, (frequency.get(hash) ?? 0) + 1);
+  const table = new HashSlots(entries.reduce((total, { set }) => total + set.length, 0));
+  // How many entries hold each shingle (each set is distinct, so one count per entry).
+  for (const { set } of entries) for (let i = 0; i < set.length; i++) table.count[table.slotOf(set[i]!)]!++;
   /**
    * The set's hashes ordered rarest first (ties by hash value), as one numeric sort of frequency·2³² + hash keys:
    * a comparator doing two Map lookups per comparison was the most expensive line of this module.
    */
   const rarestFirst = (set: Uint32Array): Float64Array => {
     const keys = new Float64Array(set.length);
-    for (let i = 0; i < set.length; i++) keys[i] = frequency.get(set[i]!)! * 0x100000000 + set[i]!;
+    for (let i = 0; i < set.length; i++) keys[i] = table.count[table.slotOf(set[i]!)]! * 0x100000000 + set[i]!;
     return keys.sort();
   };
 
   // Smaller sets first: each set is probed against the already indexed ones, which the size filter allows.
   const order = entries.map((_, i) => i).sort((a, b) => entries[a]!.set.length - entries[b]!.set.length || a - b);
-  const index = new Map<number, number[]>();
+  // The index: per shingle slot, the entries holding it among their prefix shingles, in insertion order, as linked
+  // lists in typed arrays (a Map of arrays keyed by 32-bit hashes, mostly above 2³¹ and so boxed, cost more than
+  // the shingling).
+  const capacity = table.count.length;
+  const head = new Int32Array(capacity).fill(-1);
+  const tail = new Int32Array(capacity).fill(-1);
+  const nodeEntry: number[] = [];
+  const nodeNext: number[] = [];
+  const seenBy = new Int32Array(entries.length).fill(-1);
   const parent = entries.map((_, i) => i);
   const find = (x: number): number => {
     while (parent[x] !== x) {
@@ -182,12 +227,15 @@ export function nearDuplicatesInRequest(
 
   for (const current of order) {
     const set = entries[current]!.set;
-    const prefix = Array.from(rarestFirst(set).subarray(0, set.length - minimumOverlap(set.length) + 1), (key) => key % 0x100000000);
-    const seen = new Set<number>();
-    for (const hash of prefix) {
-      for (const other of index.get(hash) ?? []) {
-        if (seen.has(other)) continue;
-        seen.add(other);
+    const keys = rarestFirst(set);
+    const prefixLength = set.length - minimumOverlap(set.length) + 1;
+    const prefixSlots = new Int32Array(prefixLength);
+    for (let p = 0; p < prefixLength; p++) prefixSlots[p] = table.slotOf(keys[p]! % 0x100000000);
+    for (let p = 0; p < prefixLength; p++) {
+      for (let node = head[prefixSlots[p]!]!; node !== -1; node = nodeNext[node]!) {
+        const other = nodeEntry[node]!;
+        if (seenBy[other] === current) continue;
+        seenBy[other] = current;
         // Already in one group: the pair cannot change the grouping, so it is not verified.
         if (find(other) === find(current)) continue;
         const otherSet = entries[other]!.set;
@@ -200,13 +248,14 @@ export function nearDuplicatesInRequest(
         parent[find(other)] = find(current);
       }
     }
-    for (const hash of prefix) {
-      let holders = index.get(hash);
-      if (holders === undefined) {
-        holders = [];
-        index.set(hash, holders);
-      }
-      holders.push(current);
+    for (let p = 0; p < prefixLength; p++) {
+      const slot = prefixSlots[p]!;
+      const node = nodeEntry.length;
+      nodeEntry.push(current);
+      nodeNext.push(-1);
+      if (head[slot] === -1) head[slot] = node;
+      else nodeNext[tail[slot]!] = node;
+      tail[slot] = node;
     }
   }
   const members = new Map<number, number[]>();
