@@ -95,12 +95,24 @@ test.describe('hostile segment text in the app', () => {
         await expectNothingRan(page);
       }
     }
-    // The raw markup is visible as characters, bidi controls included, inside a <pre>.
+    // The raw markup is visible as characters inside a <pre>; bidi and control characters are shown as inert
+    // ⟨U+XXXX⟩ markers (none is left in the page to reorder it), and copying gives the exact original text.
     await page.locator('#request-picker').selectOption('1');
     await page.locator('.treemap .cell[data-segment="0"]').click();
     const shown = (await page.locator('.content .payload').textContent()) ?? '';
     expect(shown).toContain('<script>window.__pwned = "script"</script>');
-    expect(shown).toContain('\u202egnp.exe\u202c');
+    expect(shown).toContain('bidi ⟨U+202E⟩gnp.exe⟨U+202C⟩ isolate ⟨U+2066⟩x⟨U+2069⟩ bell ⟨U+0007⟩ escape ⟨U+001B⟩[31m');
+    expect(shown).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u0000-\u0008\u001b\u200b]/);
+    await expect(page.locator('.content .payload .invisible-char').first()).toHaveText('⟨U+202E⟩');
+    const copied = await page.locator('.content .payload').evaluate((pre) => {
+      const selection = document.getSelection()!;
+      selection.selectAllChildren(pre);
+      const transfer = new DataTransfer();
+      pre.dispatchEvent(new ClipboardEvent('copy', { clipboardData: transfer, bubbles: true, cancelable: true }));
+      selection.removeAllRanges();
+      return transfer.getData('text/plain');
+    });
+    expect(copied).toBe(HOSTILE);
     expect(await page.locator('body').isVisible()).toBe(true);
     await expectNothingRan(page);
   });

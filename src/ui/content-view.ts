@@ -1,6 +1,8 @@
 // The selected segment's content, fetched from the worker on demand and shown as text (textContent only).
 import { el } from './dom.ts';
 import { formatBytes, formatTokens } from './format.ts';
+import { copyOriginalText, setInertText } from './inert-text.ts';
+import { visibleLabel } from './invisible-chars.ts';
 import { CATEGORY_LABELS } from './palette.ts';
 import { swatch } from './swatch.ts';
 import type { SegmentTextAnswer } from '../worker/handlers/segment-text.ts';
@@ -18,12 +20,12 @@ export function renderContent(host: HTMLElement, request: RequestView, segment: 
   const facts: [string, string][] = [
     ['Tokens', formatTokens(s.tokens, request.exact)],
     ['Bytes', formatBytes(s.bytes)],
-    ['Path', s.path],
+    ['Path', visibleLabel(s.path)],
     ['Hash', s.hash],
     ['Cache marker', s.cacheMarker ? `cache_control (ttl ${s.cacheMarker.ttl})` : 'none'],
   ];
-  if (s.toolName) facts.splice(2, 0, ['Tool', s.toolName]);
-  if (s.role) facts.splice(2, 0, ['Role', s.role]);
+  if (s.toolName) facts.splice(2, 0, ['Tool', visibleLabel(s.toolName)]);
+  if (s.role) facts.splice(2, 0, ['Role', visibleLabel(s.role)]);
   host.replaceChildren(
     el('section', { className: 'content', attrs: { 'aria-label': 'Segment content', 'data-segment': String(segment) } }, [
       el('h3', {}, [swatch(s.category), `${CATEGORY_LABELS[s.category]} · segment ${segment + 1}`]),
@@ -38,10 +40,11 @@ export function renderContent(host: HTMLElement, request: RequestView, segment: 
       let mode: 'text' | 'wire' = answer.text === '' ? 'wire' : 'text';
       let full = false;
       const pre = el('pre', { className: 'payload', attrs: { tabindex: '0' } });
+      copyOriginalText(pre);
       const controls = el('div', { className: 'content-controls' });
       const draw = (): void => {
         const source = mode === 'text' ? answer.text : answer.wire;
-        pre.textContent = full || source.length <= PREVIEW_CHARS ? source : source.slice(0, PREVIEW_CHARS);
+        setInertText(pre, full || source.length <= PREVIEW_CHARS ? source : source.slice(0, PREVIEW_CHARS));
         const showAll =
           !full && source.length > PREVIEW_CHARS
             ? el('button', {

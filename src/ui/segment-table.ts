@@ -2,6 +2,7 @@
 // which column orders the rows. Very long requests render the first rows and offer the rest on demand.
 import { el } from './dom.ts';
 import { formatBytes, formatPercent, formatTokens } from './format.ts';
+import { visibleLabel } from './invisible-chars.ts';
 import { CATEGORY_LABELS } from './palette.ts';
 import { categoryTag } from './swatch.ts';
 import { CATEGORIES } from '../core/model.ts';
@@ -101,8 +102,8 @@ export function renderSegmentTable(host: HTMLElement, request: RequestView, onSe
           [
             el('td', { className: 'num muted', text: String(s.i + 1) }),
             el('td', {}, [categoryTag(s.category)]),
-            el('td', { className: 'mono path', text: s.path }),
-            el('td', { className: 'mono', text: s.toolName ?? '' }),
+            el('td', { className: 'mono path', text: visibleLabel(s.path) }),
+            el('td', { className: 'mono', text: visibleLabel(s.toolName ?? '') }),
             el('td', { className: 'num', text: `${formatTokens(s.tokens, request.exact)}` }, []),
             el('td', { className: 'num muted', text: formatBytes(s.bytes) }),
           ],

@@ -8,6 +8,8 @@ import type { DiffAnswer } from '../../worker/handlers/diff.ts';
 import type { SegmentTextAnswer } from '../../worker/handlers/segment-text.ts';
 import { el } from '../dom.ts';
 import { formatCount, formatTokens } from '../format.ts';
+import { copyOriginalText, setInertText } from '../inert-text.ts';
+import { visibleLabel } from '../invisible-chars.ts';
 import { categoryTag } from '../swatch.ts';
 import type { RequestView, SegmentView } from '../view-model.ts';
 import type { Panel, PanelContext } from './types.ts';
@@ -32,8 +34,8 @@ function blockRow(kind: DiffHunk['kind'], request: RequestView, index: number, e
   return el('li', { className: kind }, [
     el('span', { className: 'diff-mark', text: mark, attrs: { 'aria-label': kind } }),
     segment === undefined ? null : categoryTag(segment.category),
-    el('span', { className: 'mono', text: segment?.path ?? `#${index}` }),
-    segment?.toolName ? el('span', { className: 'mono muted', text: segment.toolName }) : null,
+    el('span', { className: 'mono', text: segment ? visibleLabel(segment.path) : `#${index}` }),
+    segment?.toolName ? el('span', { className: 'mono muted', text: visibleLabel(segment.toolName) }) : null,
     el('span', { className: 'num muted', text: `${formatTokens(segment?.tokens ?? 0, request.exact)} tok` }),
     extra,
   ]);
@@ -61,7 +63,12 @@ async function showTextDiff(host: HTMLElement, ctx: PanelContext, older: [number
       else for (let k = hunk.bStart; k < hunk.bEnd; k++) lines.push(el('div', { className: 'insert', text: `+ ${b[k] ?? ''}` }));
       if (lines.length > MAX_TEXT_LINES) break;
     }
-    host.replaceChildren(el('div', { className: 'text-diff' }, lines.slice(0, MAX_TEXT_LINES)));
+    // Diff lines are payload text: invisible and bidi characters become visible markers, copy keeps the original.
+    const shown = lines.slice(0, MAX_TEXT_LINES);
+    for (const line of shown) if (!line.classList.contains('muted')) setInertText(line, line.textContent ?? '');
+    const diff = el('div', { className: 'text-diff' }, shown);
+    copyOriginalText(diff);
+    host.replaceChildren(diff);
   } catch (error) {
     if (!ctx.signal.aborted) host.replaceChildren(el('p', { className: 'error', text: error instanceof Error ? error.message : String(error) }));
   }

@@ -5,6 +5,7 @@ import { CATEGORY_COLOURS, CATEGORY_LABELS, LABEL_INK } from '../palette.ts';
 import { el } from '../dom.ts';
 import { swatch } from '../swatch.ts';
 import { formatBytes, formatTokens } from '../format.ts';
+import { visibleLabel } from '../invisible-chars.ts';
 import type { RequestView } from '../view-model.ts';
 import { layoutTreemap, neighbour, type Cell, type Direction } from './layout.ts';
 
@@ -42,8 +43,8 @@ export function renderTreemap(
   const describe = (segment: number): string => {
     const s = request.segments[segment];
     if (!s) return '';
-    const tool = s.toolName ? ` · ${s.toolName}` : '';
-    return `${CATEGORY_LABELS[s.category]}${tool} · ${formatTokens(s.tokens, request.exact)} tokens · ${formatBytes(s.bytes)} · ${s.path}`;
+    const tool = s.toolName ? ` · ${visibleLabel(s.toolName)}` : '';
+    return `${CATEGORY_LABELS[s.category]}${tool} · ${formatTokens(s.tokens, request.exact)} tokens · ${formatBytes(s.bytes)} · ${visibleLabel(s.path)}`;
   };
 
   const showTip = (segment: number, node: HTMLElement): void => {
@@ -53,10 +54,10 @@ export function renderTreemap(
       el('div', { className: 'tip-head' }, [
         swatch(s.category),
         el('strong', { text: CATEGORY_LABELS[s.category] }),
-        s.toolName ? el('span', { className: 'muted', text: ` ${s.toolName}` }) : null,
+        s.toolName ? el('span', { className: 'muted', text: ` ${visibleLabel(s.toolName)}` }) : null,
       ]),
       el('div', { text: `${formatTokens(s.tokens, request.exact)} tokens · ${formatBytes(s.bytes)}` }),
-      el('div', { className: 'mono', text: s.path }),
+      el('div', { className: 'mono', text: visibleLabel(s.path) }),
     );
     tip.hidden = false;
     const box = node.getBoundingClientRect();
@@ -92,7 +93,7 @@ export function renderTreemap(
       // Labels only where they fit; the tooltip and the table carry the rest.
       if (segment && cell.x1 - cell.x0 > 64 && cell.y1 - cell.y0 > 30) {
         node.append(
-          el('span', { className: 'cell-label', text: segment.toolName ?? CATEGORY_LABELS[cell.category] }),
+          el('span', { className: 'cell-label', text: segment.toolName !== null ? visibleLabel(segment.toolName) : CATEGORY_LABELS[cell.category] }),
           el('span', { className: 'cell-value', text: formatTokens(segment.tokens, request.exact) }),
         );
       }
