@@ -20,10 +20,12 @@ function painter(color: boolean): (text: string) => string {
 }
 
 /** A right-aligned table with a left-aligned first column. */
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+/** Numbers align right; the first column and any listed in `textColumns` (file names, dates, codes) align left. */
+function table(header: readonly string[], rows: readonly (readonly string[])[], textColumns: readonly number[] = []): string[] {
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => (row[c] ?? '').length)));
+  const left = (c: number) => c === 0 || textColumns.includes(c);
   const line = (cells: readonly string[]) =>
-    '  ' + cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('  ').trimEnd();
+    '  ' + cells.map((cell, c) => (left(c) ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('  ').trimEnd();
   return [line(header), ...rows.map(line)];
 }
 
@@ -126,6 +128,7 @@ export function renderSummary(summary: TimeRangeSummary, options: TranscriptTerm
           number.format(c.promptTokens),
           `$${dollars.format(c.cost)}`,
         ]),
+        [1, 2],
       ),
     );
   }
@@ -135,6 +138,7 @@ export function renderSummary(summary: TimeRangeSummary, options: TranscriptTerm
       ...table(
         ['finding', 'severity', 'times', 'requests', 'cost'],
         summary.topFindings.map((f) => [f.code, f.severity, number.format(f.findings), number.format(f.requests), `$${dollars.format(f.cost)}`]),
+        [1],
       ),
     );
   }
