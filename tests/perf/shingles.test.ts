@@ -12,7 +12,9 @@ function referenceShingles(text: string): number[] {
   return [...hashes].sort((a, b) => a - b);
 }
 
-const pieces = ['a', 'Bb', 'word', 'é', 'Ünïcode', '日本語', '😀', '\uD800', '\uDC00x', ' ', '  ', '\n', '\t', '\u00A0', '\u2028', '\u3000', 'x1', '-'];
+const pieces = ['a', 'Bb', 'word', 'é', 'Ünïcode', '日本語', '😀', '\uD800', '\uDC00x', ' ', '  ', '\n', '\t', '\u00A0', '\u2028', '\u3000', 'x1', '-',
+  // Every other character \s matches (the fast path recognises them in UTF-8), and neighbours it must not treat as space.
+  '\u000B', '\u000C', '\r', '\u1680', '\u2000', '\u200A', '\u200B', '\u2029', '\u202F', '\u205F', '\uFEFF', '\u0085', '\u180E', '\u2027', '\u3001', '\uFEFE', '\u00A1', 'İ'];
 
 describe('shingles fast path', () => {
   it('matches fnv1aWords window by window on hand-picked texts', () => {
@@ -20,6 +22,21 @@ describe('shingles fast path', () => {
       expect(Array.from(shingles(text))).toEqual(referenceShingles(text));
     }
     expect(Array.from(shingles('one two three four five'))).toEqual([fnv1aWords(['one', 'two', 'three', 'four', 'five'], 0, 5)]);
+  });
+
+  it('splits at every character \\s matches and at nothing else', () => {
+    const separators = ['\t', '\n', '\u000B', '\u000C', '\r', ' ', '\u00A0', '\u1680', '\u2000', '\u2005', '\u200A', '\u2028', '\u2029', '\u202F', '\u205F', '\u3000', '\uFEFF'];
+    const joiners = ['\u0085', '\u180E', '\u200B', '\u2027', '\u202E', '\u2060', '\u3001', '\uFEFE', '\u00A1'];
+    for (const separator of separators) {
+      const text = ['one', 'two', 'three', 'four', 'five', 'six'].join(separator);
+      expect(Array.from(shingles(text)), JSON.stringify(separator)).toEqual(referenceShingles(text));
+      expect(shingles(text).length).toBe(2);
+    }
+    for (const joiner of joiners) {
+      const text = `one two three four five${joiner}six`;
+      expect(Array.from(shingles(text)), JSON.stringify(joiner)).toEqual(referenceShingles(text));
+      expect(shingles(text).length).toBe(1);
+    }
   });
 
   it('matches fnv1aWords on generated texts of mixed scripts and whitespace', () => {

@@ -71,25 +71,61 @@ export function fnv1aWords(words: readonly string[], start: number, count: numbe
 const utf8 = new TextEncoder();
 
 /**
+ * Length of the whitespace character (as JavaScript's \s matches it) whose UTF-8 encoding starts at `i`, or 0:
+ * tab, LF, VT, FF, CR, space, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF.
+ */
+function whitespaceBytesAt(bytes: Uint8Array, i: number): number {
+  const b = bytes[i]!;
+  if (b < 0x80) return b === 0x20 || (b >= 0x09 && b <= 0x0d) ? 1 : 0;
+  if (b === 0xc2) return bytes[i + 1] === 0xa0 ? 2 : 0;
+  if (b === 0xe1) return bytes[i + 1] === 0x9a && bytes[i + 2] === 0x80 ? 3 : 0;
+  if (b === 0xe2) {
+    const b1 = bytes[i + 1];
+    const b2 = bytes[i + 2]!;
+    if (b1 === 0x80) return b2 <= 0x8a || b2 === 0xa8 || b2 === 0xa9 || b2 === 0xaf ? 3 : 0;
+    return b1 === 0x81 && b2 === 0x9f ? 3 : 0;
+  }
+  if (b === 0xe3) return bytes[i + 1] === 0x80 && bytes[i + 2] === 0x80 ? 3 : 0;
+  if (b === 0xef) return bytes[i + 1] === 0xbb && bytes[i + 2] === 0xbf ? 3 : 0;
+  return 0;
+}
+
+/**
  * Distinct shingle hashes of a text, ascending. Texts shorter than five words have none.
- * Each hash equals fnv1aWords(words, i, 5), computed over the words joined by single spaces and encoded to UTF-8
- * once (TextEncoder also writes a lone surrogate as U+FFFD): a space byte only ever separates words, so a shingle
- * is one contiguous byte range, hashed in a tight loop instead of re-decoding five words per window.
+ * Each hash equals fnv1aWords(words, i, 5) over the lower-cased text split at whitespace: the text is encoded to
+ * UTF-8 once (TextEncoder, like fnv1aWords, writes a lone surrogate as U+FFFD), words are found as byte ranges
+ * between whitespace characters, and each window hashes its five ranges with one space byte between them —
+ * no array of word strings and no joined copy of the text.
  */
 export function shingles(text: string): Uint32Array {
-  const words = text.toLowerCase().split(/\s+/).filter((word) => word.length > 0);
-  if (words.length < SHINGLE_WORDS) return new Uint32Array(0);
-  const bytes = utf8.encode(words.join(' '));
-  // wordStart[w] = byte offset of word w; wordStart[words.length] = one past the end (as if a space followed).
-  const wordStart = new Int32Array(words.length + 1);
-  let w = 1;
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 0x20) wordStart[w++] = i + 1;
-  wordStart[words.length] = bytes.length + 1;
-  const hashes = new Uint32Array(words.length - SHINGLE_WORDS + 1);
+  const bytes = utf8.encode(text.toLowerCase());
+  // Word w spans bytes [wordStart[w], wordEnd[w]); at most one word per two bytes (a byte and a separator).
+  const wordStart = new Int32Array((bytes.length >> 1) + 1);
+  const wordEnd = new Int32Array(wordStart.length);
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < bytes.length; ) {
+    const space = whitespaceBytesAt(bytes, i);
+    if (space > 0) {
+      if (inWord) wordEnd[words++] = i;
+      inWord = false;
+      i += space;
+    } else {
+      if (!inWord) wordStart[words] = i;
+      inWord = true;
+      i++;
+    }
+  }
+  if (inWord) wordEnd[words++] = bytes.length;
+  if (words < SHINGLE_WORDS) return new Uint32Array(0);
+  const hashes = new Uint32Array(words - SHINGLE_WORDS + 1);
   for (let i = 0; i < hashes.length; i++) {
     let hash = 0x811c9dc5;
-    const end = wordStart[i + SHINGLE_WORDS]! - 1;
-    for (let b = wordStart[i]!; b < end; b++) hash = Math.imul(hash ^ bytes[b]!, 0x01000193);
+    for (let w = i; w < i + SHINGLE_WORDS; w++) {
+      if (w > i) hash = Math.imul(hash ^ 0x20, 0x01000193);
+      const end = wordEnd[w]!;
+      for (let b = wordStart[w]!; b < end; b++) hash = Math.imul(hash ^ bytes[b]!, 0x01000193);
+    }
     hashes[i] = hash >>> 0;
   }
   hashes.sort();
