@@ -26,20 +26,36 @@ export const EMPTY_CHAIN: ChainState = { hi: 0x6a09e667, lo: 0xbb67ae85 };
 
 /** Appends one identity to a prefix hash. Two independently mixed lanes keep collisions negligible. */
 export function extendChain(state: ChainState, id: number): ChainState {
-  let hi = Math.imul(state.hi ^ id, 0x9e3779b1);
+  return { hi: extendHi(state.hi, id), lo: extendLo(state.lo, id) };
+}
+
+/**
+ * The two lanes of extendChain one at a time, for hot loops that keep the state in two locals instead of
+ * allocating a ChainState per block (the view builder).
+ */
+export function extendHi(previous: number, id: number): number {
+  let hi = Math.imul(previous ^ id, 0x9e3779b1);
   hi ^= hi >>> 15;
   hi = Math.imul(hi, 0x85ebca77);
   hi ^= hi >>> 13;
-  let lo = Math.imul(state.lo ^ Math.imul(id, 0x27d4eb2f), 0xc2b2ae3d);
+  return hi >>> 0;
+}
+
+export function extendLo(previous: number, id: number): number {
+  let lo = Math.imul(previous ^ Math.imul(id, 0x27d4eb2f), 0xc2b2ae3d);
   lo ^= lo >>> 16;
   lo = Math.imul(lo, 0x165667b1);
   lo ^= lo >>> 15;
-  return { hi: hi >>> 0, lo: lo >>> 0 };
+  return lo >>> 0;
 }
 
 /** A 53-bit number naming the prefix, usable as a Map key without allocating a string. */
 export function chainKey(state: ChainState): number {
-  return state.hi * 0x200000 + (state.lo >>> 11);
+  return keyOfLanes(state.hi, state.lo);
+}
+
+export function keyOfLanes(hi: number, lo: number): number {
+  return hi * 0x200000 + (lo >>> 11);
 }
 
 /** Keys of every prefix of `ids`: element i names the prefix that ends with ids[i]. */

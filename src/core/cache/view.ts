@@ -3,7 +3,7 @@
 // the identity (exact wire vs normalized) and the order of the tool list.
 
 import type { CacheMarker, Category, ParsedRequest } from '../model.ts';
-import { EMPTY_CHAIN, IdentityTable, chainKey, extendChain } from './chain.ts';
+import { EMPTY_CHAIN, IdentityTable, extendHi, extendLo, keyOfLanes } from './chain.ts';
 import { optimizedWire, sortedTools } from './normalize.ts';
 import type { Scenario } from './types.ts';
 
@@ -51,25 +51,31 @@ export class ViewBuilder {
     dropped: ReadonlySet<number> = NOTHING_DROPPED,
   ): RequestView {
     const segments = request.segments;
-    const order =
-      this.scenario === 'optimized' ? sortedTools(segments, this.normalized) : segments.map((_, index) => index);
+    // The actual scenario keeps the order as sent (null: slot i holds segment i, no index array per request).
+    const order = this.scenario === 'optimized' ? sortedTools(segments, this.normalized) : null;
     const blocks: SimBlock[] = [];
     const cumulative: number[] = [];
     const keys: number[] = [];
-    let state = EMPTY_CHAIN;
+    // The chain state in two locals (see extendChain): no state object per block.
+    let hi = EMPTY_CHAIN.hi;
+    let lo = EMPTY_CHAIN.lo;
     let total = overhead;
     let salted = !this.saltMessagesWithOptions;
-    for (let slot = 0; slot < order.length; slot++) {
-      const index = order[slot] ?? slot;
+    for (let slot = 0; slot < segments.length; slot++) {
+      const index = order === null ? slot : (order[slot] ?? slot);
       const segment = segments[index];
       if (segment === undefined || dropped.has(index)) continue;
       if (!salted && segment.messageIndex >= 0) {
-        state = extendChain(state, this.table.idOf(optionsSalt(request)));
+        const salt = this.table.idOf(optionsSalt(request));
+        hi = extendHi(hi, salt);
+        lo = extendLo(lo, salt);
         salted = true;
       }
       const identity =
         this.scenario === 'optimized' ? optimizedWire(segment, this.normalized) : segment.wire;
-      state = extendChain(state, this.table.idOf(identity));
+      const id = this.table.idOf(identity);
+      hi = extendHi(hi, id);
+      lo = extendLo(lo, id);
       const blockTokens = tokens[index] ?? 0;
       total += blockTokens;
       blocks.push({
@@ -82,7 +88,7 @@ export class ViewBuilder {
         cacheable: segment.cacheable,
       });
       cumulative.push(total);
-      keys.push(chainKey(state));
+      keys.push(keyOfLanes(hi, lo));
     }
     return { blocks, overhead, promptTokens: total, cumulative, keys };
   }
