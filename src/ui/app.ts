@@ -13,6 +13,7 @@ import { buildFragment, parseFragment, type ViewState } from './share.ts';
 import { renderRequestStrip } from './request-strip.ts';
 import { renderStartScreen } from './start-screen.ts';
 import { droppedEntries, readDroppedEntries } from './folder-drop.ts';
+import { isFileLimitError } from './limit-errors.ts';
 import type { AnalysisView, RequestView } from './view-model.ts';
 import { WorkerClient, WorkerFailure } from './worker-client.ts';
 import { startAnalysisWorker } from './worker-factory.ts';
@@ -52,7 +53,12 @@ const FORMAT_LABELS: Record<WireFormat, string> = {
 const CANCEL_GRACE_MS = 1500;
 
 export class App {
-  private readonly client = new WorkerClient(startAnalysisWorker, (error) => this.workerCrashed(error));
+  private readonly client = new WorkerClient(
+    startAnalysisWorker,
+    (error) => this.workerCrashed(error),
+    // How many workers this page has started: e2e tests see a replacement here, users never need it.
+    (generation) => document.body.setAttribute('data-worker-generation', String(generation)),
+  );
   private examples: ExampleEntry[] | null = null;
   private examplesLoading: Promise<ExampleEntry[]> | null = null;
   private examplesError: string | null = null;
@@ -183,6 +189,11 @@ export class App {
       const options = { ...(this.format && { format: this.format }), ...(this.model && { model: this.model }) };
       const view = await this.client.analyze(inputs, options, onProgress, controller.signal);
       if (controller.signal.aborted) return;
+      const limitHits = view.errors.filter(isFileLimitError);
+      if (limitHits.length > 0) {
+        this.refuseAtLimit(label, { ...view, errors: limitHits }, names);
+        return;
+      }
       this.source = source;
       this.view = view;
       if (view.requests.length === 0) {
@@ -221,6 +232,23 @@ export class App {
       window.clearTimeout(this.cancelTimer);
       progress.remove();
     }
+  }
+
+  /**
+   * A file stopped at a resource limit (decompressed or file size, one document's size): the input is not shown
+   * cut short, and the worker that read it is replaced, since its heap may stay grown to the limit. Neither the
+   * crash recovery nor anything else reads this input again; the next input starts in the fresh worker.
+   */
+  private refuseAtLimit(label: string, hits: AnalysisView, names: string[]): void {
+    this.client.replace(new WorkerFailure('The worker was replaced after an input reached a size limit.', 'cancelled'));
+    this.view = null;
+    this.source = null;
+    this.setMessage({
+      kind: 'error',
+      text: `${label} was not opened: it reached a size limit (below). The analysis worker was replaced, so the next input starts fresh.`,
+      details: this.locatedErrors(hits, names),
+    });
+    this.render();
   }
 
   /**

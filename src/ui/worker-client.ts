@@ -1,12 +1,13 @@
 // The page's handle on the analysis worker. It matches answers to requests by id, forwards progress, cancels, and
 // survives a worker crash: every pending request is rejected with the error and the next call starts a fresh worker.
+// A watchdog replaces a worker that stops reporting while it analyzes an input.
 import { isFromWorker, type AnalyzeOptions, type FromWorker, type InputBlob, type ProgressInfo, type ToWorker } from '../worker/protocol.ts';
 import type { AnalysisView } from './view-model.ts';
 
 export class WorkerFailure extends Error {
   constructor(
     message: string,
-    readonly kind: 'cancelled' | 'input' | 'crash' | 'query',
+    readonly kind: 'cancelled' | 'input' | 'crash' | 'query' | 'unresponsive',
   ) {
     super(message);
   }
@@ -21,22 +22,61 @@ interface Pending {
 /** Starts a worker (src/ui/worker-factory.ts in the app; a stand-in in tests). */
 export type WorkerFactory = () => Worker;
 
+/**
+ * An analysis that sends nothing for this long is taken as hung (a stuck synchronous step, an endless loop) and
+ * its worker is replaced. Reading reports progress at least every few hundred records or raw chunks; the longest
+ * silent stretch measured is the analysis after reading, about 3 s for a 200 MB log (docs/performance.md).
+ */
+export const ANALYSIS_STALL_MS = 30_000;
+
 export class WorkerClient {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
+  /** Workers started so far: 1 for the first, +1 for each replacement. */
+  private started = 0;
 
   /**
    * @param onCrash called whenever a worker dies, even with nothing pending: the worker's session (the analyzed
    *   input) is gone with it, so the app must read the input again before asking for content.
+   * @param onStarted called with the count of workers started so far, each time one starts.
+   * @param stallMs the watchdog's silence limit for an analysis.
    */
   constructor(
     private readonly factory: WorkerFactory,
     private readonly onCrash: (error: WorkerFailure) => void = () => {},
+    private readonly onStarted: (generation: number) => void = () => {},
+    private readonly stallMs = ANALYSIS_STALL_MS,
   ) {}
 
   analyze(inputs: InputBlob[], options: AnalyzeOptions, onProgress: (p: ProgressInfo) => void, signal: AbortSignal): Promise<AnalysisView> {
-    return this.send<AnalysisView>((id) => ({ type: 'analyze', id, inputs, options }), signal, onProgress);
+    // The watchdog: every message for this analysis (progress, the answer) resets it; silence replaces the worker.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const arm = (): void => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        const seconds = Math.round(this.stallMs / 1000);
+        this.replace(new WorkerFailure(`The analysis sent no progress for ${seconds} s, so its worker was stopped and replaced.`, 'unresponsive'));
+      }, this.stallMs);
+    };
+    arm();
+    const watched = (progress: ProgressInfo): void => {
+      arm();
+      onProgress(progress);
+    };
+    const result = this.send<AnalysisView>((id) => ({ type: 'analyze', id, inputs, options }), signal, watched);
+    return result.finally(() => clearTimeout(timer));
+  }
+
+  /**
+   * Stops the worker, fails whatever it had pending with `failure`, and starts a fresh one at once (ready for the
+   * next input). Unlike a crash this never calls onCrash: the app asked for it and must not read the input again.
+   */
+  replace(failure: WorkerFailure): void {
+    this.worker?.terminate();
+    this.worker = null;
+    this.failAll(failure);
+    this.ensureWorker();
   }
 
   ask<T>(name: string, params: unknown, signal?: AbortSignal): Promise<T> {
@@ -73,6 +113,8 @@ export class WorkerClient {
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
     const worker = this.factory();
+    this.started++;
+    this.onStarted(this.started);
     worker.addEventListener('message', (event: MessageEvent) => {
       if (isFromWorker(event.data)) this.receive(event.data);
     });

@@ -13,6 +13,13 @@ declare const self: DedicatedWorkerGlobalScope;
 /** Progress messages at most this often: a 500 MB file must not flood the page with messages. */
 const PROGRESS_INTERVAL_MS = 80;
 
+/**
+ * Most bytes one file may decompress to in the app: 2 GiB instead of the CLI's 8 GiB. A browser tab has far less
+ * memory and patience than a CLI process, and a gzip bomb must reach its limit in seconds, after which the page
+ * replaces this worker (src/ui/app.ts). Larger logs are for `ctxray analyze`.
+ */
+const APP_MAX_DECOMPRESSED_BYTES = 2 * 1024 * 1024 * 1024;
+
 let session: WorkerSession | null = null;
 const running = new Map<number, AbortController>();
 
@@ -44,6 +51,7 @@ async function analyze(message: Extract<ToWorker, { type: 'analyze' }>, signal: 
     ...(message.options.model !== undefined && { model: message.options.model }),
     signal,
     onProgress,
+    limits: { maxDecompressedBytes: APP_MAX_DECOMPRESSED_BYTES },
   });
   signal.throwIfAborted();
   session = { requests: analysis.requests, sections: sectionsOf(analysis), analysis, inputs: message.inputs };

@@ -1,6 +1,6 @@
 // The analysis entry point: read the files, resolve each request's model, count tokens once per distinct text,
 // and total them per file and overall; then the cache analysis (conversations, simulation, findings) on top.
-import { readRequests, type InputFile, type ReadProgress, type ReadResult } from '../input/index.ts';
+import { readRequests, type InputFile, type InputLimits, type ReadProgress, type ReadResult } from '../input/index.ts';
 import type { WireFormat } from '../model.ts';
 import { PRICED_ON } from '../pricing/table.ts';
 import { withCacheAnalysis } from '../cache/attach.ts';
@@ -16,6 +16,8 @@ export interface AnalyzeOptions {
   model?: string | null;
   signal?: AbortSignal;
   onProgress?: (progress: ReadProgress) => void;
+  /** Lower input limits than the defaults (the web worker's tab holds far less than the CLI's process). */
+  limits?: Partial<InputLimits>;
 }
 
 /** How many requests are counted between abort checks. */
@@ -26,6 +28,7 @@ export async function analyzeInput(files: InputFile[], options: AnalyzeOptions =
     ...(options.format !== undefined && { format: options.format }),
     ...(options.signal !== undefined && { signal: options.signal }),
     ...(options.onProgress !== undefined && { onProgress: options.onProgress }),
+    ...(options.limits !== undefined && { limits: options.limits }),
   });
   return analyzeRead(
     read,
