@@ -158,7 +158,11 @@ export type RequestNoteCode =
   | 'transcript_missing_tools'
   | 'transcript_missing_system'
   /** Text held an unpaired UTF-16 surrogate (a JSON escape such as \ud800 alone); counted as U+FFFD. */
-  | 'lone_surrogate';
+  | 'lone_surrogate'
+  /** The body lacks the message list its wire format requires (`messages`, or `input` for Responses). */
+  | 'missing_message_array'
+  /** Top-level content fields of another wire format were present; kept as `other` segments, not dropped. */
+  | 'foreign_fields';
 
 export interface RequestNote {
   code: RequestNoteCode;

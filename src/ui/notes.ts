@@ -8,6 +8,8 @@ const NOTE_TEXT: Record<string, string> = {
   transcript_missing_tools: 'Rebuilt from a transcript that does not record the tool definitions sent.',
   transcript_missing_system: 'Rebuilt from a transcript that does not record the system prompt sent.',
   lone_surrogate: 'Holds text with an unpaired UTF-16 surrogate (a JSON escape such as \\ud800 alone); it is not valid Unicode and is counted as the replacement character U+FFFD.',
+  missing_message_array: 'Has no message list for its wire format (messages, or input for Responses); is the chosen format right?',
+  foreign_fields: 'Has top-level content fields of another wire format; they are counted as "Other". Is the chosen format right?',
 };
 
 export function noteText(code: string): string {

@@ -111,6 +111,33 @@ function verboseLines(analysis: Analysis, i: number, tokens: RequestTokens, styl
   return lines;
 }
 
+/** Notes that mean the body was probably read under the wrong wire format: shown without -v. */
+const FORMAT_WARNINGS = new Set(['missing_message_array', 'foreign_fields']);
+
+/** One warning per such note in a file: its text, how many requests, where the first is, which fields were kept. */
+function formatWarningLines(analysis: Analysis, f: number, style: Style): string[] {
+  const seen = new Map<string, { message: string; count: number; first: string; fields: Set<string> }>();
+  for (const request of analysis.requests) {
+    if (request.file !== f) continue;
+    for (const note of request.notes) {
+      if (!FORMAT_WARNINGS.has(note.code)) continue;
+      let entry = seen.get(note.code);
+      if (!entry) {
+        entry = { message: note.message, count: 0, first: `#${request.index} line ${request.line}`, fields: new Set() };
+        seen.set(note.code, entry);
+      }
+      entry.count += 1;
+      if (note.code === 'foreign_fields') {
+        for (const shape of request.unknownShapes) if (shape.shape.startsWith('foreign:')) entry.fields.add(shape.path);
+      }
+    }
+  }
+  return [...seen.values()].map((entry) => {
+    const fields = entry.fields.size > 0 ? ` Fields: ${[...entry.fields].join(', ')}.` : '';
+    return style.warn(`  warning: ${entry.message} (${plural(entry.count, 'request')}, first ${entry.first}).${fields}`);
+  });
+}
+
 export function renderTerminalReport(analysis: Analysis, options: TerminalOptions): string {
   const style = styleOf(options.color);
   const out: string[] = [];
@@ -130,6 +157,7 @@ export function renderTerminalReport(analysis: Analysis, options: TerminalOption
     out.push(`  total ${totalsLine(file.totals)}`);
     const fileExact = file.totals.exactRequests === file.totals.requests;
     out.push(`  by category: ${categoryList(file.totals.byCategory, file.totals.overhead, fileExact)}`);
+    out.push(...formatWarningLines(analysis, f, style));
     analysis.tokens.forEach((tokens, i) => {
       if (analysis.requests[i]?.file !== f) return;
       out.push(requestLine(analysis, i, tokens));

@@ -9,6 +9,7 @@ import {
   cacheMarkerOf,
   emptyOptions,
   jsonText,
+  keepForeignFields,
   note,
   SegmentListBuilder,
   type ImportContext,
@@ -60,6 +61,9 @@ export function importAnthropicMessages(body: JsonObject, ctx: ImportContext): P
     builder.element('messages', m, message, () => addMessage(builder, message, m));
   });
   if (systemInMessages) notes.push(note('system_role_in_messages'));
+  if (!Array.isArray(body['messages'])) notes.push(note('missing_message_array'));
+  const foreign = keepForeignFields(builder, 'anthropic-messages', body);
+  if (foreign) notes.push(foreign);
 
   const options = emptyOptions();
   options.toolChoice = toolChoice(body['tool_choice']);

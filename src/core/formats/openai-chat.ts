@@ -1,10 +1,10 @@
 // OpenAI Chat Completions body → ParsedRequest. Serialization order: tools (rendered into a hidden system text),
 // then messages in order; a system or developer message is simply messages[i] with category system.
 
-import type { Category, ParsedRequest, RequestOptions } from '../model.ts';
+import type { Category, ParsedRequest, RequestNote, RequestOptions } from '../model.ts';
 import { copyWithout, isObject, objectField, stringField, type JsonObject } from '../input/json-value.ts';
 import { inlineMedia, mediaFromUrl, referencedMedia } from './media.ts';
-import { assembleRequest, emptyOptions, jsonText, SegmentListBuilder, type ImportContext } from './segments.ts';
+import { assembleRequest, emptyOptions, jsonText, keepForeignFields, note, SegmentListBuilder, type ImportContext } from './segments.ts';
 
 const ROLE_CATEGORY: Record<string, Category> = {
   system: 'system',
@@ -30,6 +30,10 @@ export function importOpenAiChat(body: JsonObject, ctx: ImportContext): ParsedRe
   const messages = Array.isArray(body['messages']) ? body['messages'] : [];
   if (!Array.isArray(body['messages'])) builder.malformed('messages', body['messages']);
   messages.forEach((message, m) => builder.element('messages', m, message, () => addMessage(builder, message, m)));
+  const notes: RequestNote[] = [];
+  if (!Array.isArray(body['messages'])) notes.push(note('missing_message_array'));
+  const foreign = keepForeignFields(builder, 'openai-chat', body);
+  if (foreign) notes.push(foreign);
 
   return assembleRequest(
     {
@@ -39,7 +43,7 @@ export function importOpenAiChat(body: JsonObject, ctx: ImportContext): ParsedRe
       messageCount: messages.length,
       options: openAiOptions(body),
       topLevelCacheMarker: null,
-      notes: [],
+      notes,
     },
     ctx,
   );

@@ -5,7 +5,7 @@ import type { Category, ParsedRequest, RequestNote } from '../model.ts';
 import { isObject, objectField, stringField, type JsonObject } from '../input/json-value.ts';
 import { inlineMedia, mediaFromUrl, referencedMedia } from './media.ts';
 import { openAiOptions } from './openai-chat.ts';
-import { assembleRequest, jsonText, note, SegmentListBuilder, type ImportContext, type SegmentSpec } from './segments.ts';
+import { assembleRequest, jsonText, keepForeignFields, note, SegmentListBuilder, type ImportContext, type SegmentSpec } from './segments.ts';
 
 const ROLE_CATEGORY: Record<string, Category> = {
   system: 'system',
@@ -78,6 +78,9 @@ export function importOpenAiResponses(body: JsonObject, ctx: ImportContext): Par
     input.forEach((item, i) => builder.element('input', i, item, () => addItem(builder, item, `input[${i}]`, i, null)));
     if (input.some((item) => isObject(item) && item['type'] === 'item_reference')) notes.push(note('item_reference'));
   } else builder.malformed('input', input);
+  if (typeof input !== 'string' && !Array.isArray(input)) notes.push(note('missing_message_array'));
+  const foreign = keepForeignFields(builder, 'openai-responses', body);
+  if (foreign) notes.push(foreign);
 
   const options = openAiOptions(body);
   if (typeof body['previous_response_id'] === 'string' && body['previous_response_id'] !== '') {

@@ -279,7 +279,41 @@ const NOTE_MESSAGES: Record<RequestNote['code'], string> = {
   item_reference: 'item_reference: an input item is only referenced by id; its content is server-side state not in the file',
   lone_surrogate:
     'text holds an unpaired UTF-16 surrogate (a JSON escape such as \\ud800 without its partner); it is not valid Unicode and is counted as U+FFFD',
+  missing_message_array:
+    'the body has no message list for its wire format (messages for Anthropic Messages and Chat Completions, input for Responses); check --format',
+  foreign_fields:
+    'the body has top-level content fields of another wire format; they are counted as "other" segments, not read as messages; check --format',
 };
+
+/**
+ * Top-level fields that carry prompt content in each wire format (tools are common to all three). A body read
+ * under the wrong format (`--format anthropic` on a Responses body) would otherwise lose another format's fields
+ * without a word.
+ */
+const CONTENT_FIELDS: Record<WireFormat, readonly string[]> = {
+  'anthropic-messages': ['system', 'messages'],
+  'openai-chat': ['messages', 'functions'],
+  'openai-responses': ['instructions', 'input'],
+};
+
+/**
+ * Keep every content field that belongs to another wire format as an `other` segment at its own path (so its
+ * tokens still count and the unknown-shape list names it) and return the note that says so, or null.
+ */
+export function keepForeignFields(builder: SegmentListBuilder, format: WireFormat, body: JsonObject): RequestNote | null {
+  const own = new Set(CONTENT_FIELDS[format]);
+  let found = false;
+  for (const [other, fields] of Object.entries(CONTENT_FIELDS)) {
+    if (other === format) continue;
+    for (const field of fields) {
+      if (own.has(field) || !(field in body) || body[field] === null) continue;
+      own.add(field); // a field two other formats share is kept once
+      builder.unknown(field, `foreign:${field}`, body[field], -1, null);
+      found = true;
+    }
+  }
+  return found ? note('foreign_fields') : null;
+}
 
 export function note(code: RequestNote['code']): RequestNote {
   return { code, message: NOTE_MESSAGES[code] };
