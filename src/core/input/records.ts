@@ -190,27 +190,58 @@ function* linesAsJsonl(texts: string[], lineShift: number, limits: InputLimits):
 }
 
 /**
- * Depth-check then parse one JSON text. For a multi-line document, `lineShift` converts the parser's position
- * into a file line.
+ * Parse one JSON text and check its nesting depth. For a multi-line document, `lineShift` converts the parser's
+ * position into a file line.
+ *
+ * Parsed first, checked after: JSON.parse does not recurse, and walking the parsed containers (stopping below
+ * the limit) costs far less than the character scan that locates an overflow, which now runs only when there is
+ * one. Should JSON.parse throw on some input, the scan still decides whether it is too deep before any syntax
+ * error is reported, so every message stays as it was.
  */
 export function parseRecord(text: string, line: number, maxDepth: number, lineShift?: number): RawRecord {
-  const overflow = nestingOverflowOffset(text, maxDepth);
-  if (overflow >= 0) {
-    return {
-      line: locate(text, overflow, line, lineShift),
-      error: `JSON nested deeper than ${maxDepth} levels${where(text, overflow, lineShift)}`,
-    };
-  }
+  let value: unknown;
   try {
-    return { line, value: JSON.parse(text) as unknown };
+    value = JSON.parse(text) as unknown;
   } catch {
-    const problem = findJsonSyntaxError(text);
-    if (problem === null) return { line, error: 'invalid JSON' };
-    return {
-      line: locate(text, problem.offset, line, lineShift),
-      error: `invalid JSON: ${problem.message}${where(text, problem.offset, lineShift)}`,
-    };
+    const overflow = nestingOverflowOffset(text, maxDepth);
+    return overflow >= 0 ? tooDeep(text, overflow, line, maxDepth, lineShift) : syntaxError(text, line, lineShift);
   }
+  // A text shorter than the limit cannot nest deeper than it (the scan's own shortcut). The walk and the scan
+  // agree on valid JSON; the scan gives the offset to report.
+  if (text.length > maxDepth && nestsDeeperThan(value, maxDepth)) {
+    return tooDeep(text, nestingOverflowOffset(text, maxDepth), line, maxDepth, lineShift);
+  }
+  return { line, value };
+}
+
+/** Whether a parsed value holds a container nested deeper than `limit` (the top-level container is level 1). */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (limit === 0) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (nestsDeeperThan(value[i], limit - 1)) return true;
+    return false;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key in record) if (nestsDeeperThan(record[key], limit - 1)) return true;
+  return false;
+}
+
+/** The depth error, located at the character that opens the first container beyond the limit. */
+function tooDeep(text: string, overflow: number, line: number, maxDepth: number, lineShift: number | undefined): RawRecord {
+  return {
+    line: locate(text, overflow, line, lineShift),
+    error: `JSON nested deeper than ${maxDepth} levels${where(text, overflow, lineShift)}`,
+  };
+}
+
+function syntaxError(text: string, line: number, lineShift: number | undefined): RawRecord {
+  const problem = findJsonSyntaxError(text);
+  if (problem === null) return { line, error: 'invalid JSON' };
+  return {
+    line: locate(text, problem.offset, line, lineShift),
+    error: `invalid JSON: ${problem.message}${where(text, problem.offset, lineShift)}`,
+  };
 }
 
 function locate(text: string, offset: number, line: number, lineShift: number | undefined): number {
