@@ -7,10 +7,12 @@ import {
   buildDupesRecord,
   dupesMarkdown,
   dupesRecordJson,
-  evaluateDupesInput,
+  evaluateDupesInputDetailed,
   exitCodeOf,
+  REASON_MEANINGS,
   type DupesRecord,
 } from '../../core/dupes/index.ts';
+import type { ReadError } from '../../core/model.ts';
 
 const USAGE = `usage: ctxray dupes <file|-> [--markdown] [--out <file>]
 
@@ -67,6 +69,23 @@ function parseArgs(argv: readonly string[]): Parsed {
   return { ok: true, args: { input, markdown, out } };
 }
 
+/**
+ * Why the run is unknown, on one line: the reason code, its fixed meaning, the located detail (indices, offsets,
+ * limits, counts) and, for a log no record of which could be read, the first record's line and read error. Only
+ * codes, numbers and the reader's payload-free messages: never input text, never the file's path.
+ */
+function unknownLine(record: DupesRecord, firstReadError: ReadError | null): string {
+  const reason = record.reason ?? 'UNKNOWN';
+  const located = Object.entries(record.detail ?? {}).map(([key, value]) => `${key} ${String(value)}`);
+  if (firstReadError !== null && record.blocks.length === 0) {
+    // Line 0 marks a file-level error (binary data, broken gzip): no record line to name.
+    const where = firstReadError.line > 0 ? `first unreadable record, line ${firstReadError.line}` : 'file unreadable';
+    located.push(`${where}: ${firstReadError.message}`);
+  }
+  const meaning = record.reason !== null ? ` ${REASON_MEANINGS[record.reason]}` : '';
+  return `ctxray dupes: unknown (${reason}):${meaning}${located.length > 0 ? ` [${located.join('; ')}]` : ''}`;
+}
+
 export const dupesCommand: Command = async (argv, io) => {
   const parsed = parseArgs(argv);
   if (!parsed.ok) {
@@ -95,7 +114,9 @@ export const dupesCommand: Command = async (argv, io) => {
       mapping: null,
     });
   } else {
-    record = await evaluateDupesInput({ name: input === '-' ? 'stdin' : path.basename(input), bytes });
+    const evaluation = await evaluateDupesInputDetailed({ name: input === '-' ? 'stdin' : path.basename(input), bytes });
+    record = evaluation.record;
+    if (record.result === 'unknown' && record.reason !== null) io.stderr(`${unknownLine(record, evaluation.firstReadError)}\n`);
   }
 
   const report = markdown ? dupesMarkdown(record) : dupesRecordJson(record);

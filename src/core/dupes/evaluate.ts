@@ -12,7 +12,7 @@ import { buildDupesRecord, type DupesRecord } from './record.ts';
 import { isPlainObject, type SourceOutcome } from './types.ts';
 import { gunzipChunks, hasGzipMagic } from '../input/gzip.ts';
 import { readRequests } from '../input/index.ts';
-import type { ParsedRequest } from '../model.ts';
+import type { ParsedRequest, ReadError } from '../model.ts';
 
 export interface DupesInput {
   /** File name, used only to pick a decoder (e.g. `.gz`); never written to the record. */
@@ -115,6 +115,29 @@ function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
 }
 
 export async function evaluateDupesInput(input: DupesInput, options: EvaluateOptions = {}): Promise<DupesRecord> {
+  return (await evaluateDupesInputDetailed(input, options)).record;
+}
+
+export interface DupesEvaluation {
+  record: DupesRecord;
+  /**
+   * The first record of a request log that could not be read, with its line and located, payload-free message.
+   * For the terminal only (why a log was UNSUPPORTED_INPUT); the record keeps to its fixed detail fields.
+   */
+  firstReadError: ReadError | null;
+}
+
+export async function evaluateDupesInputDetailed(input: DupesInput, options: EvaluateOptions = {}): Promise<DupesEvaluation> {
+  const diagnostics: { firstReadError: ReadError | null } = { firstReadError: null };
+  const record = await evaluate(input, options, diagnostics);
+  return { record, firstReadError: diagnostics.firstReadError };
+}
+
+async function evaluate(
+  input: DupesInput,
+  options: EvaluateOptions,
+  diagnostics: { firstReadError: ReadError | null },
+): Promise<DupesRecord> {
   const { signal } = options;
   let head: Uint8Array;
   let complete: boolean;
@@ -160,6 +183,7 @@ export async function evaluateDupesInput(input: DupesInput, options: EvaluateOpt
       : { name: input.name, bytes: input.bytes };
     // The reader's own ceiling is lowered too: a gzip member inside the inflated bytes is inflated again there.
     const read = await readRequests([file], { limits: { maxDecompressedBytes: maxLogBytes }, ...(signal && { signal }) });
+    diagnostics.firstReadError = read.errors[0] ?? null;
     return dupesRecordForRequests(read.requests, read.errors.length);
   } catch (error) {
     if (isAbort(error, signal)) throw error;

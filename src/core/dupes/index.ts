@@ -1,6 +1,6 @@
 // Library entry of the duplicate-context contract (docs/dupes.md).
-export { evaluateDupesInput, dupesRecordForRequests, classifyDupesInput } from './evaluate.ts';
-export type { DupesInput, DupesInputKind, EvaluateOptions } from './evaluate.ts';
+export { evaluateDupesInput, evaluateDupesInputDetailed, dupesRecordForRequests, classifyDupesInput } from './evaluate.ts';
+export type { DupesEvaluation, DupesInput, DupesInputKind, EvaluateOptions } from './evaluate.ts';
 export { readEnvelopeBytes, readEnvelopeValue, SUITE } from './envelope.ts';
 export { measureBlocks } from './measure.ts';
 export type { DuplicateGroup, DupesTotals, MeasuredBlock, Measurement } from './measure.ts';
