@@ -140,8 +140,14 @@ export class SegmentListBuilder {
    */
   element(key: string, index: number, value: unknown, build: () => void): void {
     const cache = this.store.elements;
-    const fingerprint = jsonFingerprint(value);
-    const previous = cache.find(fingerprint, this.format, key, index, value);
+    // An agent loop resends its history at the same places: the element last seen at this place is tried first,
+    // so most hits need no fingerprint; otherwise it is looked up by fingerprint (interleaved conversations).
+    let fingerprint: number | null = null;
+    let previous = cache.findAtPlace(this.format, key, index, value);
+    if (previous === null) {
+      fingerprint = jsonFingerprint(value);
+      previous = cache.find(fingerprint, this.format, key, index, value);
+    }
     if (previous !== null) {
       // Shared, not copied: finish() copies only a segment whose position differs in this request.
       for (let i = 0; i < previous.segments.length; i++) {
@@ -158,7 +164,7 @@ export class SegmentListBuilder {
     const unknownStart = this.unknownShapes.length;
     const surrogatesBefore = this.loneSurrogateSegments;
     build();
-    cache.add(fingerprint, this.format, key, index, value, {
+    cache.add(fingerprint ?? jsonFingerprint(value), this.format, key, index, value, {
       segments: this.segments.slice(start),
       runs: this.runs.slice(start),
       nested: this.nested.slice(start),
@@ -385,6 +391,8 @@ interface CachedElement {
  */
 export class ElementCache {
   private readonly buckets = new Map<number, CachedElement[]>();
+  /** Per format and key, the entry last added or found at each index (index + 1: a whole value has index -1). */
+  private readonly latest = new Map<WireFormat, Map<string, (CachedElement | undefined)[]>>();
   private readonly order: CachedElement[] = [];
   private head = 0;
   private chars = 0;
@@ -395,9 +403,32 @@ export class ElementCache {
     const bucket = this.buckets.get(fingerprint);
     if (bucket === undefined) return null;
     for (const entry of bucket) {
-      if (entry.index === index && entry.key === key && entry.format === format && sameJson(entry.value, value)) return entry.record;
+      if (entry.index === index && entry.key === key && entry.format === format && sameJson(entry.value, value)) {
+        this.placesOf(format, key)[index + 1] = entry;
+        return entry.record;
+      }
     }
     return null;
+  }
+
+  /** The element last added or found at this place, when JSON-identical to `value`. */
+  findAtPlace(format: WireFormat, key: string, index: number, value: unknown): ElementRecord | null {
+    const entry = this.latest.get(format)?.get(key)?.[index + 1];
+    return entry !== undefined && sameJson(entry.value, value) ? entry.record : null;
+  }
+
+  private placesOf(format: WireFormat, key: string): (CachedElement | undefined)[] {
+    let byKey = this.latest.get(format);
+    if (byKey === undefined) {
+      byKey = new Map();
+      this.latest.set(format, byKey);
+    }
+    let places = byKey.get(key);
+    if (places === undefined) {
+      places = [];
+      byKey.set(key, places);
+    }
+    return places;
   }
 
   add(fingerprint: number, format: WireFormat, key: string, index: number, value: unknown, record: ElementRecord): void {
@@ -408,6 +439,7 @@ export class ElementCache {
     const bucket = this.buckets.get(fingerprint);
     if (bucket === undefined) this.buckets.set(fingerprint, [entry]);
     else bucket.push(entry);
+    this.placesOf(format, key)[index + 1] = entry;
     this.order.push(entry);
     this.chars += chars;
     while (this.chars > this.maxChars && this.head < this.order.length) this.evict(this.order[this.head++]!);
@@ -420,6 +452,8 @@ export class ElementCache {
 
   private evict(entry: CachedElement): void {
     this.chars -= entry.chars;
+    const places = this.latest.get(entry.format)?.get(entry.key);
+    if (places !== undefined && places[entry.index + 1] === entry) places[entry.index + 1] = undefined;
     const bucket = this.buckets.get(entry.fingerprint);
     if (bucket === undefined) return;
     const at = bucket.indexOf(entry);
