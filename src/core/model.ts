@@ -174,4 +174,6 @@ export interface ReadError {
   file: number;
   line: number;
   message: string;
+  /** Set when the file is a JSON array (or batch body): `line` then holds this record number, not a line. */
+  recordNumber?: number;
 }

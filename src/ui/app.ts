@@ -276,7 +276,8 @@ export class App {
   private locatedErrors(view: AnalysisView, names: string[]): string[] {
     return view.errors.slice(0, 50).map((e) => {
       const file = names[e.file] ?? view.files[e.file]?.name ?? `file ${e.file + 1}`;
-      return e.line > 0 ? `${file}, line ${e.line}: ${e.message}` : `${file}: ${e.message}`;
+      // A JSON array's errors hold a record number and say "record N (line L)" themselves.
+      return e.line > 0 && e.recordNumber === undefined ? `${file}, line ${e.line}: ${e.message}` : `${file}: ${e.message}`;
     }).concat(view.errors.length > 50 ? [`… and ${formatCount(view.errors.length - 50)} more`] : []);
   }
 

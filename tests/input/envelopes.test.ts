@@ -33,8 +33,9 @@ describe('layouts', () => {
   it('reports a record that is not an object', async () => {
     const result = await readOne('array.json', JSON.stringify([chatBody('a'), 42, 'text']));
     expect(result.errors).toEqual([
-      { file: 0, line: 2, message: 'record is a JSON number, not an object' },
-      { file: 0, line: 3, message: 'record is a JSON string, not an object' },
+      // One-line array: every element starts on line 1; `line` holds the record number.
+      { file: 0, line: 2, recordNumber: 2, message: 'record 2 (line 1): record is a JSON number, not an object' },
+      { file: 0, line: 3, recordNumber: 3, message: 'record 3 (line 1): record is a JSON string, not an object' },
     ]);
   });
 });

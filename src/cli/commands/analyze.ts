@@ -279,7 +279,7 @@ function unreadableFiles(analysis: Analysis, include: (file: number) => boolean 
     // A batch output file holds usage for another file's requests, never requests: without errors it read fine.
     if ((file.envelope === 'anthropic-batch-results' || file.envelope === 'openai-batch-output') && errors.length === 0) return;
     if (errors.length === 0) messages.push(`${file.name}: no request bodies found`);
-    for (const error of errors) messages.push(`${file.name}${error.line > 0 ? `:${error.line}` : ''}: ${error.message}`);
+    for (const error of errors) messages.push(`${file.name}${error.line > 0 && error.recordNumber === undefined ? `:${error.line}` : ''}: ${error.message}`);
   });
   return messages;
 }
@@ -402,7 +402,7 @@ export const analyzeCommand: Command = async (argv, terminalIo) => {
       io.stdout(json);
       for (const error of analysis.errors) {
         const name = analysis.files[error.file]?.name ?? `file ${error.file + 1}`;
-        io.stderr(`ctxray analyze: skipped ${name}${error.line > 0 ? `:${error.line}` : ''}: ${error.message}\n`);
+        io.stderr(`ctxray analyze: skipped ${name}${error.line > 0 && error.recordNumber === undefined ? `:${error.line}` : ''}: ${error.message}\n`);
       }
     } else {
       const failure = writeJson(args, io, json);

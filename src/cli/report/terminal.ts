@@ -173,7 +173,7 @@ export function renderTerminalReport(analysis: Analysis, options: TerminalOption
     out.push('', style.warn(style.bold('unreadable records (skipped; the rest was analyzed):')));
     for (const error of analysis.errors) {
       const name = analysis.files[error.file]?.name ?? `file ${error.file + 1}`;
-      out.push(style.warn(`  ${name}${error.line > 0 ? `:${error.line}` : ''}: ${error.message}`));
+      out.push(style.warn(`  ${name}${error.line > 0 && error.recordNumber === undefined ? `:${error.line}` : ''}: ${error.message}`));
     }
   }
   return out.join('\n') + '\n';

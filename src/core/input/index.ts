@@ -153,6 +153,7 @@ class FileReader {
   private undecided: { line: number; record: unknown; kind: EnvelopeKind }[] = [];
   private bytesRead = 0;
   private layout: () => RecordLayout | null = () => null;
+  private elementLine: (record: number) => number | null = () => null;
   private readonly bytesTotal: number;
 
   constructor(
@@ -177,6 +178,7 @@ class FileReader {
       const lines = textLines(decoded, { maxRecordBytes: limits.maxRecordBytes, signal });
       const source = readRecords(lines, limits, signal);
       this.layout = source.layout;
+      this.elementLine = source.elementLine;
       const importers = options.transcriptImporters ?? TRANSCRIPT_IMPORTERS;
       transcript = transcriptImporterByName(this.input.name, importers);
       // Until a transcript importer has had a look at the first parsed records, records wait here.
@@ -235,11 +237,23 @@ class FileReader {
 
   private error(line: number, message: string): void {
     if (this.state.errors.length - this.errorsBefore < this.state.limits.maxErrorsPerFile) {
-      this.state.errors.push({ file: this.file, line, message });
+      this.state.errors.push(this.locatedError(line, message));
       return;
     }
     if (this.suppressedErrors === 0) this.firstSuppressedLine = line;
     this.suppressedErrors++;
+  }
+
+  /**
+   * In a JSON array or batch body, `line` is the record number (the record's contract): the message says
+   * "record N", with the element's real line when the array document is known, so nobody reads N as a line.
+   */
+  private locatedError(line: number, message: string): ReadError {
+    const layout = this.layout();
+    if (line <= 0 || (layout !== 'json-array' && layout !== 'batch-body')) return { file: this.file, line, message };
+    const at = this.elementLine(line);
+    const where = at === null ? `record ${line}` : `record ${line} (line ${at})`;
+    return { file: this.file, line, message: `${where}: ${message}`, recordNumber: line };
   }
 
   /** One closing error that counts the errors past the per-file limit. */

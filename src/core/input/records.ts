@@ -18,10 +18,26 @@ export interface RecordSource {
   records: AsyncGenerator<RawRecord>;
   /** Known once the first record has been produced (or the generator has finished). */
   layout(): RecordLayout | null;
+  /**
+   * For a JSON array, the file line where element `record` (1-based) starts; null for other layouts. Worked out
+   * only when first asked (an error message needs it), with one scan of the document.
+   */
+  elementLine(record: number): number | null;
 }
 
 export function readRecords(lines: AsyncIterable<TextLine>, limits: InputLimits, signal?: AbortSignal): RecordSource {
   let layout: RecordLayout | null = null;
+  // The array document and its first line, kept until an error asks where its elements start.
+  let arrayDocument: { text: string; firstLine: number } | null = null;
+  let elementLines: number[] | null = null;
+  function elementLine(record: number): number | null {
+    if (layout !== 'json-array') return null;
+    if (elementLines === null && arrayDocument !== null) {
+      elementLines = arrayElementLines(arrayDocument.text, arrayDocument.firstLine);
+      arrayDocument = null;
+    }
+    return elementLines?.[record - 1] ?? null;
+  }
   async function* generate(): AsyncGenerator<RawRecord> {
     const iterator = lines[Symbol.asyncIterator]();
     let first: TextLine | null = null;
@@ -145,6 +161,7 @@ export function readRecords(lines: AsyncIterable<TextLine>, limits: InputLimits,
     }
     if (Array.isArray(parsed.value)) {
       layout = 'json-array';
+      arrayDocument = { text: whole, firstLine: first.line };
       // Array elements are numbered 1-based: the record number stands in for the line.
       for (let i = 0; i < parsed.value.length; i++) yield { line: i + 1, value: parsed.value[i] };
       return;
@@ -159,7 +176,7 @@ export function readRecords(lines: AsyncIterable<TextLine>, limits: InputLimits,
     layout = 'json-document';
     yield parsed;
   }
-  return { records: generate(), layout: () => layout };
+  return { records: generate(), layout: () => layout, elementLine };
 }
 
 async function* jsonlRest(
@@ -252,6 +269,42 @@ function where(text: string, offset: number, lineShift: number | undefined): str
   if (lineShift === undefined) return ` at column ${offset + 1}`;
   const at = lineAndColumn(text, offset);
   return ` at line ${at.line + lineShift}, column ${at.column}`;
+}
+
+/**
+ * The 1-based file line on which each top-level element of a JSON array document starts (the document's first
+ * line is `firstLine`). One pass, aware of strings and escapes; the text is known to be valid JSON.
+ */
+export function arrayElementLines(text: string, firstLine: number): number[] {
+  const lines: number[] = [];
+  let line = firstLine;
+  let depth = 0;
+  let inString = false;
+  let expectElement = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a) {
+      line++;
+      continue;
+    }
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: the escaped character cannot end the string (an escaped newline is \n)
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    if (c === 0x20 || c === 0x09 || c === 0x0d) continue;
+    if (expectElement && depth === 1 && c !== 0x5d) {
+      lines.push(line);
+      expectElement = false;
+    }
+    if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      depth++;
+      if (depth === 1) expectElement = true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+    else if (c === 0x2c && depth === 1) expectElement = true;
+  }
+  return lines;
 }
 
 /** The `requests` array of a batch API body (an object holding only that array and no request fields). */
