@@ -1,5 +1,6 @@
 // ctxray command-line entry: dispatches to one module per command (src/cli/commands/).
 import { processIO, type CliIO, type Command } from './io.ts';
+import { GENERATED_BY } from '../core/analysis/version.ts';
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   analyze: {
@@ -23,7 +24,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
 export function usage(): string {
   const lines = ['usage: ctxray <command> [options]', '', 'commands:'];
   for (const [name, { summary }] of Object.entries(COMMANDS)) lines.push(`  ${name.padEnd(9)} ${summary}`);
-  lines.push('', 'Run `ctxray <command> --help` for a command\'s options.');
+  lines.push('', 'Run `ctxray <command> --help` for a command\'s options; `ctxray --version` prints the version.');
   return lines.join('\n') + '\n';
 }
 
@@ -32,6 +33,11 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(usage());
     return name === undefined ? 1 : 0;
+  }
+  if (name === '--version' || name === '-V') {
+    // The core's constant, which a test keeps equal to package.json's version.
+    io.stdout(`${GENERATED_BY}\n`);
+    return 0;
   }
   const command = COMMANDS[name];
   if (!command) {
