@@ -99,6 +99,15 @@ export function renderAgreement(agreement: TranscriptAgreement, options: Transcr
 
 const time = (iso: string | null) => (iso === null ? '—' : iso.slice(0, 16).replace('T', ' '));
 
+/**
+ * A cost cell: "unpriced" when no request of the row has a price (a $0.0000 would read as free), otherwise the
+ * priced sum with the count of requests it leaves out.
+ */
+export function costText(t: Pick<TimeRangeSummary['totals'], 'cost' | 'requests' | 'unpricedRequests'>): string {
+  if (t.requests > 0 && t.unpricedRequests >= t.requests) return 'unpriced';
+  return `$${dollars.format(t.cost)}${t.unpricedRequests > 0 ? ` (+${number.format(t.unpricedRequests)} unpriced)` : ''}`;
+}
+
 export function renderSummary(summary: TimeRangeSummary, options: TranscriptTerminalOptions): string {
   const bold = painter(options.color);
   const lines: string[] = ['', bold(`Summary ${time(summary.start)} → ${time(summary.end)} UTC`)];
@@ -110,7 +119,7 @@ export function renderSummary(summary: TimeRangeSummary, options: TranscriptTerm
     number.format(t.cacheRead),
     number.format(t.cacheWrite),
     number.format(t.output),
-    `$${dollars.format(t.cost)}${t.unpricedRequests > 0 ? ` (+${t.unpricedRequests} unpriced)` : ''}`,
+    costText(t),
   ];
   const header = ['requests', 'recorded', 'prompt', 'cache read', 'cache write', 'output', 'cost'];
   lines.push(bold('  Per day (UTC)'), ...table(['day', ...header], [...summary.days.map((d) => totalsRow(d.day ?? '(no time)', d)), totalsRow('total', summary.totals)]));
@@ -126,7 +135,7 @@ export function renderSummary(summary: TimeRangeSummary, options: TranscriptTerm
           time(c.start),
           number.format(c.requests),
           number.format(c.promptTokens),
-          `$${dollars.format(c.cost)}`,
+          costText(c),
         ]),
         [1, 2],
       ),

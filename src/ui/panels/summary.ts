@@ -11,6 +11,12 @@ import type { Panel, PanelContext } from './types.ts';
 type Totals = TimeRangeSummary['totals'];
 
 const usd = (value: number) => `$${value.toFixed(4)}`;
+
+/** "unpriced" when no request of the row has a price ($0.0000 would read as free); else the sum and what it omits. */
+export function costText(t: Pick<Totals, 'cost' | 'requests' | 'unpricedRequests'>): string {
+  if (t.requests > 0 && t.unpricedRequests >= t.requests) return 'unpriced';
+  return `${usd(t.cost)}${t.unpricedRequests > 0 ? ` (+${formatCount(t.unpricedRequests)} unpriced)` : ''}`;
+}
 const time = (iso: string | null) => (iso === null ? '–' : iso.slice(0, 16).replace('T', ' '));
 const TOTAL_HEADERS = ['Requests', 'Recorded', 'Prompt', 'Cache read', 'Cache write', 'Output', 'Cost'];
 
@@ -22,7 +28,7 @@ function totalCells(t: Totals): HTMLElement[] {
     el('td', { className: 'num', text: formatCount(t.cacheRead) }),
     el('td', { className: 'num', text: formatCount(t.cacheWrite) }),
     el('td', { className: 'num', text: formatCount(t.output) }),
-    el('td', { className: 'num', text: `${usd(t.cost)}${t.unpricedRequests > 0 ? ` (+${formatCount(t.unpricedRequests)} unpriced)` : ''}` }),
+    el('td', { className: 'num', text: costText(t) }),
   ];
 }
 
@@ -57,7 +63,7 @@ function render(summary: TimeRangeSummary, conversationOf: readonly number[], ct
       el('td', { className: 'num', text: time(c.start) }),
       el('td', { className: 'num', text: formatCount(c.requests) }),
       el('td', { className: 'num', text: formatCount(c.promptTokens) }),
-      el('td', { className: 'num', text: usd(c.cost) }),
+      el('td', { className: 'num', text: costText(c) }),
     ]),
   );
   const findings = summary.topFindings.map((f) =>
