@@ -125,6 +125,8 @@ export class SegmentListBuilder {
   private readonly shared: boolean[] = [];
   /** Segments whose text holds an unpaired surrogate, counted so element() can tell whether its build added one. */
   private loneSurrogateSegments = 0;
+  /** The cache entry of this request's previous element (null at the start, or when it was not cached). */
+  private lastElement: CachedElement | null = null;
 
   constructor(
     private readonly store: TextStore,
@@ -140,15 +142,19 @@ export class SegmentListBuilder {
    */
   element(key: string, index: number, value: unknown, build: () => void): void {
     const cache = this.store.elements;
-    // An agent loop resends its history at the same places: the element last seen at this place is tried first,
-    // so most hits need no fingerprint; otherwise it is looked up by fingerprint (interleaved conversations).
+    // An agent loop resends its history in order: the element that followed this request's previous element last
+    // time, then the one last seen at this place, are tried before fingerprinting (most hits need no fingerprint
+    // walk, interleaved conversations included: each conversation's history forms its own chain).
     let fingerprint: number | null = null;
-    let previous = cache.findAtPlace(this.format, key, index, value);
-    if (previous === null) {
+    let entry = cache.findAfter(this.lastElement, this.format, key, index, value) ?? cache.findAtPlace(this.format, key, index, value);
+    if (entry === null) {
       fingerprint = jsonFingerprint(value);
-      previous = cache.find(fingerprint, this.format, key, index, value);
+      entry = cache.find(fingerprint, this.format, key, index, value);
     }
-    if (previous !== null) {
+    if (entry !== null) {
+      cache.link(this.lastElement, entry);
+      this.lastElement = entry;
+      const previous = entry.record;
       // Shared, not copied: finish() copies only a segment whose position differs in this request.
       for (let i = 0; i < previous.segments.length; i++) {
         this.segments.push(previous.segments[i]!);
@@ -164,13 +170,15 @@ export class SegmentListBuilder {
     const unknownStart = this.unknownShapes.length;
     const surrogatesBefore = this.loneSurrogateSegments;
     build();
-    cache.add(fingerprint ?? jsonFingerprint(value), this.format, key, index, value, {
+    const added = cache.add(fingerprint ?? jsonFingerprint(value), this.format, key, index, value, {
       segments: this.segments.slice(start),
       runs: this.runs.slice(start),
       nested: this.nested.slice(start),
       unknown: this.unknownShapes.slice(unknownStart),
       loneSurrogate: this.loneSurrogateSegments > surrogatesBefore,
     });
+    cache.link(this.lastElement, added);
+    this.lastElement = added;
   }
 
   /** True when some segment text of this request holds an unpaired surrogate (reported as a note). */
@@ -382,6 +390,10 @@ interface CachedElement {
   value: unknown;
   record: ElementRecord;
   chars: number;
+  /** The entry that came right after this one in the request that last contained both. */
+  next: CachedElement | null;
+  /** False once evicted: a `next` pointer may still reach it, but it no longer matches or holds its value. */
+  live: boolean;
 }
 
 /**
@@ -399,22 +411,34 @@ export class ElementCache {
 
   constructor(private readonly maxChars = 64 * 1024 * 1024) {}
 
-  find(fingerprint: number, format: WireFormat, key: string, index: number, value: unknown): ElementRecord | null {
+  find(fingerprint: number, format: WireFormat, key: string, index: number, value: unknown): CachedElement | null {
     const bucket = this.buckets.get(fingerprint);
     if (bucket === undefined) return null;
     for (const entry of bucket) {
       if (entry.index === index && entry.key === key && entry.format === format && sameJson(entry.value, value)) {
         this.placesOf(format, key)[index + 1] = entry;
-        return entry.record;
+        return entry;
       }
     }
     return null;
   }
 
   /** The element last added or found at this place, when JSON-identical to `value`. */
-  findAtPlace(format: WireFormat, key: string, index: number, value: unknown): ElementRecord | null {
+  findAtPlace(format: WireFormat, key: string, index: number, value: unknown): CachedElement | null {
     const entry = this.latest.get(format)?.get(key)?.[index + 1];
-    return entry !== undefined && sameJson(entry.value, value) ? entry.record : null;
+    return entry !== undefined && sameJson(entry.value, value) ? entry : null;
+  }
+
+  /** The entry that followed `before` last time, when it is at this place and JSON-identical to `value`. */
+  findAfter(before: CachedElement | null, format: WireFormat, key: string, index: number, value: unknown): CachedElement | null {
+    const entry = before?.next ?? null;
+    if (entry === null || !entry.live || entry.index !== index || entry.key !== key || entry.format !== format) return null;
+    return sameJson(entry.value, value) ? entry : null;
+  }
+
+  /** Records that `after` followed `before` in a request (both may be null: not cached). */
+  link(before: CachedElement | null, after: CachedElement | null): void {
+    if (before !== null && before.next !== after) before.next = after;
   }
 
   private placesOf(format: WireFormat, key: string): (CachedElement | undefined)[] {
@@ -431,11 +455,12 @@ export class ElementCache {
     return places;
   }
 
-  add(fingerprint: number, format: WireFormat, key: string, index: number, value: unknown, record: ElementRecord): void {
+  /** The new entry, or null when the element is too large to keep. */
+  add(fingerprint: number, format: WireFormat, key: string, index: number, value: unknown, record: ElementRecord): CachedElement | null {
     const chars = stringChars(value);
     // One element larger than the whole budget is not worth keeping.
-    if (chars > this.maxChars) return;
-    const entry: CachedElement = { fingerprint, format, key, index, value, record, chars };
+    if (chars > this.maxChars) return null;
+    const entry: CachedElement = { fingerprint, format, key, index, value, record, chars, next: null, live: true };
     const bucket = this.buckets.get(fingerprint);
     if (bucket === undefined) this.buckets.set(fingerprint, [entry]);
     else bucket.push(entry);
@@ -448,10 +473,15 @@ export class ElementCache {
       this.order.splice(0, this.head);
       this.head = 0;
     }
+    return entry;
   }
 
   private evict(entry: CachedElement): void {
     this.chars -= entry.chars;
+    // Release what the budget counted even while another entry's `next` still points here.
+    entry.live = false;
+    entry.value = null;
+    entry.next = null;
     const places = this.latest.get(entry.format)?.get(entry.key);
     if (places !== undefined && places[entry.index + 1] === entry) places[entry.index + 1] = undefined;
     const bucket = this.buckets.get(entry.fingerprint);
