@@ -2,7 +2,7 @@
 import { el } from './dom.ts';
 import { formatBytes, formatTokens } from './format.ts';
 import { copyOriginalText, setInertText } from './inert-text.ts';
-import { visibleLabel } from './invisible-chars.ts';
+import { visibleLabel } from '../core/text/invisible.ts';
 import { CATEGORY_LABELS } from './palette.ts';
 import { swatch } from './swatch.ts';
 import type { SegmentTextAnswer } from '../worker/handlers/segment-text.ts';

@@ -1,7 +1,7 @@
-// Payload text into the DOM with invisible and bidi-reordering characters made visible (invisible-chars.ts): each
+// Payload text into the DOM with invisible and bidi-reordering characters made visible (src/core/text/invisible.ts): each
 // becomes a marker <span> showing ⟨U+XXXX⟩, and the text node beside it never holds the character itself, so no
 // override can reorder the page. A copy from the marked-up text puts the exact original characters on the clipboard.
-import { codePointLabel, splitInvisible } from './invisible-chars.ts';
+import { codePointLabel, splitInvisible } from '../core/text/invisible.ts';
 
 /** The code point a marker stands for, as hex: read back when the selection is copied. */
 const CODE_POINT_ATTR = 'data-code-point';

@@ -2,7 +2,7 @@
 // which column orders the rows. Very long requests render the first rows and offer the rest on demand.
 import { el } from './dom.ts';
 import { formatBytes, formatPercent, formatTokens } from './format.ts';
-import { visibleLabel } from './invisible-chars.ts';
+import { visibleLabel } from '../core/text/invisible.ts';
 import { CATEGORY_LABELS } from './palette.ts';
 import { categoryTag } from './swatch.ts';
 import { CATEGORIES } from '../core/model.ts';

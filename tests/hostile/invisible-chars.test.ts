@@ -1,7 +1,10 @@
-// Invisible and text-direction characters in shown payload text: found, marked, and given back exactly.
+// Invisible and text-direction characters in shown payload text (the app, the --html report): found, marked, and
+// given back exactly.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codePointLabel, joinPieces, splitInvisible, visibleLabel } from '../../src/ui/invisible-chars.ts';
+import { renderHtmlReport } from '../../src/cli/report/html.ts';
+import { analyzeInput } from '../../src/core/analysis/analyze.ts';
+import { codePointLabel, joinPieces, splitInvisible, visibleLabel } from '../../src/core/text/invisible.ts';
 
 describe('splitInvisible', () => {
   it('cuts out bidi overrides, isolates and controls as code points, keeping the runs between them', () => {
@@ -72,5 +75,18 @@ describe('labels', () => {
     expect(visibleLabel('read\u202eelif')).toBe('read⟨U+202E⟩elif');
     expect(visibleLabel('tool_name')).toBe('tool_name');
     expect(visibleLabel('x\u200by')).toBe('x⟨U+200B⟩y');
+  });
+});
+
+describe('the --html report with --content', () => {
+  it('writes bidi and invisible characters of block excerpts as ⟨U+XXXX⟩, never the characters themselves', async () => {
+    // Synthetic: the first user message is edited on turn 2, so the prefix diff shows both excerpts.
+    const body = (text: string, more: unknown[]) => JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'system', content: 'synthetic system' }, { role: 'user', content: text }, ...more] });
+    const log = `${body('synthetic \u202egnp.exe\u202c one', [])}\n${body('synthetic \u2066x\u2069 two\u200b', [{ role: 'assistant', content: 'synthetic reply' }, { role: 'user', content: 'synthetic next' }])}\n`;
+    const analysis = await analyzeInput([{ name: 'synthetic.jsonl', bytes: new TextEncoder().encode(log) }]);
+    const html = renderHtmlReport(analysis, analysis.cache!, { content: true });
+    expect(html).toContain('synthetic ⟨U+202E⟩gnp.exe⟨U+202C⟩ one');
+    expect(html).toContain('synthetic ⟨U+2066⟩x⟨U+2069⟩ two⟨U+200B⟩');
+    expect(html).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200b]/);
   });
 });

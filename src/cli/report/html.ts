@@ -9,6 +9,7 @@ import type { CacheAnalysis, Finding } from '../../core/cache/index.ts';
 import { diffSegments } from '../../core/cache/prefix.ts';
 import type { DiffHunk } from '../../core/cache/myers.ts';
 import { CATEGORIES, type Category, type ParsedRequest } from '../../core/model.ts';
+import { visibleLabel } from '../../core/text/invisible.ts';
 import { CATEGORY_COLOURS, CATEGORY_LABELS, LABEL_INK } from '../../ui/palette.ts';
 import { layoutTreemap } from '../../ui/treemap/layout.ts';
 
@@ -115,7 +116,7 @@ function findingsSection(findings: readonly Finding[], options: HtmlReportOption
     return '<section><h2>Findings</h2><p>No findings: the optimized cost equals the actual cost, so this sequence caches cleanly.</p></section>';
   }
   const items = findings.map((finding) => {
-    const detail = options.content && finding.detail !== null ? `<p class="muted">${escapeHtml(finding.detail)}</p>` : '';
+    const detail = options.content && finding.detail !== null ? `<p class="muted">${escapeHtml(visibleLabel(finding.detail))}</p>` : '';
     const where = finding.segmentPath === null ? '' : ` · <span class="tag">${escapeHtml(finding.segmentPath)}</span>`;
     return `<div class="finding sev-${finding.severity}">
 <p><strong>${escapeHtml(finding.severity)}</strong> · <span class="tag">${escapeHtml(finding.code)}</span>${where}</p>
@@ -261,7 +262,8 @@ function renderHunks(hunks: readonly DiffHunk[], older: ParsedRequest, newer: Pa
     const segment = request.segments[index]!;
     const name = options.content && segment.toolName !== null ? ` ${segment.toolName}` : '';
     const excerpt = options.content && segment.text.length > 0 ? ` “${oneLine(segment.text)}”` : '';
-    lines.push(`<span class="${cls}">${mark} ${escapeHtml(`${segment.path} ${segment.category}${name}${excerpt}`)}</span>`);
+    // Payload text: bidi and invisible characters are written as ⟨U+XXXX⟩ so they cannot reorder the report.
+    lines.push(`<span class="${cls}">${mark} ${escapeHtml(visibleLabel(`${segment.path} ${segment.category}${name}${excerpt}`))}</span>`);
   };
   for (const hunk of hunks) {
     if (hunk.kind === 'equal') {

@@ -1,7 +1,7 @@
 // Payload text may carry characters that change how the page around it reads: bidi overrides and isolates
 // reorder everything after them on the line (a file name that reads "exe.png" but is "gnp.exe"), zero-width and
 // tag characters hide text, C0/C1 controls draw nothing. Shown payload text marks each one visibly and inertly as
-// ⟨U+XXXX⟩, while copying still yields the exact characters. Pure: no DOM here (see inert-text.ts).
+// ⟨U+XXXX⟩, while copying still yields the exact characters. Pure: no DOM here (the web app marks them up in src/ui/inert-text.ts; the --html report uses visibleLabel).
 
 /**
  * Characters shown as a marker: C0 controls except tab/LF/CR, DEL and C1; soft hyphen; Arabic letter mark;

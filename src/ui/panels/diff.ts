@@ -9,7 +9,7 @@ import type { SegmentTextAnswer } from '../../worker/handlers/segment-text.ts';
 import { el } from '../dom.ts';
 import { formatCount, formatTokens } from '../format.ts';
 import { copyOriginalText, setInertText } from '../inert-text.ts';
-import { visibleLabel } from '../invisible-chars.ts';
+import { visibleLabel } from '../../core/text/invisible.ts';
 import { categoryTag } from '../swatch.ts';
 import type { RequestView, SegmentView } from '../view-model.ts';
 import type { Panel, PanelContext } from './types.ts';

@@ -5,7 +5,7 @@ import { CATEGORY_COLOURS, CATEGORY_LABELS, LABEL_INK } from '../palette.ts';
 import { el } from '../dom.ts';
 import { swatch } from '../swatch.ts';
 import { formatBytes, formatTokens } from '../format.ts';
-import { visibleLabel } from '../invisible-chars.ts';
+import { visibleLabel } from '../../core/text/invisible.ts';
 import type { RequestView } from '../view-model.ts';
 import { layoutTreemap, neighbour, type Cell, type Direction } from './layout.ts';
 
