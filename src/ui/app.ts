@@ -11,7 +11,7 @@ import type { Panel, PanelContext } from './panels/types.ts';
 import { showProgress } from './progress.ts';
 import { buildFragment, parseFragment, type ViewState } from './share.ts';
 import { renderRequestStrip } from './request-strip.ts';
-import { renderStartScreen } from './start-screen.ts';
+import { localFilesLinkMessage, renderStartScreen } from './start-screen.ts';
 import { droppedEntries, readDroppedEntries } from './folder-drop.ts';
 import { isFileLimitError } from './limit-errors.ts';
 import type { AnalysisView, RequestView } from './view-model.ts';
@@ -138,6 +138,10 @@ export class App {
     } else if (this.source) {
       // Options changed in the address bar for the input on screen.
       await this.open(this.source, state.request);
+    } else if (parsed.ok) {
+      // Nothing on screen and nothing in the link to open: it was shared from files opened from disk.
+      const local = localFilesLinkMessage(state);
+      if (local !== null) this.setMessage({ kind: 'info', text: local });
     }
   }
 

@@ -1,12 +1,30 @@
 // The empty state: what ctxray does, and every way to open input — drop, choose files, paste, or an example.
 import { el } from './dom.ts';
 import type { ExampleEntry } from './examples.ts';
-import { MAX_INPUT_FRAGMENT_CHARS } from './share.ts';
+import { MAX_INPUT_FRAGMENT_CHARS, type ViewState } from './share.ts';
 
 export interface StartActions {
   chooseFiles(): void;
   paste(text: string): void;
   openExample(entry: ExampleEntry): void;
+}
+
+/**
+ * A link with view settings (request, panel, format, model) but no example and no input was copied while looking at
+ * files opened from disk: files never travel in links, so the start screen says to open them again. Null when the
+ * link carries its own input, or nothing at all.
+ */
+export function localFilesLinkMessage(state: ViewState): string | null {
+  if (state.example !== undefined || state.input !== undefined) return null;
+  const where: string[] = [];
+  if (state.request !== undefined) where.push(`request ${state.request}`);
+  if (state.panel !== undefined) where.push(`the "${state.panel}" panel`);
+  if (where.length === 0 && state.format === undefined && state.model === undefined) return null;
+  const view = where.length > 0 ? ` (${where.join(', ')})` : '';
+  return (
+    `This link refers to a view${view} of files that were opened locally; files opened from disk never travel in a link. ` +
+    'Open the same files again (drop them here or choose them) to see it.'
+  );
 }
 
 export function renderStartScreen(
