@@ -237,10 +237,11 @@ function toolReorder(
   if (older.length !== newer.length || older.length < 2) return null;
   const namesBefore = older.map((s) => s.toolName ?? s.path);
   const namesAfter = newer.map((s) => s.toolName ?? s.path);
-  if ([...namesBefore].sort().join('\u0000') !== [...namesAfter].sort().join('\u0000')) return null;
+  // Same order (the usual case) is answered before sorting and joining both lists.
   let first = 0;
   while (first < namesBefore.length && namesBefore[first] === namesAfter[first]) first++;
   if (first === namesBefore.length) return null;
+  if ([...namesBefore].sort().join('\u0000') !== [...namesAfter].sort().join('\u0000')) return null;
   let last = namesBefore.length - 1;
   while (namesBefore[last] === namesAfter[last]) last--;
   return { first, last, before: namesBefore.slice(first, last + 1), after: namesAfter.slice(first, last + 1) };
