@@ -59,3 +59,24 @@ test.describe('resource limits in the app', () => {
     await expect(page.locator('.content .payload')).not.toBeEmpty();
   });
 });
+
+test.describe('the worker watchdog', () => {
+  test('a worker that sends nothing for 30 s is replaced, the notice says so, and the next input opens', async ({ page, context }) => {
+    test.setTimeout(120_000);
+    // The first worker loads a stand-in module that never answers (a hung analysis); later workers load the app's.
+    await context.route(/\/assets\/worker-[^/]*\.js$/, (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: "self.addEventListener('message', () => {});\n" }), { times: 1 });
+    await page.goto('./');
+    const paste = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'synthetic pasted request' }] });
+    await page.locator('textarea').first().fill(paste);
+    await page.locator('#paste-analyze').click();
+    await expect(page.locator('body')).toHaveAttribute('data-worker-generation', '1');
+    await expect(page.locator('#notice')).toContainText('The analysis sent no progress for 30 s, so its worker was stopped and replaced.', { timeout: 60_000 });
+    await expect(page.locator('body')).toHaveAttribute('data-worker-generation', '2');
+    await expect(page.locator('#progress')).toHaveCount(0);
+    // The same input again, now in the fresh (real) worker.
+    await page.locator('textarea').first().fill(paste);
+    await page.locator('#paste-analyze').click();
+    await expect(page.locator('#request-picker option')).toHaveCount(1);
+    await expect(page.locator('body')).toHaveAttribute('data-worker-generation', '2');
+  });
+});
