@@ -101,12 +101,32 @@ export function canonicalJson(wire: string): string {
     return wire;
   }
   try {
-    return serializeSorted(value);
+    // Keys already in sorted order everywhere (most blocks): the native serializer writes the same text.
+    return keysSorted(value) ? JSON.stringify(value) : serializeSorted(value);
   } catch (error) {
     // Nesting deep enough to exhaust the stack: keep the exact text rather than fail the analysis.
     if (error instanceof RangeError) return wire;
     throw error;
   }
+}
+
+/**
+ * Whether every object's keys, in the order JSON.stringify writes them (Object.keys), are already in the order
+ * serializeSorted sorts them: then both write the same text.
+ */
+function keysSorted(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!keysSorted(value[i])) return false;
+    return true;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  for (let i = 0; i < keys.length; i++) {
+    if (i > 0 && keys[i - 1]! > keys[i]!) return false;
+    if (!keysSorted(record[keys[i]!])) return false;
+  }
+  return true;
 }
 
 // Writes the string directly instead of building sorted objects: a key named "__proto__" would otherwise be
