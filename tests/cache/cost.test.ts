@@ -122,3 +122,17 @@ describe('actual vs optimized, savings and the 1,000-session projection', () => 
     expect(comparison.projection.actual).toBeCloseTo(17.7, 9);
   });
 });
+
+describe('an optimization that costs more is rejected', () => {
+  it('keeps the requests as sent when the tail breakpoint would only add a write nothing reads', () => {
+    // One request of 1,500 tokens with no breakpoint: as sent 1,500 × $3 = 4,500 µ$; the optimized scenario writes
+    // it at the tail (1,500 × $3.75 = 5,625 µ$) and no later request reads it.
+    const built = buildRequests([{ blocks: [{ id: 'tools', tokens: 1200, category: 'tools' }, u1] }]);
+    const comparison = costScenarios({ ...built, pricingOf: pricingByModel(built.requests) });
+    expect(comparison.actual.totals.total).toBeCloseTo(0.0045, 12);
+    expect(comparison.optimizedScenarioCost).toBeCloseTo(0.005625, 12);
+    expect(comparison.optimizedRejected).toBe(true);
+    expect(comparison.optimized.totals.total).toBeCloseTo(0.0045, 12);
+    expect(comparison.potentialSavings).toBe(0);
+  });
+});

@@ -40,7 +40,11 @@ export function renderCacheSummary(cache: CacheAnalysis, options: CacheTerminalO
   const { actual, optimized, potentialSavings, savingsFraction, projection } = cache.cost;
   lines.push('', paint(1, 'Prompt cache (simulated)'));
   lines.push(`  total actual cost:    $${dollars.format(actual.totals.total)}`);
-  lines.push(`  total optimized cost: $${dollars.format(optimized.totals.total)}  (findings fixed, plus a breakpoint on each Claude request's tail)`);
+  lines.push(
+    cache.cost.optimizedRejected
+      ? `  total optimized cost: $${dollars.format(optimized.totals.total)}  (as sent: fixing the findings plus a tail breakpoint on each Claude request would cost $${dollars.format(cache.cost.optimizedScenarioCost)})`
+      : `  total optimized cost: $${dollars.format(optimized.totals.total)}  (findings fixed, plus a breakpoint on each Claude request's tail)`,
+  );
   lines.push(`  potential savings:    $${dollars.format(potentialSavings)} (${(savingsFraction * 100).toFixed(1)}%)`);
   lines.push(
     `  × ${number.format(projection.sessions)} sessions like this one (a plain multiplication): $${dollars.format(projection.actual)} → $${dollars.format(projection.optimized)}`,

@@ -152,8 +152,13 @@ export interface ScenarioReport {
 
 export interface CostComparison {
   actual: ScenarioReport;
+  /** The optimized scenario, or the actual one when that is cheaper (see `optimizedRejected`). */
   optimized: ScenarioReport;
-  /** actual − optimized total (USD); a negative value (optimizing cost more) is reported as is, not clamped. */
+  /** What the optimized scenario's simulation cost, even when it was rejected (USD). */
+  optimizedScenarioCost: number;
+  /** The optimized scenario cost more than the requests as sent, so the requests as sent stand as optimized. */
+  optimizedRejected: boolean;
+  /** actual − optimized total (USD); never negative, since a costlier "optimization" is rejected. */
   potentialSavings: number;
   /** potentialSavings / actual total, 0 when the actual total is 0. */
   savingsFraction: number;
