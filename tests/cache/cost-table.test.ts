@@ -108,3 +108,15 @@ describe('cache-table query on an analyzed gateway log with recorded usage', () 
     expect(calibrated.rows[0]!.readAgrees).toBe(true);
   });
 });
+
+describe('cache table: a costlier optimized scenario', () => {
+  it('says the requests as sent stand, and what the optimized scenario would have cost', () => {
+    // One lone request with no breakpoint: the optimized tail breakpoint writes 2,000 tokens at $3.75 nobody reads.
+    const built = buildRequests([{ blocks: [{ id: 'lone', tokens: 2000, category: 'system' }] }]);
+    const table = cacheTable(built.requests, costScenarios({ ...built, pricingOf: pricingByModel(built.requests) }));
+    expect(table.optimizedRejected).toBe(true);
+    expect(table.optimizedScenarioCost).toBeCloseTo(0.0075, 12);
+    expect(table.totals.optimizedCost).toBeCloseTo(0.006, 12);
+    expect(table.potentialSavings).toBe(0);
+  });
+});

@@ -50,6 +50,10 @@ export interface CacheTable {
   };
   potentialSavings: number;
   savingsFraction: number;
+  /** The optimized scenario cost more than the requests as sent, which then stand as optimized. */
+  optimizedRejected: boolean;
+  /** What the optimized scenario's simulation cost, even when rejected (USD). */
+  optimizedScenarioCost: number;
   projection: CostComparison['projection'];
   /** No request had a timestamp, or some lacked one: those are assumed to arrive within every TTL. */
   assumedWithinTtl: boolean;
@@ -101,6 +105,8 @@ export function cacheTable(requests: readonly ParsedRequest[], cost: CostCompari
     },
     potentialSavings: cost.potentialSavings,
     savingsFraction: cost.savingsFraction,
+    optimizedRejected: cost.optimizedRejected,
+    optimizedScenarioCost: cost.optimizedScenarioCost,
     projection: cost.projection,
     assumedWithinTtl: simulation.assumedWithinTtl,
     observed: {

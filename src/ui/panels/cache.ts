@@ -48,6 +48,12 @@ function summary(table: CacheTable): HTMLElement {
     }),
   ];
   const notes: string[] = [];
+  if (table.optimizedRejected) {
+    notes.push(
+      `The optimized scenario would cost ${money(table.optimizedScenarioCost)}, more than the requests as sent ` +
+        '(tail writes nothing later reads), so the requests as sent already are the cheaper choice.',
+    );
+  }
   if (table.assumedWithinTtl) notes.push('Requests without a timestamp are assumed to arrive within every cache TTL.');
   if (totals.promptCacheKeys > 0) {
     notes.push(`${formatCount(totals.promptCacheKeys)} OpenAI request(s) carry a prompt_cache_key (a routing hint; its value is not shown).`);
