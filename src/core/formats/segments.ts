@@ -145,8 +145,11 @@ export class SegmentListBuilder {
     // An agent loop resends its history in order: the element that followed this request's previous element last
     // time, then the one last seen at this place, are tried before fingerprinting (most hits need no fingerprint
     // walk, interleaved conversations included: each conversation's history forms its own chain).
-    let fingerprint: number | null = null;
-    let entry = cache.findAfter(this.lastElement, this.format, key, index, value) ?? cache.findAtPlace(this.format, key, index, value);
+    let entry =
+      cache.findAfter(this.lastElement, this.format, key, index, value) ??
+      cache.findAtPlace(this.format, key, index, value);
+    // Computed on the fingerprint path; an element built below always went through it.
+    let fingerprint = 0;
     if (entry === null) {
       fingerprint = jsonFingerprint(value);
       entry = cache.find(fingerprint, this.format, key, index, value);
@@ -170,7 +173,7 @@ export class SegmentListBuilder {
     const unknownStart = this.unknownShapes.length;
     const surrogatesBefore = this.loneSurrogateSegments;
     build();
-    const added = cache.add(fingerprint ?? jsonFingerprint(value), this.format, key, index, value, {
+    const added = cache.add(fingerprint, this.format, key, index, value, {
       segments: this.segments.slice(start),
       runs: this.runs.slice(start),
       nested: this.nested.slice(start),
