@@ -102,6 +102,8 @@ test.describe('hostile segment text in the app', () => {
     const shown = (await page.locator('.content .payload').textContent()) ?? '';
     expect(shown).toContain('<script>window.__pwned = "script"</script>');
     expect(shown).toContain('bidi ⟨U+202E⟩gnp.exe⟨U+202C⟩ isolate ⟨U+2066⟩x⟨U+2069⟩ bell ⟨U+0007⟩ escape ⟨U+001B⟩[31m');
+    // The raw controls must not reach the page (the pattern is the point of this check).
+    // eslint-disable-next-line no-control-regex
     expect(shown).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u0000-\u0008\u001b\u200b]/);
     await expect(page.locator('.content .payload .invisible-char').first()).toHaveText('⟨U+202E⟩');
     const copied = await page.locator('.content .payload').evaluate((pre) => {
