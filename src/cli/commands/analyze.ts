@@ -317,7 +317,10 @@ export const analyzeCommand: Command = async (argv, terminalIo) => {
     }
     progress?.finish();
     io.stderr('ctxray analyze: cancelled\n');
-    process.exit(130);
+    // process.exit would wait for a read still blocked in a pipe that sends nothing more (Node joins its I/O
+    // threads on exit); dying by SIGINT itself does not, and shells report it as status 130.
+    process.removeListener('SIGINT', onInterrupt);
+    process.kill(process.pid, 'SIGINT');
   };
   process.on('SIGINT', onInterrupt);
   try {
