@@ -77,7 +77,7 @@ describe('ctxray analyze progress and cancel (spawned)', () => {
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    // The second Ctrl-C ends the process by SIGINT itself (a shell reports status 130).
+    // The second Ctrl-C ends the process by SIGINT itself (a shell reports that as status 130).
     const exited = new Promise<number | string | null>((resolve) => child.on('close', (code, signal) => resolve(code ?? signal)));
     const writer = fs.createWriteStream(fifo);
     // The CLI may close its end before the last write lands: that EPIPE is the expected outcome, not an error.
@@ -103,7 +103,7 @@ describe('ctxray analyze progress and cancel (spawned)', () => {
     const child = spawn(process.execPath, [bin, 'analyze', fifo, '-v'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    // The second Ctrl-C ends the process by SIGINT itself (a shell reports status 130).
+    // The second Ctrl-C ends the process by SIGINT itself (a shell reports that as status 130).
     const exited = new Promise<number | string | null>((resolve) => child.on('close', (code, signal) => resolve(code ?? signal)));
     const writer = fs.createWriteStream(fifo);
     // The CLI exits with the pipe still open: the rest of our write then fails with EPIPE, as expected.
@@ -115,7 +115,8 @@ describe('ctxray analyze progress and cancel (spawned)', () => {
     child.kill('SIGINT');
     await new Promise((resolve) => setTimeout(resolve, 300));
     child.kill('SIGINT');
-    expect(await exited).toBe('SIGINT');
+    // 130 when the cancelled read still wound down after the first Ctrl-C; SIGINT when the second one ended it.
+    expect([130, 'SIGINT']).toContain(await exited);
     expect(stderr.endsWith('\nctxray analyze: cancelled\n')).toBe(true);
     writer.destroy();
   }, 60_000);
