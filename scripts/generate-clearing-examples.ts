@@ -16,19 +16,9 @@ import type { SupportedApi, Verdict, ApiCode } from '../src/core/clearing/codes.
 import { runQualification } from '../src/cli/qualify/run.ts';
 import type { QualificationRecord } from '../src/core/clearing/qualification-record.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import { prng } from './examples/synthetic-text.ts';
 
-/** mulberry32: small, fast, deterministic. */
-export function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const WORDS = (
   'synthetic alpha beta gamma delta module parser buffer cache vector token render layout widget ' +
