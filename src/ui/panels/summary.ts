@@ -6,6 +6,7 @@ import type { TimeRangeSummary } from '../../core/transcripts/index.ts';
 import type { TranscriptsAnswer } from '../../worker/handlers/transcripts.ts';
 import { el } from '../dom.ts';
 import { formatCount } from '../format.ts';
+import { askOrShowError } from './ask.ts';
 import type { Panel, PanelContext } from './types.ts';
 
 type Totals = TimeRangeSummary['totals'];
@@ -111,15 +112,8 @@ export const summaryPanel: Panel = {
       container.append(el('p', { className: 'empty', text: 'No requests.' }));
       return;
     }
-    let answer: TranscriptsAnswer;
-    try {
-      answer = await ctx.ask<TranscriptsAnswer>('transcripts');
-    } catch (error) {
-      if (ctx.signal.aborted) return;
-      container.replaceChildren(el('p', { className: 'error', text: error instanceof Error ? error.message : String(error) }));
-      return;
-    }
-    if (ctx.signal.aborted) return;
+    const answer = await askOrShowError<TranscriptsAnswer>(container, ctx, 'transcripts');
+    if (answer === null) return;
     container.replaceChildren(...render(answer.summary, answer.timeline.points.map((p) => p.conversation), ctx));
   },
 };

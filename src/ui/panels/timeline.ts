@@ -8,6 +8,7 @@ import { isoTime } from '../../core/transcripts/time.ts';
 import type { TranscriptsAnswer } from '../../worker/handlers/transcripts.ts';
 import { el } from '../dom.ts';
 import { formatCount } from '../format.ts';
+import { askOrShowError } from './ask.ts';
 import type { Panel, PanelContext } from './types.ts';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -223,15 +224,8 @@ export const timelinePanel: Panel = {
       container.append(el('p', { className: 'empty', text: 'No requests.' }));
       return;
     }
-    let answer: TranscriptsAnswer;
-    try {
-      answer = await ctx.ask<TranscriptsAnswer>('transcripts');
-    } catch (error) {
-      if (ctx.signal.aborted) return;
-      container.replaceChildren(el('p', { className: 'error', text: error instanceof Error ? error.message : String(error) }));
-      return;
-    }
-    if (ctx.signal.aborted) return;
+    const answer = await askOrShowError<TranscriptsAnswer>(container, ctx, 'transcripts');
+    if (answer === null) return;
     const { timeline } = answer;
     const hasRecorded = timeline.points.some((p) => p.recordedPrompt !== null);
     const shown = SERIES.filter((s) => hasRecorded || !['recorded', 'predicted', 'recorded-read'].includes(s.key));

@@ -1,0 +1,14 @@
+// A panel's question to the worker, with the failure shown in the panel and a superseded render ignored.
+import { el } from '../dom.ts';
+import type { PanelContext } from './types.ts';
+
+/** The answer, or null when the render was superseded or the worker failed (the error is then shown). */
+export async function askOrShowError<T>(container: HTMLElement, ctx: PanelContext, name: string, params?: unknown): Promise<T | null> {
+  try {
+    const answer = await ctx.ask<T>(name, params);
+    return ctx.signal.aborted ? null : answer;
+  } catch (error) {
+    if (!ctx.signal.aborted) container.replaceChildren(el('p', { className: 'error', text: error instanceof Error ? error.message : String(error) }));
+    return null;
+  }
+}
