@@ -11,6 +11,7 @@ import type {
 import type { ModelPricing } from '../../src/core/pricing/types.ts';
 import { simulateCache } from '../../src/core/cache/simulate.ts';
 import type { Scenario, SimulationResult } from '../../src/core/cache/types.ts';
+import { emptyOptions } from '../../src/core/formats/segments.ts';
 
 export interface BlockSpec {
   /** Identity text (the block's wire JSON in real data). */
@@ -85,16 +86,7 @@ export function buildRequests(specs: readonly RequestSpec[]): BuiltInput {
       customId: null,
       timestamp: spec.timestamp ?? null,
       recorded: spec.recorded ?? null,
-      options: {
-        toolChoice: null,
-        thinking: null,
-        promptCacheKey: null,
-        promptCacheRetention: null,
-        promptCacheMode: null,
-        stream: false,
-        previousResponseId: false,
-        ...spec.options,
-      },
+      options: { ...emptyOptions(), ...spec.options },
     };
   });
   return {

@@ -1,6 +1,7 @@
 // Hand-made requests for the conversation, findings and near-duplicate tests (synthetic, not from any real log).
 import type { CacheMarker, ParsedRequest, Segment, WireFormat } from '../../src/core/model.ts';
 import { contentHash } from '../../src/core/text/hash.ts';
+import { emptyOptions } from '../../src/core/formats/segments.ts';
 
 export interface SyntheticTool {
   name: string;
@@ -94,15 +95,7 @@ export function makeRequest(spec: SyntheticRequest, index = 0): ParsedRequest {
     customId: null,
     timestamp: spec.timestamp ?? null,
     recorded: null,
-    options: {
-      toolChoice: null,
-      thinking: null,
-      promptCacheKey: null,
-      promptCacheRetention: null,
-      promptCacheMode: null,
-      stream: false,
-      previousResponseId: false,
-    },
+    options: emptyOptions(),
   };
 }
 

@@ -2,6 +2,7 @@
 import type { Category, MediaInfo, ParsedRequest, Segment, WireFormat } from '../../src/core/model.ts';
 import { contentHash } from '../../src/core/text/hash.ts';
 import { utf8Length } from '../../src/core/text/utf8.ts';
+import { emptyOptions } from '../../src/core/formats/segments.ts';
 
 export interface SegmentSpec {
   category: Category;
@@ -56,15 +57,7 @@ export function request(
     customId: null,
     timestamp: null,
     recorded: null,
-    options: {
-      toolChoice: null,
-      thinking: null,
-      promptCacheKey: null,
-      promptCacheRetention: null,
-      promptCacheMode: null,
-      stream: false,
-      previousResponseId: false,
-    },
+    options: emptyOptions(),
     ...extra,
   };
 }

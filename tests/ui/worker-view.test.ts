@@ -5,6 +5,7 @@ import type { Category, ParsedRequest, Segment } from '../../src/core/model.ts';
 import type { RequestTokens } from '../../src/core/tokens/counter.ts';
 import { isOneGrowingConversation, openingRequest } from '../../src/worker/opening.ts';
 import { buildView, sectionsOf } from '../../src/worker/view.ts';
+import { emptyOptions } from '../../src/core/formats/segments.ts';
 
 const SECRET = 'PAYLOAD-TEXT-MUST-NOT-CROSS';
 
@@ -42,7 +43,7 @@ function request(index: number, messages: string[]): ParsedRequest {
     customId: null,
     timestamp: null,
     recorded: null,
-    options: { toolChoice: null, thinking: null, promptCacheKey: null, promptCacheRetention: null, promptCacheMode: null, stream: false, previousResponseId: false },
+    options: emptyOptions(),
   };
 }
 
