@@ -1,27 +1,7 @@
 // The page-side worker client: id matching, progress, cancel, and recovery from a crashed worker.
 import { describe, expect, it } from 'vitest';
-import type { FromWorker, ToWorker } from '../../src/worker/protocol.ts';
+import { FakeWorker } from './fake-worker.ts';
 import { WorkerClient, WorkerFailure } from '../../src/ui/worker-client.ts';
-
-/** A stand-in Worker: records what the page posts and lets the test answer or crash. */
-class FakeWorker extends EventTarget {
-  readonly posted: ToWorker[] = [];
-  terminated = false;
-  postMessage(message: ToWorker): void {
-    this.posted.push(message);
-  }
-  terminate(): void {
-    this.terminated = true;
-  }
-  reply(message: FromWorker): void {
-    this.dispatchEvent(new MessageEvent('message', { data: message }));
-  }
-  crash(text: string): void {
-    const event = new Event('error', { cancelable: true }) as Event & { message: string };
-    event.message = text;
-    this.dispatchEvent(event);
-  }
-}
 
 function clientWithFakes(): { client: WorkerClient; workers: FakeWorker[]; crashes: string[] } {
   const workers: FakeWorker[] = [];

@@ -1,22 +1,8 @@
 // The worker client's watchdog and deliberate replacement: a silent analysis is failed and its worker replaced;
 // progress keeps it alive; a replacement starts a fresh worker at once and never triggers crash recovery.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { FromWorker, ToWorker } from '../../src/worker/protocol.ts';
+import { FakeWorker } from './fake-worker.ts';
 import { ANALYSIS_STALL_MS, WorkerClient, WorkerFailure } from '../../src/ui/worker-client.ts';
-
-class FakeWorker extends EventTarget {
-  readonly posted: ToWorker[] = [];
-  terminated = false;
-  postMessage(message: ToWorker): void {
-    this.posted.push(message);
-  }
-  terminate(): void {
-    this.terminated = true;
-  }
-  reply(message: FromWorker): void {
-    this.dispatchEvent(new MessageEvent('message', { data: message }));
-  }
-}
 
 const progress = { file: 0, bytesRead: 1, bytesTotal: 10, records: 1 };
 

@@ -1,0 +1,22 @@
+// A stand-in Worker for the page-side worker client tests.
+import type { FromWorker, ToWorker } from '../../src/worker/protocol.ts';
+
+/** A stand-in Worker: records what the page posts and lets the test answer or crash. */
+export class FakeWorker extends EventTarget {
+  readonly posted: ToWorker[] = [];
+  terminated = false;
+  postMessage(message: ToWorker): void {
+    this.posted.push(message);
+  }
+  terminate(): void {
+    this.terminated = true;
+  }
+  reply(message: FromWorker): void {
+    this.dispatchEvent(new MessageEvent('message', { data: message }));
+  }
+  crash(text: string): void {
+    const event = new Event('error', { cancelable: true }) as Event & { message: string };
+    event.message = text;
+    this.dispatchEvent(event);
+  }
+}
