@@ -1,6 +1,8 @@
 // Synthetic inputs (labelled synthetic) that use every text-bearing field the readers know, in every envelope.
 // They are planted by the harness like the real fixtures are, so each string here becomes a marker.
 
+import { validRoute } from '../fuzz/arbitraries.ts';
+
 const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 export const anthropicBody = {
@@ -144,20 +146,10 @@ export function dupesFiles(): Record<string, string> {
 
 /** Routes with a free-text label per entry (ignored by the parser; must never be echoed). */
 export function routesFile(): unknown[] {
-  const weights = { input: 3, cacheRead: 0.3, cacheWrite: 3.75, output: 15 };
   return ['anthropic-messages', 'openai-responses'].map((api) => ({
-    api,
+    ...validRoute(api),
     label: `synthetic route label for ${api}`,
     account: 'synthetic-account-identity',
-    triggerTokens: 180_000,
-    drainTokens: 40_000,
-    summaryInputTokens: 20_000,
-    summaryOutputTokens: 2_000,
-    cacheLifetimeMs: 300_000,
-    cacheMarginMs: 10_000,
-    prices: weights,
-    quota: { input: 1, cacheRead: 0.1, cacheWrite: 1.25, output: 5 },
-    quotaBudget: 1_000_000,
   }));
 }
 
