@@ -70,6 +70,12 @@ export interface Segment {
   bytes: number;
   /** Content hash of `wire`: 16 hex digits (cyrb64-style, see src/core/text/hash.ts). Not a security hash. */
   hash: string;
+  /**
+   * Number of the distinct `wire` in the read that built this segment (0, 1, 2, ... in order of first sighting),
+   * so per-wire memos of the analysis are arrays instead of maps keyed by long strings. A hint: every memo confirms
+   * it against `wire` (src/core/text/wire-memo.ts), so segments of different reads never share a wrong value.
+   */
+  wireId: number;
   /** Block-level cache_control (Anthropic) or prompt_cache_breakpoint (OpenAI), or null. */
   cacheMarker: CacheMarker | null;
   /**

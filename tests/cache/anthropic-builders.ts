@@ -1,4 +1,5 @@
 // Hand-built ParsedRequests and pricing entries for the cache simulation tests (synthetic data).
+import { wireIdOf } from '../wire-ids.ts';
 import type {
   CacheMarker,
   Category,
@@ -62,6 +63,7 @@ export function buildRequests(specs: readonly RequestSpec[]): BuiltInput {
         wire: block.id,
         bytes: block.id.length,
         hash: '0000000000000000',
+        wireId: wireIdOf(block.id),
         cacheMarker: block.marker === undefined ? null : { ttl: block.marker },
         position: block.position ?? i,
         messageIndex: block.messageIndex ?? (block.category === 'tools' || block.category === 'system' ? -1 : i),

@@ -1,4 +1,5 @@
 // Hand-made requests for the conversation, findings and near-duplicate tests (synthetic, not from any real log).
+import { wireIdOf } from '../wire-ids.ts';
 import type { CacheMarker, ParsedRequest, Segment, WireFormat } from '../../src/core/model.ts';
 import { contentHash } from '../../src/core/text/hash.ts';
 import { emptyOptions } from '../../src/core/formats/segments.ts';
@@ -35,6 +36,7 @@ function segment(partial: Partial<Segment> & Pick<Segment, 'category' | 'path' |
     text: partial.wire,
     bytes: partial.wire.length,
     hash: contentHash(partial.wire),
+    wireId: wireIdOf(partial.wire),
     cacheMarker: null,
     position: 0,
     messageIndex: -1,

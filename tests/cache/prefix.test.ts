@@ -1,3 +1,4 @@
+import { wireIdOf } from '../wire-ids.ts';
 import { describe, expect, it } from 'vitest';
 import type { Segment } from '../../src/core/model.ts';
 import { commonPrefixLength, comparePrefix, diffSegments } from '../../src/core/cache/prefix.ts';
@@ -5,7 +6,7 @@ import { optimizedWire } from '../../src/core/cache/normalize.ts';
 
 function segment(wire: string): Segment {
   return {
-    category: 'user', path: 'messages[0].content[0]', text: wire, wire, bytes: wire.length, hash: '0', cacheMarker: null,
+    category: 'user', path: 'messages[0].content[0]', text: wire, wire, bytes: wire.length, hash: '0', wireId: wireIdOf(wire), cacheMarker: null,
     position: 0, messageIndex: 0, role: 'user', toolName: null, callId: null, media: null, cacheable: true,
   };
 }

@@ -1,4 +1,5 @@
 // The record and its markdown view: schema validity, verdicts, the evidence table, and no text ever leaking.
+import { wireIdOf } from '../wire-ids.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -152,7 +153,7 @@ describe('privacy: planted markers never reach JSON or markdown', () => {
         unknownShapes: [], notes: [], customId: m, timestamp: null, recorded: null,
         options: { toolChoice: null, thinking: null, promptCacheKey: m, promptCacheRetention: null, promptCacheMode: null, stream: false, previousResponseId: false },
         segments: [
-          { category: 'user', path: 'messages[0]', text: m, wire: m, bytes: m.length, hash: '0', cacheMarker: null, position: 0, messageIndex: 0, role: 'user', toolName: m, callId: m, media: null, cacheable: true },
+          { category: 'user', path: 'messages[0]', text: m, wire: m, bytes: m.length, hash: '0', wireId: wireIdOf(m), cacheMarker: null, position: 0, messageIndex: 0, role: 'user', toolName: m, callId: m, media: null, cacheable: true },
         ],
       },
     ]);

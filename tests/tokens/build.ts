@@ -1,4 +1,5 @@
 // Hand-built ParsedRequest values for token and analysis tests (synthetic, not from any real log).
+import { wireIdOf } from '../wire-ids.ts';
 import type { Category, MediaInfo, ParsedRequest, Segment, WireFormat } from '../../src/core/model.ts';
 import { contentHash } from '../../src/core/text/hash.ts';
 import { utf8Length } from '../../src/core/text/utf8.ts';
@@ -25,6 +26,7 @@ export function segment(spec: SegmentSpec): Segment {
     wire,
     bytes: utf8Length(wire),
     hash: contentHash(wire),
+    wireId: wireIdOf(wire),
     cacheMarker: null,
     position: 0,
     messageIndex: spec.messageIndex ?? -1,

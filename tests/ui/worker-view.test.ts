@@ -1,4 +1,5 @@
 // The worker's text-free view and the request the app opens on, from hand-built requests.
+import { wireIdOf } from '../wire-ids.ts';
 import { describe, expect, it } from 'vitest';
 import type { Analysis } from '../../src/core/analysis/types.ts';
 import type { Category, ParsedRequest, Segment } from '../../src/core/model.ts';
@@ -17,6 +18,7 @@ function segment(category: Category, messageIndex: number, text: string): Segmen
     wire: JSON.stringify(text),
     bytes: text.length + 2,
     hash: `h-${text}`.padEnd(16, '0').slice(0, 16),
+    wireId: wireIdOf(JSON.stringify(text)),
     cacheMarker: null,
     position: Math.max(0, messageIndex + 1),
     messageIndex,

@@ -11,7 +11,7 @@
 import type { CacheMarker, ParsedRequest } from '../model.ts';
 import type { ModelPricing } from '../pricing/types.ts';
 import type { BreakpointInfo, RequestCacheResult, Scenario, SimulationEvent } from './types.ts';
-import type { RequestView, SimBlock } from './view.ts';
+import type { RequestView } from './view.ts';
 
 export const MAX_BREAKPOINTS = 4;
 export const LOOKBACK_POSITIONS = 20;
@@ -50,15 +50,14 @@ export class AnthropicCache {
     pricing: ModelPricing | null,
     cacheScope: string,
   ): RequestCacheResult {
-    const plan = planBreakpoints(request, view.blocks, this.scenario);
+    const plan = planBreakpoints(request, view, this.scenario);
     const events = plan.events;
     const minTokens = pricing?.minCacheableTokens ?? UNKNOWN_MODEL_MIN_TOKENS;
     const breakpoints: BreakpointInfo[] = plan.breakpoints.map((bp) => {
-      const block = view.blocks[bp.block]!;
       const prefixTokens = view.cumulative[bp.block] ?? 0;
       return {
-        segment: block.segment,
-        position: block.position,
+        segment: view.segmentOf[bp.block]!,
+        position: view.position[bp.block]!,
         ttl: bp.ttl,
         source: bp.source,
         prefixTokens,
@@ -93,11 +92,11 @@ export class AnthropicCache {
     const now = request.timestamp;
     const hit = findHit(view, usable, entries, now);
     if (hit.expiredBlock !== null && (hit.block === null || hit.expiredBlock > hit.block)) {
-      events.push({ code: 'entry_expired', segment: view.blocks[hit.expiredBlock]!.segment, value: null });
+      events.push({ code: 'entry_expired', segment: view.segmentOf[hit.expiredBlock]!, value: null });
     }
     const missed = entryBeyondLookback(view, usable, entries, now, hit.block);
     if (missed !== null) {
-      events.push({ code: 'lookback_exceeded', segment: view.blocks[missed.block]!.segment, value: missed.distance });
+      events.push({ code: 'lookback_exceeded', segment: view.segmentOf[missed.block]!, value: missed.distance });
     }
 
     const readTokens = hit.block === null ? 0 : view.cumulative[hit.block]!;
@@ -115,7 +114,7 @@ export class AnthropicCache {
     result.write5m = c - b;
     result.uncached = view.promptTokens - c;
     result.hit = hit.block !== null;
-    result.hitSegment = hit.block === null ? null : view.blocks[hit.block]!.segment;
+    result.hitSegment = hit.block === null ? null : view.segmentOf[hit.block]!;
 
     // Refresh what was read, then store every breakpoint's prefix (a later request may read any of them).
     if (hit.block !== null) touch(entries, view.keys[hit.block]!, hit.ttlMs, now);
@@ -138,26 +137,28 @@ export class AnthropicCache {
  * the optimized scenario always adds a tail breakpoint (keeping at most 3 explicit ones so the request stays
  * within the limit) and resolves a TTL conflict in favour of the explicit marker.
  */
-export function planBreakpoints(request: ParsedRequest, blocks: readonly SimBlock[], scenario: Scenario): Plan {
+export function planBreakpoints(request: ParsedRequest, view: RequestView, scenario: Scenario): Plan {
   const events: SimulationEvent[] = [];
   let explicit: PlannedBreakpoint[] = [];
-  blocks.forEach((block, index) => {
-    if (block.marker !== null) explicit.push({ block: index, ttl: block.marker.ttl, source: 'explicit' });
-  });
+  const markerOf = (block: number) => request.segments[view.segmentOf[block]!]!.cacheMarker;
+  for (let block = 0; block < view.segmentOf.length; block++) {
+    const marker = markerOf(block);
+    if (marker !== null) explicit.push({ block, ttl: marker.ttl, source: 'explicit' });
+  }
   const automaticMarker: CacheMarker | null =
     scenario === 'optimized' ? (request.topLevelCacheMarker ?? { ttl: '5m' }) : request.topLevelCacheMarker;
   let automatic: PlannedBreakpoint | null = null;
   let rejected = false;
   if (automaticMarker !== null) {
-    const target = lastCacheableBlock(blocks);
+    const target = lastCacheableBlock(request, view);
     if (target === null) {
       events.push({ code: 'automatic_no_eligible_block', segment: null, value: null });
     } else {
-      const existing = blocks[target]!.marker;
+      const existing = markerOf(target);
       if (existing === null) {
         automatic = { block: target, ttl: automaticMarker.ttl, source: 'automatic' };
       } else if (existing.ttl !== automaticMarker.ttl && scenario === 'actual') {
-        events.push({ code: 'automatic_ttl_conflict', segment: blocks[target]!.segment, value: null });
+        events.push({ code: 'automatic_ttl_conflict', segment: view.segmentOf[target]!, value: null });
         rejected = true;
       }
       // Same TTL as the explicit marker on that block: the top-level marker adds nothing.
@@ -180,7 +181,7 @@ export function planBreakpoints(request: ParsedRequest, blocks: readonly SimBloc
   for (const bp of breakpoints) {
     if (bp.ttl === '5m') seen5m = true;
     else if (seen5m) {
-      events.push({ code: 'ttl_order', segment: blocks[bp.block]!.segment, value: null });
+      events.push({ code: 'ttl_order', segment: view.segmentOf[bp.block]!, value: null });
       break;
     }
   }
@@ -188,8 +189,8 @@ export function planBreakpoints(request: ParsedRequest, blocks: readonly SimBloc
 }
 
 /** The last block that may carry a marker (not thinking, not empty text), walking back from the end. */
-function lastCacheableBlock(blocks: readonly SimBlock[]): number | null {
-  for (let i = blocks.length - 1; i >= 0; i--) if (blocks[i]!.cacheable) return i;
+function lastCacheableBlock(request: ParsedRequest, view: RequestView): number | null {
+  for (let i = view.segmentOf.length - 1; i >= 0; i--) if (request.segments[view.segmentOf[i]!]!.cacheable) return i;
   return null;
 }
 
@@ -227,8 +228,8 @@ function findHit(
   let bestTtl = 0;
   let expired: number | null = null;
   for (const bp of breakpoints) {
-    const floor = view.blocks[bp.block]!.position - (LOOKBACK_POSITIONS - 1);
-    for (let i = bp.block; i >= 0 && view.blocks[i]!.position >= floor; i--) {
+    const floor = view.position[bp.block]! - (LOOKBACK_POSITIONS - 1);
+    for (let i = bp.block; i >= 0 && view.position[i]! >= floor; i--) {
       if (best !== null && i <= best) break;
       const entry = entries.get(view.keys[i]!);
       if (entry === undefined) continue;
@@ -261,7 +262,7 @@ function entryBeyondLookback(
     if (!isAlive(entries.get(view.keys[i]!), now)) continue;
     const next = breakpoints.find((bp) => bp.block >= i);
     if (next === undefined) return null;
-    const distance = view.blocks[next.block]!.position - view.blocks[i]!.position;
+    const distance = view.position[next.block]! - view.position[i]!;
     // Inside some window it would have been the hit; only an entry outside every window counts.
     if (distance >= LOOKBACK_POSITIONS) return { block: i, distance };
   }

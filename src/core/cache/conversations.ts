@@ -2,6 +2,7 @@
 // agent's main loop with side requests, a gateway log interleaves every user. Matching is by content only, so a
 // conversation reads the same whether it is alone in the file or interleaved with others.
 import type { ParsedRequest, Segment } from '../model.ts';
+import { WireMemo } from '../text/wire-memo.ts';
 import { optimizedWire } from './normalize.ts';
 
 /**
@@ -225,7 +226,8 @@ function contentIdentity(segment: Segment): string {
  */
 class MessageIdentities {
   private readonly contentIds = new Map<string, number>();
-  private readonly byWire = new Map<string, number>();
+  /** Content id per wire: re-sent history costs an array lookup a block. */
+  private readonly byWire = new WireMemo((segment) => this.contentId(contentIdentity(segment)));
   /** Messages are numbered through a trie (role, then content ids): no key string is built per message. */
   private readonly messageRoots = new Map<string, MessageNode>();
   private messageCount = 0;
@@ -245,23 +247,13 @@ class MessageIdentities {
     const roles = new Array<string>(messages).fill('');
     for (const segment of segments) {
       if (segment.messageIndex < 0) continue;
-      contentIds[next[segment.messageIndex]!++] = this.contentIdOf(segment);
+      contentIds[next[segment.messageIndex]!++] = this.byWire.get(segment);
       roles[segment.messageIndex] = segment.role ?? '';
     }
     // A message with no blocks (empty content) still occupies its place in the conversation.
     const ids = new Int32Array(messages);
     for (let m = 0; m < messages; m++) ids[m] = this.messageId(contentIds.subarray(start[m]!, start[m + 1]!), roles[m]!);
     return ids;
-  }
-
-  /** Looked up by the interned wire string first: its hash is cached, so re-sent history costs O(1) a block. */
-  private contentIdOf(segment: Segment): number {
-    let id = this.byWire.get(segment.wire);
-    if (id === undefined) {
-      id = this.contentId(contentIdentity(segment));
-      this.byWire.set(segment.wire, id);
-    }
-    return id;
   }
 
   private contentId(identity: string): number {
@@ -305,6 +297,16 @@ class SetupIndex {
   private readonly latestOfSetup: number[] = [];
   private readonly setupsOfItem = new Map<number, number[]>();
   private readonly memo = new Map<string, string>();
+  /** Item id per wire (its optimized identity numbered), memoized by wire id. */
+  private readonly itemIdOfWire = new WireMemo((segment) => {
+    const identity = optimizedWire(segment, this.memo);
+    let id = this.itemIds.get(identity);
+    if (id === undefined) {
+      id = this.itemIds.size;
+      this.itemIds.set(identity, id);
+    }
+    return id;
+  });
 
   /** The latest earlier request whose setup shares the most items with this one, or null if none shares any. */
   bestMatch(request: ParsedRequest): number | null {
@@ -354,15 +356,7 @@ class SetupIndex {
   /** Sorted distinct item ids of the request's setup. */
   private itemsOf(request: ParsedRequest): number[] {
     const items = new Set<number>();
-    for (const index of setupSegmentIndices(request)) {
-      const identity = optimizedWire(request.segments[index]!, this.memo);
-      let id = this.itemIds.get(identity);
-      if (id === undefined) {
-        id = this.itemIds.size;
-        this.itemIds.set(identity, id);
-      }
-      items.add(id);
-    }
+    for (const index of setupSegmentIndices(request)) items.add(this.itemIdOfWire.get(request.segments[index]!));
     return [...items].sort((a, b) => a - b);
   }
 }

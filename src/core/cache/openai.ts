@@ -56,7 +56,7 @@ export class OpenAICache {
       promptCacheKey: request.options.promptCacheKey !== null,
       events: [],
     };
-    if (view.blocks.length === 0) return result;
+    if (view.segmentOf.length === 0) return result;
     if (pricing?.explicitBreakpoints === true) {
       simulateBreakpoints(request, view, pricing, this.breakpointEntriesOf(cacheScope), result);
     } else {
@@ -116,7 +116,9 @@ function simulateAutomatic(
   for (let i = longest; i >= 0; i--) {
     if (!isAlive(scope.prompts.get(view.keys[i]!), now)) continue;
     let answered = i;
-    while (answered + 1 < view.blocks.length && GENERATED.has(view.blocks[answered + 1]!.category)) answered++;
+    while (answered + 1 < view.segmentOf.length && GENERATED.has(request.segments[view.segmentOf[answered + 1]!]!.category)) {
+      answered++;
+    }
     longest = Math.max(longest, answered);
     break;
   }
@@ -125,7 +127,7 @@ function simulateAutomatic(
     result.read = cached;
     result.uncached = view.promptTokens - cached;
     result.hit = true;
-    result.hitSegment = view.blocks[longest]!.segment;
+    result.hitSegment = view.segmentOf[longest]!;
   }
   // Stored whatever the size: a short prompt plus a long answer can still be cached for the next turn.
   const ttlMs = request.options.promptCacheRetention === 'in_memory' ? IN_MEMORY_TTL_MS : EXTENDED_TTL_MS;
@@ -150,9 +152,9 @@ function simulateBreakpoints(
   const events: SimulationEvent[] = result.events;
   const explicitMode = request.options.promptCacheMode === 'explicit';
   let explicit: number[] = [];
-  view.blocks.forEach((block, index) => {
-    if (block.marker !== null) explicit.push(index);
-  });
+  for (let block = 0; block < view.segmentOf.length; block++) {
+    if (request.segments[view.segmentOf[block]!]!.cacheMarker !== null) explicit.push(block);
+  }
   if (explicitMode && explicit.length === 0) {
     events.push({ code: 'explicit_no_breakpoint', segment: null, value: null });
     return;
@@ -166,15 +168,15 @@ function simulateBreakpoints(
     block,
     source: 'explicit',
   }));
-  const newest = view.blocks.length - 1;
+  const newest = view.segmentOf.length - 1;
   if (!explicitMode && !explicit.includes(newest)) planned.push({ block: newest, source: 'automatic' });
 
   const minTokens = pricing.minCacheableTokens;
   const breakpoints: BreakpointInfo[] = planned.map(({ block, source }) => {
     const prefixTokens = view.cumulative[block]!;
     return {
-      segment: view.blocks[block]!.segment,
-      position: view.blocks[block]!.position,
+      segment: view.segmentOf[block]!,
+      position: view.position[block]!,
       ttl: '5m',
       source,
       prefixTokens,
@@ -201,7 +203,7 @@ function simulateBreakpoints(
   const read = readBlock < 0 ? 0 : roundDown(view.cumulative[readBlock]!, pricing.cacheRounding);
   result.read = read;
   result.hit = read > 0;
-  result.hitSegment = readBlock < 0 ? null : view.blocks[readBlock]!.segment;
+  result.hitSegment = readBlock < 0 ? null : view.segmentOf[readBlock]!;
   result.write5m = lastBlock < 0 ? 0 : Math.max(0, view.cumulative[lastBlock]! - read);
   result.uncached = view.promptTokens - read - result.write5m;
   if (readBlock >= 0) scope.write(view.keys[readBlock]!, now);

@@ -18,6 +18,7 @@ import { utf8Length } from '../text/utf8.ts';
 import { copyWithout, isObject, type JsonObject } from '../input/json-value.ts';
 
 interface WireStats {
+  id: number;
   bytes: number;
   hash: string;
   loneSurrogate: boolean;
@@ -49,16 +50,21 @@ export class TextStore {
   }
 
   /** The block's JSON as sent, without cache markers, interned, with its UTF-8 size and content hash. */
-  wire(block: unknown): { wire: string; bytes: number; hash: string; loneSurrogate: boolean } {
+  wire(block: unknown): { wire: string; wireId: number; bytes: number; hash: string; loneSurrogate: boolean } {
     const wire = this.interner.intern(JSON.stringify(withoutCacheMarkers(block)) ?? 'null');
     let known = this.stats.get(wire);
     if (known === undefined) {
       // JSON.parse turned an escape such as \ud800 into a lone surrogate; the wire shows it escaped again. Every
       // UTF-8 encoder silently replaces it with U+FFFD, so it is checked once per distinct wire and reported.
-      known = { bytes: utf8Length(wire), hash: contentHash(wire), loneSurrogate: ESCAPED_LONE_SURROGATE.test(wire) };
+      known = {
+        id: this.stats.size,
+        bytes: utf8Length(wire),
+        hash: contentHash(wire),
+        loneSurrogate: ESCAPED_LONE_SURROGATE.test(wire),
+      };
       this.stats.set(wire, known);
     }
-    return { wire, bytes: known.bytes, hash: known.hash, loneSurrogate: known.loneSurrogate };
+    return { wire, wireId: known.id, bytes: known.bytes, hash: known.hash, loneSurrogate: known.loneSurrogate };
   }
 
   get distinctTexts(): number {
@@ -190,7 +196,7 @@ export class SegmentListBuilder {
   }
 
   add(spec: SegmentSpec): Segment {
-    const { wire, bytes, hash, loneSurrogate } = this.store.wire(spec.block);
+    const { wire, wireId, bytes, hash, loneSurrogate } = this.store.wire(spec.block);
     const segment: Segment = {
       category: spec.category,
       path: spec.path,
@@ -198,6 +204,7 @@ export class SegmentListBuilder {
       wire,
       bytes,
       hash,
+      wireId,
       cacheMarker: cacheMarkerOf(spec.block),
       position: 0,
       messageIndex: spec.messageIndex,
