@@ -4,7 +4,17 @@
 import { describe, expect, it } from 'vitest';
 import { ElementCache } from '../../src/core/formats/segments.ts';
 
-const record = () => ({ segments: [], runs: [], nested: [], unknown: [], loneSurrogate: false });
+const record = () => ({
+  segments: [],
+  runs: [],
+  nested: [],
+  unknown: [],
+  loneSurrogate: false,
+  entryPosition: -1,
+  entryRun: null,
+  exitPosition: -1,
+  exitRun: null,
+});
 
 describe('element cache: next links', () => {
   it('finds the linked successor only at its own place and only when JSON-identical', () => {

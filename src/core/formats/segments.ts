@@ -125,10 +125,16 @@ export interface SegmentSpec {
 export class SegmentListBuilder {
   readonly segments: Segment[] = [];
   readonly unknownShapes: UnknownShape[] = [];
+  /**
+   * Lookback state after the segments so far: each block is one position, except that a run of consecutive
+   * tool_use blocks (or of consecutive tool_result blocks) is one. Runs continue across message boundaries: the API
+   * merges consecutive same-role turns into one, and a tool_use run and a tool_result run never touch.
+   */
+  private position = -1;
+  private previousRun: RunKind | null = null;
+  /** Run kind and nesting of each segment built here (not reused), for the element being built. */
   private readonly runs: (RunKind | null)[] = [];
   private readonly nested: boolean[] = [];
-  /** Segments taken from the element cache (also held by earlier requests): never mutated here. */
-  private readonly shared: boolean[] = [];
   /** Segments whose text holds an unpaired surrogate, counted so element() can tell whether its build added one. */
   private loneSurrogateSegments = 0;
   /** The cache entry of this request's previous element (null at the start, or when it was not cached). */
@@ -142,9 +148,10 @@ export class SegmentListBuilder {
   /**
    * Build the segments of one top-level element of the body (`tools[i]`, `messages[i]`, `input[i]`, or a whole
    * value such as a string `system`, with index -1). When an earlier request of this format had a JSON-identical
-   * element at the same place, its segments are copied instead: an agent loop resends its whole history every
+   * element at the same place, its segments are reused instead: an agent loop resends its whole history every
    * turn, and comparing parsed JSON (strings compare natively) is far cheaper than re-serializing and re-interning
-   * every block. Only the positions, assigned in finish(), are computed afresh.
+   * every block. The reused segments are shared as they are when the element starts from the same lookback state
+   * as when it was built (the usual case); otherwise the segments whose position differs are copied.
    */
   element(key: string, index: number, value: unknown, build: () => void): void {
     const cache = this.store.elements;
@@ -163,31 +170,57 @@ export class SegmentListBuilder {
     if (entry !== null) {
       cache.link(this.lastElement, entry);
       this.lastElement = entry;
-      const previous = entry.record;
-      // Shared, not copied: finish() copies only a segment whose position differs in this request.
-      for (let i = 0; i < previous.segments.length; i++) {
-        this.segments.push(previous.segments[i]!);
-        this.runs.push(previous.runs[i]!);
-        this.nested.push(previous.nested[i]!);
-        this.shared.push(true);
-      }
-      this.unknownShapes.push(...previous.unknown);
-      if (previous.loneSurrogate) this.loneSurrogateSegments++;
+      this.reuse(entry.record);
       return;
     }
     const start = this.segments.length;
     const unknownStart = this.unknownShapes.length;
     const surrogatesBefore = this.loneSurrogateSegments;
+    const entryPosition = this.position;
+    const entryRun = this.previousRun;
+    this.runs.length = 0;
+    this.nested.length = 0;
     build();
     const added = cache.add(fingerprint, this.format, key, index, value, {
       segments: this.segments.slice(start),
-      runs: this.runs.slice(start),
-      nested: this.nested.slice(start),
+      runs: this.runs.slice(),
+      nested: this.nested.slice(),
       unknown: this.unknownShapes.slice(unknownStart),
       loneSurrogate: this.loneSurrogateSegments > surrogatesBefore,
+      entryPosition,
+      entryRun,
+      exitPosition: this.position,
+      exitRun: this.previousRun,
     });
     cache.link(this.lastElement, added);
     this.lastElement = added;
+  }
+
+  private reuse(record: ElementRecord): void {
+    if (record.entryPosition === this.position && record.entryRun === this.previousRun) {
+      // Same lookback state as when it was built: every segment keeps its position.
+      for (let i = 0; i < record.segments.length; i++) this.segments.push(record.segments[i]!);
+      this.position = record.exitPosition;
+      this.previousRun = record.exitRun;
+    } else {
+      for (let i = 0; i < record.segments.length; i++) {
+        const segment = record.segments[i]!;
+        const position = this.advance(record.runs[i]!, record.nested[i]!);
+        // Shared with earlier requests: copied, never mutated, when its position differs here.
+        this.segments.push(segment.position === position ? segment : { ...segment, position });
+      }
+    }
+    if (record.unknown.length > 0) this.unknownShapes.push(...record.unknown);
+    if (record.loneSurrogate) this.loneSurrogateSegments++;
+  }
+
+  /** The lookback position of the next segment; nested media share their parent's position. */
+  private advance(run: RunKind | null, nested: boolean): number {
+    if (!nested) {
+      if (run === null || run !== this.previousRun) this.position++;
+      this.previousRun = run;
+    }
+    return Math.max(this.position, 0);
   }
 
   /** True when some segment text of this request holds an unpaired surrogate (reported as a note). */
@@ -197,6 +230,8 @@ export class SegmentListBuilder {
 
   add(spec: SegmentSpec): Segment {
     const { wire, wireId, bytes, hash, loneSurrogate } = this.store.wire(spec.block);
+    const run = spec.run ?? null;
+    const nested = spec.nested === true;
     const segment: Segment = {
       category: spec.category,
       path: spec.path,
@@ -206,7 +241,7 @@ export class SegmentListBuilder {
       hash,
       wireId,
       cacheMarker: cacheMarkerOf(spec.block),
-      position: 0,
+      position: this.advance(run, nested),
       messageIndex: spec.messageIndex,
       role: spec.role,
       toolName: spec.toolName ?? null,
@@ -217,9 +252,8 @@ export class SegmentListBuilder {
     // A reused element (element()) carries its flag instead of passing through here again.
     if (loneSurrogate) this.loneSurrogateSegments++;
     this.segments.push(segment);
-    this.runs.push(spec.run ?? null);
-    this.nested.push(spec.nested === true);
-    this.shared.push(false);
+    this.runs.push(run);
+    this.nested.push(nested);
     return segment;
   }
 
@@ -244,33 +278,6 @@ export class SegmentListBuilder {
       role,
       cacheable: false,
     });
-  }
-
-  /**
-   * Assign lookback positions: each block is one position, except that a run of consecutive tool_use blocks (or of
-   * consecutive tool_result blocks) is one. Runs continue across message boundaries: the API merges consecutive
-   * same-role turns into one, and a tool_use run and a tool_result run never touch (they differ in kind).
-   */
-  finish(): Segment[] {
-    let position = -1;
-    let previousRun: RunKind | null = null;
-    for (let i = 0; i < this.segments.length; i++) {
-      if (!this.nested[i]) {
-        const run = this.runs[i]!;
-        if (run === null || run !== previousRun) position++;
-        previousRun = run;
-      }
-      // Nested media share their parent's position.
-      this.place(i, Math.max(position, 0));
-    }
-    return this.segments;
-  }
-
-  private place(i: number, position: number): void {
-    const segment = this.segments[i]!;
-    if (segment.position === position) return;
-    if (this.shared[i]) this.segments[i] = { ...segment, position };
-    else segment.position = position;
   }
 }
 
@@ -365,7 +372,7 @@ export function assembleRequest(parts: RequestParts, ctx: ImportContext): Parsed
     file: ctx.file,
     format: parts.format,
     model,
-    segments: parts.builder.finish(),
+    segments: parts.builder.segments,
     messageCount: parts.messageCount,
     topLevelCacheMarker: parts.topLevelCacheMarker,
     unknownShapes: parts.builder.unknownShapes,
@@ -390,6 +397,11 @@ interface ElementRecord {
   unknown: UnknownShape[];
   /** Some segment text of the element holds an unpaired surrogate. */
   loneSurrogate: boolean;
+  /** Lookback state before and after the element in the request that built it. */
+  entryPosition: number;
+  entryRun: RunKind | null;
+  exitPosition: number;
+  exitRun: RunKind | null;
 }
 
 interface CachedElement {
