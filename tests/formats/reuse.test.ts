@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRequests } from '../../src/core/input/index.ts';
-import { TextStore, sameJson } from '../../src/core/formats/segments.ts';
+import fc from 'fast-check';
+import { TextStore, flattenJson, matchesFlatJson } from '../../src/core/formats/segments.ts';
 import { anthropic, chat, responses } from './helpers.ts';
 import type { ParsedRequest } from '../../src/core/model.ts';
 
@@ -78,11 +79,54 @@ describe('element reuse', () => {
   });
 
   it('compares JSON values with key order', () => {
-    expect(sameJson({ a: [1, { b: 'x' }] }, { a: [1, { b: 'x' }] })).toBe(true);
-    expect(sameJson({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(false);
-    expect(sameJson([1, 2], [1, 2, 3])).toBe(false);
-    expect(sameJson({ a: null }, { a: {} })).toBe(false);
-    expect(sameJson([], {})).toBe(false);
+    const same = (a: unknown, b: unknown) => matchesFlatJson(flattenJson(a), b);
+    expect(same({ a: [1, { b: 'x' }] }, { a: [1, { b: 'x' }] })).toBe(true);
+    expect(same({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(false);
+    expect(same([1, 2], [1, 2, 3])).toBe(false);
+    expect(same([1, 2, 3], [1, 2])).toBe(false);
+    expect(same({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+    expect(same({ a: 1, b: 2 }, { a: 1 })).toBe(false);
+    expect(same({ a: null }, { a: {} })).toBe(false);
+    expect(same({ a: {} }, { a: null })).toBe(false);
+    expect(same([], {})).toBe(false);
+    expect(same({}, [])).toBe(false);
+    expect(same([[1], 2], [[1, 2]])).toBe(false);
+    expect(same('1', 1)).toBe(false);
+    // JSON.parse makes "__proto__" an own key; it must count like any other.
+    expect(same(JSON.parse('{"__proto__":{"x":1}}'), JSON.parse('{"__proto__":{"x":2}}'))).toBe(false);
+    expect(same(JSON.parse('{"__proto__":{"x":1}}'), JSON.parse('{"__proto__":{"x":1}}'))).toBe(true);
+  });
+
+  it('matches exactly the values whose JSON text is equal (property test on near-identical pairs)', () => {
+    const { value } = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'medium' },
+        fc.constantFrom(0, 1, 'x', null, true),
+        fc.array(tie('value'), { maxLength: 3 }),
+        fc.dictionary(fc.constantFrom('a', 'b', '1'), tie('value'), { maxKeys: 3 }),
+      ),
+    }));
+    // The second value is the first with one token of its text changed: a key renamed, a leaf changed, or nothing
+    // (when the token does not occur), so equal and nearly equal pairs dominate.
+    const edits = fc.constantFrom(['"a"', '"b"'], ['"b"', '"1"'], ['0', '1'], ['"x"', 'null'], ['true', '0'], ['[]', '{}']);
+    const pairs = fc.tuple(value, edits, fc.nat(7)).map(([v, [from, to], k]) => {
+      const text = JSON.stringify(v);
+      const parts = text.split(from);
+      if (parts.length === 1) return [text, text] as const;
+      const at = 1 + (k % (parts.length - 1));
+      return [text, parts.slice(0, at).join(from) + to + parts.slice(at).join(from)] as const;
+    });
+    let differing = 0;
+    fc.assert(
+      fc.property(pairs, ([a, b]) => {
+        const parsedB = JSON.parse(b) as unknown;
+        const equal = JSON.stringify(parsedB) === a;
+        if (!equal) differing++;
+        expect(matchesFlatJson(flattenJson(JSON.parse(a)), parsedB)).toBe(equal);
+      }),
+      { numRuns: 3000, seed: 7 },
+    );
+    expect(differing).toBeGreaterThan(500);
   });
 
   const root = path.resolve(__dirname, '../../../shared/fixtures/real');

@@ -410,6 +410,8 @@ interface CachedElement {
   key: string;
   index: number;
   value: unknown;
+  /** `value` flattened on its first comparison (see flattenJson); most elements are never compared. */
+  flat: unknown[] | null;
   record: ElementRecord;
   chars: number;
   /** The entry that came right after this one in the request that last contained both. */
@@ -437,7 +439,7 @@ export class ElementCache {
     const bucket = this.buckets.get(fingerprint);
     if (bucket === undefined) return null;
     for (const entry of bucket) {
-      if (entry.index === index && entry.key === key && entry.format === format && sameJson(entry.value, value)) {
+      if (entry.index === index && entry.key === key && entry.format === format && matches(entry, value)) {
         this.placesOf(format, key)[index + 1] = entry;
         return entry;
       }
@@ -448,14 +450,14 @@ export class ElementCache {
   /** The element last added or found at this place, when JSON-identical to `value`. */
   findAtPlace(format: WireFormat, key: string, index: number, value: unknown): CachedElement | null {
     const entry = this.latest.get(format)?.get(key)?.[index + 1];
-    return entry !== undefined && sameJson(entry.value, value) ? entry : null;
+    return entry !== undefined && matches(entry, value) ? entry : null;
   }
 
   /** The entry that followed `before` last time, when it is at this place and JSON-identical to `value`. */
   findAfter(before: CachedElement | null, format: WireFormat, key: string, index: number, value: unknown): CachedElement | null {
     const entry = before?.next ?? null;
     if (entry === null || !entry.live || entry.index !== index || entry.key !== key || entry.format !== format) return null;
-    return sameJson(entry.value, value) ? entry : null;
+    return matches(entry, value) ? entry : null;
   }
 
   /** Records that `after` followed `before` in a request (both may be null: not cached). */
@@ -482,7 +484,7 @@ export class ElementCache {
     const chars = stringChars(value);
     // One element larger than the whole budget is not worth keeping.
     if (chars > this.maxChars) return null;
-    const entry: CachedElement = { fingerprint, format, key, index, value, record, chars, next: null, live: true };
+    const entry: CachedElement = { fingerprint, format, key, index, value, flat: null, record, chars, next: null, live: true };
     const bucket = this.buckets.get(fingerprint);
     if (bucket === undefined) this.buckets.set(fingerprint, [entry]);
     else bucket.push(entry);
@@ -503,6 +505,7 @@ export class ElementCache {
     // Release what the budget counted even while another entry's `next` still points here.
     entry.live = false;
     entry.value = null;
+    entry.flat = null;
     entry.next = null;
     const places = this.latest.get(entry.format)?.get(entry.key);
     if (places !== undefined && places[entry.index + 1] === entry) places[entry.index + 1] = undefined;
@@ -512,6 +515,13 @@ export class ElementCache {
     if (at >= 0) bucket.splice(at, 1);
     if (bucket.length === 0) this.buckets.delete(entry.fingerprint);
   }
+}
+
+/** Full JSON equality of a live entry's value with `value`. */
+function matches(entry: CachedElement, value: unknown): boolean {
+  if (entry.value === value) return true;
+  entry.flat ??= flattenJson(entry.value);
+  return matchesFlatJson(entry.flat, value);
 }
 
 /** Nodes a fingerprint looks at: enough to tell messages apart, few enough to stay cheap on huge elements. */
@@ -594,26 +604,60 @@ function stringChars(value: unknown): number {
   return 8;
 }
 
+/** Markers of a flattened value; never equal to a primitive leaf. */
+const OBJECT_START = Symbol('object');
+const ARRAY_START = Symbol('array');
+
 /**
- * Parsed-JSON equality including key order (the wire keeps key order, so reordered keys are a different block).
- * Recursion depth is bounded by the nesting limit checked before parsing.
+ * A parsed JSON value as one flat list, for comparing later values against it many times: objects are
+ * [OBJECT_START, key count, key, value..., ...], arrays [ARRAY_START, length, items...], primitives themselves.
+ * Comparing a fresh value against this allocates nothing, where walking both trees took two key arrays per object.
  */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
-    return true;
+export function flattenJson(value: unknown, into: unknown[] = []): unknown[] {
+  if (value === null || typeof value !== 'object') into.push(value);
+  else if (Array.isArray(value)) {
+    into.push(ARRAY_START, value.length);
+    for (let i = 0; i < value.length; i++) flattenJson(value[i], into);
+  } else {
+    const keys = Object.keys(value);
+    into.push(OBJECT_START, keys.length);
+    for (let i = 0; i < keys.length; i++) {
+      into.push(keys[i]);
+      flattenJson((value as JsonObject)[keys[i]!], into);
+    }
   }
-  if (Array.isArray(b)) return false;
-  const keysA = Object.keys(a);
-  const keysB = Object.keys(b);
-  if (keysA.length !== keysB.length) return false;
-  for (let i = 0; i < keysA.length; i++) {
-    const key = keysA[i]!;
-    if (key !== keysB[i]) return false;
-    if (!sameJson((a as JsonObject)[key], (b as JsonObject)[key])) return false;
+  return into;
+}
+
+/**
+ * Whether `value` is the JSON value `flat` was made from, key order included (the wire keeps key order, so
+ * reordered keys are a different block). Recursion depth is bounded by the nesting limit checked before parsing.
+ */
+export function matchesFlatJson(flat: readonly unknown[], value: unknown): boolean {
+  return matchFrom(flat, 0, value) === flat.length;
+}
+
+/** Matches `value` against the flattened value starting at `at`: the index after it, or -1. */
+function matchFrom(flat: readonly unknown[], at: number, value: unknown): number {
+  const head = flat[at];
+  if (head === OBJECT_START) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return -1;
+    const count = flat[at + 1] as number;
+    let next = at + 2;
+    let seen = 0;
+    // for-in walks own keys in the order Object.keys gives them (JSON.parse objects inherit no enumerable keys).
+    for (const key in value) {
+      if (seen++ >= count || flat[next] !== key) return -1;
+      next = matchFrom(flat, next + 1, (value as JsonObject)[key]);
+      if (next < 0) return -1;
+    }
+    return seen === count ? next : -1;
   }
-  return true;
+  if (head === ARRAY_START) {
+    if (!Array.isArray(value) || value.length !== flat[at + 1]) return -1;
+    let next = at + 2;
+    for (let i = 0; i < value.length && next >= 0; i++) next = matchFrom(flat, next, value[i]);
+    return next;
+  }
+  return head === value ? at + 1 : -1;
 }
