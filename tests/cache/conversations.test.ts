@@ -130,6 +130,31 @@ describe('findConversations', () => {
     }
     expect(result.kind.slice(1, 150).every((k) => k === 'same-setup')).toBe(true);
   });
+
+  it('numbers a message by its blocks whether they come one after another or split around another message', () => {
+    // Message 0 has two blocks; in the second request its second block comes after message 1's block.
+    const first = makeRequest(turn('split', 1), 0);
+    const next = makeRequest(turn('split', 2), 1);
+    const m0 = first.segments.findIndex((s) => s.messageIndex === 0);
+    const second = { ...first.segments[m0]!, wire: '{"type":"text","text":"synthetic second block"}', wireId: 1e6 + 1, text: 'synthetic second block' };
+    first.segments.splice(m0 + 1, 0, second);
+    next.segments.splice(next.segments.findIndex((s) => s.messageIndex === 1) + 1, 0, second);
+    expect(findConversations([first, next]).kind).toEqual(['new', 'continues']);
+  });
+
+  it('reuses the id of a resent message only when all of its blocks are the same objects', () => {
+    // As the importers do: the resent message's segment objects are shared with the earlier request.
+    const first = makeRequest(turn('shared', 1), 0);
+    const resent = makeRequest(turn('shared', 2), 1);
+    resent.segments.splice(0, first.segments.length, ...first.segments);
+    expect(findConversations([first, resent]).kind).toEqual(['new', 'continues']);
+    // The same first block object, then one more block in that message: a different message, not a continuation.
+    const grown = makeRequest(turn('shared', 2), 2);
+    grown.segments.splice(0, first.segments.length, ...first.segments);
+    const last = first.segments.at(-1)!;
+    grown.segments.splice(first.segments.length, 0, { ...last, wire: '{"type":"text","text":"synthetic extra"}', wireId: 1e6, text: 'synthetic extra' });
+    expect(findConversations([first, grown]).kind).toEqual(['new', 'edited']);
+  });
 });
 
 describe('message identity', () => {
