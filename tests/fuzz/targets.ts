@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import initSqlJs, { type SqlJsStatic } from 'sql.js';
 import { readRequests } from '../../src/core/input/index.ts';
+import { ResentJsonParser } from '../../src/core/input/resent-json.ts';
 import { TextStore } from '../../src/core/formats/segments.ts';
 import { WIRE_IMPORTERS } from '../../src/core/formats/registry.ts';
 import type { WireFormat } from '../../src/core/model.ts';
@@ -313,6 +314,46 @@ export async function fuzzTargets(): Promise<FuzzTarget[]> {
         return readViolation([{ name, bytes: applyMutation(transcripts, mutation) }]);
       },
     },
+    {
+      name: 'input:resent-json',
+      weight: 2,
+      arbitrary: fc.tuple(
+        fc.array(hostileJsonValue, { minLength: 1, maxLength: 6 }),
+        fc.array(fc.tuple(fc.array(fc.nat(7), { maxLength: 6 }), fc.boolean(), fc.constantFrom(0, 1, 2)), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat(), fc.constantFrom('', ',', ']', '}', '"', '\\', ' ', '[', '{"a":')), { maxLength: 3 }),
+        fc.integer({ min: 2, max: 8 }),
+      ),
+      async run(input) {
+        const [values, specs, damage, maxDepth] = input as [unknown[], [number[], boolean, number][], [number, number, string][], number];
+        // Items long enough to be remembered, each carrying one generated value.
+        const pool = values.map((value, i) => ({ pad: `synthetic item ${i} `.repeat(12), value }));
+        const lines = specs.map(([picks, gateway, spacing]) => {
+          const body = { model: 'synthetic', messages: picks.map((p) => pool[p % pool.length]) };
+          const record = gateway ? { request: body, at: 1 } : body;
+          return spacing === 0 ? JSON.stringify(record) : JSON.stringify(record, null, spacing).replace(/\n/g, ' ');
+        });
+        for (const [which, at, insert] of damage) {
+          const line = lines[which % lines.length]!;
+          const cut = at % (line.length + 1);
+          lines.push(line.slice(0, cut) + insert + line.slice(cut + (insert === '' ? 1 : 0)));
+        }
+        const file = new ResentJsonParser({ maxRememberedChars: 2000 }).forFile();
+        for (const line of lines) {
+          let expected: unknown;
+          try {
+            expected = JSON.parse(line);
+          } catch {
+            expected = undefined;
+          }
+          if (expected !== undefined && nestingOf(expected) > maxDepth) expected = undefined;
+          const got = file.parse(line, maxDepth);
+          if (expected === undefined ? got !== undefined : JSON.stringify(got) !== JSON.stringify(expected)) {
+            return `resent-json differs from JSON.parse (depth limit ${maxDepth}) on a ${line.length}-character line`;
+          }
+        }
+        return null;
+      },
+    },
     importerTarget('anthropic-messages', anthropicBody, logs),
     importerTarget('openai-chat', chatBody, logs),
     importerTarget('openai-responses', responsesBody, logs),
@@ -516,4 +557,12 @@ export async function fuzzTargets(): Promise<FuzzTarget[]> {
     },
   ];
   return targets;
+}
+
+/** Nesting depth of a parsed value: a primitive is 0, `[]` is 1. */
+function nestingOf(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let deepest = 0;
+  for (const item of Object.values(value)) deepest = Math.max(deepest, nestingOf(item));
+  return deepest + 1;
 }

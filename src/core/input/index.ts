@@ -20,6 +20,7 @@ import { isObject } from './json-value.ts';
 import { resolveLimits, type InputLimits } from './limits.ts';
 import { textLines } from './lines.ts';
 import { readRecords, type RawRecord, type RecordLayout } from './records.ts';
+import { ResentJsonParser } from './resent-json.ts';
 import { decodedChunks, rawChunks } from './source.ts';
 import { recordedUsage } from './usage.ts';
 
@@ -108,6 +109,7 @@ class EventLoopTurns {
 export async function readRequests(files: InputFile[], options: ReadOptions = {}): Promise<ReadResult> {
   const limits = resolveLimits(options.limits);
   const store = new TextStore();
+  const resent = new ResentJsonParser();
   const requests: ParsedRequest[] = [];
   const errors: ReadError[] = [];
   const summaries: FileSummary[] = [];
@@ -115,7 +117,7 @@ export async function readRequests(files: InputFile[], options: ReadOptions = {}
   const outputFiles = new Set<number>();
   const turns = new EventLoopTurns();
   for (let f = 0; f < files.length; f++) {
-    const reader = new FileReader(files[f]!, f, { limits, store, requests, errors, outputs, options, turns });
+    const reader = new FileReader(files[f]!, f, { limits, store, resent, requests, errors, outputs, options, turns });
     const summary = await reader.read();
     if (isOutputKind(summary.envelope as EnvelopeKind)) outputFiles.add(f);
     summaries.push(summary);
@@ -130,6 +132,8 @@ export async function readRequests(files: InputFile[], options: ReadOptions = {}
 interface ReadState {
   limits: InputLimits;
   store: TextStore;
+  /** Parses JSONL lines reusing array items earlier lines sent (resent-json.ts). */
+  resent: ResentJsonParser;
   requests: ParsedRequest[];
   errors: ReadError[];
   outputs: PendingOutput[];
@@ -176,7 +180,7 @@ class FileReader {
       const raw = rawChunks(this.input.bytes, (n) => this.countBytes(n), signal);
       const decoded = decodedChunks(this.input.name, raw, limits.maxDecompressedBytes, signal);
       const lines = textLines(decoded, { maxRecordBytes: limits.maxRecordBytes, signal });
-      const source = readRecords(lines, limits, signal);
+      const source = readRecords(lines, limits, signal, this.state.resent.forFile());
       this.layout = source.layout;
       this.elementLine = source.elementLine;
       const importers = options.transcriptImporters ?? TRANSCRIPT_IMPORTERS;

@@ -7,6 +7,7 @@ import { InputError, throwIfAborted } from './errors.ts';
 import { describeCharacter, findJsonSyntaxError } from './json-syntax.ts';
 import { formatBytes, type InputLimits } from './limits.ts';
 import type { TextLine } from './lines.ts';
+import type { FileParse } from './resent-json.ts';
 
 /** A record: the parsed JSON value, or why it could not be parsed. `line` as in ReadError. */
 export type RawRecord = { line: number; value: unknown } | { line: number; error: string };
@@ -25,7 +26,13 @@ export interface RecordSource {
   elementLine(record: number): number | null;
 }
 
-export function readRecords(lines: AsyncIterable<TextLine>, limits: InputLimits, signal?: AbortSignal): RecordSource {
+/** `resent`: JSONL lines after the first are parsed with it (see resent-json.ts); omitted, plain JSON.parse. */
+export function readRecords(
+  lines: AsyncIterable<TextLine>,
+  limits: InputLimits,
+  signal?: AbortSignal,
+  resent?: FileParse,
+): RecordSource {
   let layout: RecordLayout | null = null;
   // The array document and its first line, kept until an error asks where its elements start.
   let arrayDocument: { text: string; firstLine: number } | null = null;
@@ -71,7 +78,7 @@ export function readRecords(lines: AsyncIterable<TextLine>, limits: InputLimits,
           layout = 'jsonl';
           yield parsed;
         }
-        yield* jsonlRest(iterator, limits, signal);
+        yield* jsonlRest(iterator, limits, signal, resent);
         return;
       }
       if (!start.startsWith('{')) {
@@ -100,7 +107,7 @@ export function readRecords(lines: AsyncIterable<TextLine>, limits: InputLimits,
           if ('error' in item) yield item;
           else if (!isBlank(item.text)) yield parseRecord(item.text, item.line, limits.maxNestingDepth);
         }
-        yield* jsonlRest(iterator, limits, signal);
+        yield* jsonlRest(iterator, limits, signal, resent);
         return;
       }
     }
@@ -183,6 +190,7 @@ async function* jsonlRest(
   iterator: AsyncIterator<TextLine>,
   limits: InputLimits,
   signal: AbortSignal | undefined,
+  resent: FileParse | undefined,
 ): AsyncGenerator<RawRecord> {
   for (;;) {
     throwIfAborted(signal);
@@ -194,7 +202,8 @@ async function* jsonlRest(
       continue;
     }
     if (isBlank(item.text)) continue;
-    yield parseRecord(item.text, item.line, limits.maxNestingDepth);
+    const value = resent?.parse(item.text, limits.maxNestingDepth);
+    yield value === undefined ? parseRecord(item.text, item.line, limits.maxNestingDepth) : { line: item.line, value };
   }
 }
 
