@@ -20,7 +20,7 @@ const TRIAL_CHARS = 8 * 1024 * 1024;
 /** Fraction of a file's characters that must have come from reused items by the end of the trial. */
 const MIN_REUSED_FRACTION = 0.25;
 /** Characters of item text remembered per read; the oldest items are forgotten first. */
-const MAX_REMEMBERED_CHARS = 32 * 1024 * 1024;
+const MAX_REMEMBERED_CHARS = 16 * 1024 * 1024;
 
 export interface ResentJsonOptions {
   maxRememberedChars?: number;
