@@ -122,6 +122,14 @@ describe('ResentJsonParser', () => {
     expect(parseLines(lines, { maxRememberedChars: 300 })).toEqual(lines.map((line) => JSON.parse(line)));
   });
 
+  it('stays exact when every line puts its arrays under new keys (the table of places is emptied now and then)', () => {
+    const item = JSON.stringify(message('user', 'shared'));
+    const lines = Array.from({ length: 5000 }, (_, i) => `{"key${i}":[${item},${item}]}`);
+    const parsed = parseLines(lines);
+    expect(parsed).toEqual(lines.map((line) => JSON.parse(line)));
+    expect((parsed[4999] as Record<string, unknown[]>)['key4999']![0]).toBe((parsed[0] as Record<string, unknown[]>)['key0']![0]);
+  });
+
   it('stops trying for the rest of a file whose lines resend too little', () => {
     const unique = Array.from({ length: 40 }, (_, i) => JSON.stringify({ messages: [message('user', `unique ${i}`)] }));
     const results = parseLines(unique, { trialChars: 2000 });

@@ -19,6 +19,8 @@ const MIN_ITEM_CHARS = 128;
 const TRIAL_CHARS = 8 * 1024 * 1024;
 /** Fraction of a file's characters that must have come from reused items by the end of the trial. */
 const MIN_REUSED_FRACTION = 0.25;
+/** Distinct array places (key paths) whose last items are kept as predictions. */
+const MAX_PLACES = 4096;
 /** Characters of item text remembered per read; the oldest items are forgotten first. */
 const MAX_REMEMBERED_CHARS = 16 * 1024 * 1024;
 
@@ -148,19 +150,16 @@ export class ResentJsonParser {
       return out;
     }
     let places = this.latest.get(place);
-    if (places === undefined) {
-      places = [];
-      this.latest.set(place, places);
-    }
     let previous: Item | null = null;
     for (let index = 0; ; index++) {
-      const item = this.item(places, index, previous, depth + 1, reused);
+      const item = this.item(places?.[index], previous, depth + 1, reused);
       if (item === null) {
         out.push(this.value(`${place}[]`, depth + 1, reused));
         previous = null;
       } else {
         out.push(item.value);
         if (previous !== null && previous.next !== item) previous.next = item;
+        places ??= this.placesAt(place);
         places[index] = item;
         previous = item;
       }
@@ -176,10 +175,10 @@ export class ResentJsonParser {
    * The item at `at` when it is (or becomes) a remembered one, with `at` moved past it; null for a short item,
    * which the caller parses like any value.
    */
-  private item(places: (Item | undefined)[], index: number, previous: Item | null, depth: number, reused: { chars: number }): Item | null {
+  private item(atPlace: Item | undefined, previous: Item | null, depth: number, reused: { chars: number }): Item | null {
     const text = this.text;
     const start = this.at;
-    const expected = this.expected(previous?.next ?? null, start) ?? this.expected(places[index] ?? null, start);
+    const expected = this.expected(previous?.next ?? null, start) ?? this.expected(atPlace ?? null, start);
     if (expected !== null) {
       if (depth + expected.depth > this.maxDepth) throw REJECTED;
       this.at = start + expected.text.length;
@@ -199,6 +198,17 @@ export class ResentJsonParser {
     const value = this.parsed(start, end, depth);
     this.at = end;
     return this.remember(raw, value);
+  }
+
+  /**
+   * The items last seen in the array at `place`, by index. Places are only hints, so the table is simply emptied
+   * when a log keeps inventing new ones (keys that differ on every line).
+   */
+  private placesAt(place: string): (Item | undefined)[] {
+    if (this.latest.size >= MAX_PLACES) this.latest.clear();
+    const places: (Item | undefined)[] = [];
+    this.latest.set(place, places);
+    return places;
   }
 
   /** `candidate` when the text at `start` is exactly its text followed by the end of a value, else null. */
