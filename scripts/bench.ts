@@ -103,7 +103,8 @@ for (const input of inputs) {
 const growth: { scale: number; bytes: number; medianMs: number; cpuMedianMs: number; floorMs: number }[] = [];
 for (const [i, input] of (await growthInputs(benchDir, growthMb)).entries()) {
   console.error(`  growth ${2 ** i}× (${mb(input.bytes)} MB) ...`);
-  const run = runCase<PairedRun>('paired', input.path, 3);
+  // As many runs as a case gets: with 3, the median still included the JIT's warm-up on the small inputs.
+  const run = runCase<PairedRun>('paired', input.path, runs);
   growth.push({ scale: 2 ** i, bytes: input.bytes, medianMs: round(median(run.analysis.timesMs)), cpuMedianMs: round(median(run.analysis.cpuMs)), floorMs: round(median(run.floor.timesMs)) });
 }
 
@@ -113,7 +114,7 @@ const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.
 const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
 console.log(line(header));
 for (const row of rows) console.log(line(row));
-console.log('\ngrowth (same log shape at 1×, 2×, 4×, 8×; wall and CPU median of 3, floor wall median):');
+console.log(`\ngrowth (same log shape at 1×, 2×, 4×, 8×; wall and CPU median of ${runs}, floor wall median):`);
 for (const g of growth) {
   const vs = (g.cpuMedianMs / growth[0]!.cpuMedianMs).toFixed(2);
   console.log(`  ${g.scale}×  ${mb(g.bytes).padStart(7)} MB  ${String(g.medianMs).padStart(9)} ms  ${String(g.cpuMedianMs).padStart(9)} ms CPU (${vs}× the 1× CPU)  floor ${g.floorMs} ms`);
