@@ -1,7 +1,7 @@
 // One request as both simulations see it: blocks in serialization order with their lookback position, plus the
 // cumulative token count and prefix key through each block. The scenario decides the identity (exact wire vs
-// normalized) and the order of the tool list. A view is a few typed arrays, not an object per block: the bench's
-// 3,000-request log has 127,500 blocks per scenario.
+// normalized) and the order of the tool list. A view is a few arrays of numbers, not an object per block: the
+// bench's 3,000-request log has 127,500 blocks per scenario.
 
 import type { ParsedRequest, Segment } from '../model.ts';
 import { WireMemo } from '../text/wire-memo.ts';
@@ -11,17 +11,17 @@ import type { Scenario } from './types.ts';
 
 export interface RequestView {
   /** segmentOf[i]: index into `request.segments` of block i (category, marker and cacheability live there). */
-  segmentOf: Int32Array;
+  segmentOf: number[];
   /** Lookback position of block i. */
-  position: Int32Array;
+  position: number[];
   /** Tokens before the first block (framing, tool-use system prompt). */
   overhead: number;
   /** The whole prompt: overhead plus every block. */
   promptTokens: number;
   /** cumulative[i] = tokens of the prefix through block i, overhead included. */
-  cumulative: Float64Array;
-  /** keys[i] names the prefix through block i (see chain.ts); 53-bit integers, exact in a Float64Array. */
-  keys: Float64Array;
+  cumulative: number[];
+  /** keys[i] names the prefix through block i (see chain.ts): 53-bit integers. */
+  keys: number[];
 }
 
 /**
@@ -53,16 +53,16 @@ export class ViewBuilder {
     const segments = request.segments;
     // The actual scenario keeps the order as sent (null: slot i holds segment i, no index array per request).
     const order = this.scenario === 'optimized' ? sortedTools(segments, this.normalized) : null;
-    const segmentOf = new Int32Array(segments.length);
-    const position = new Int32Array(segments.length);
-    const cumulative = new Float64Array(segments.length);
-    const keys = new Float64Array(segments.length);
+    // Plain arrays: thousands of small typed arrays each carry an external buffer the garbage collector tracks.
+    const segmentOf: number[] = [];
+    const position: number[] = [];
+    const cumulative: number[] = [];
+    const keys: number[] = [];
     // The chain state in two locals (see extendChain): no state object per block.
     let hi = EMPTY_CHAIN.hi;
     let lo = EMPTY_CHAIN.lo;
     let total = overhead;
     let salted = !this.saltMessagesWithOptions;
-    let block = 0;
     for (let slot = 0; slot < segments.length; slot++) {
       const index = order === null ? slot : (order[slot] ?? slot);
       const segment = segments[index];
@@ -77,22 +77,13 @@ export class ViewBuilder {
       hi = extendHi(hi, id);
       lo = extendLo(lo, id);
       total += tokens[index] ?? 0;
-      segmentOf[block] = index;
+      segmentOf.push(index);
       // The slot keeps its lookback position when a sorted tool moves into it.
-      position[block] = segments[slot]?.position ?? segment.position;
-      cumulative[block] = total;
-      keys[block] = keyOfLanes(hi, lo);
-      block++;
+      position.push(segments[slot]?.position ?? segment.position);
+      cumulative.push(total);
+      keys.push(keyOfLanes(hi, lo));
     }
-    if (block === segments.length) return { segmentOf, position, overhead, promptTokens: total, cumulative, keys };
-    return {
-      segmentOf: segmentOf.subarray(0, block),
-      position: position.subarray(0, block),
-      overhead,
-      promptTokens: total,
-      cumulative: cumulative.subarray(0, block),
-      keys: keys.subarray(0, block),
-    };
+    return { segmentOf, position, overhead, promptTokens: total, cumulative, keys };
   }
 }
 
