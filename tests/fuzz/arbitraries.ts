@@ -111,3 +111,29 @@ export function validRoute(api: string): Record<string, unknown> {
 
 export const VALID_AGENT_CONFIG = { builtins: ['read', 'grep', 'bash'], mcpTools: [{ exposedName: 'docs_search' }] };
 export const VALID_APP_ALLOWLIST = [{ server: 'docs', tool: 'search', serverIdentityDigest: 'a'.repeat(64), readOnly: true }];
+
+/** Which pool items a generated JSONL line holds, whether it is a gateway record, and its JSON.stringify spacing. */
+export type ResentLineSpec = [picks: number[], gateway: boolean, spacing: number];
+/** Damage to one line: which line, where, and what is inserted there ('' deletes one character). */
+export type LineDamage = [line: number, at: number, insert: string];
+
+export const resentLineSpecs = fc.array(fc.tuple(fc.array(fc.nat(7), { maxLength: 6 }), fc.boolean(), fc.constantFrom(0, 1, 2)), { minLength: 1, maxLength: 8 });
+export const lineDamage = fc.array(fc.tuple(fc.nat(), fc.nat(), fc.constantFrom('', ',', ']', '}', '"', '\\', ' ', '[', '{"a":')), { maxLength: 3 });
+
+/**
+ * A synthetic JSONL log whose lines resend items of `pool` (as an agent loop resends its history), then damaged
+ * copies of some of its lines appended: input for the resent-JSONL reader.
+ */
+export function resentLogLines(pool: readonly unknown[], specs: readonly ResentLineSpec[], damage: readonly LineDamage[]): string[] {
+  const lines = specs.map(([picks, gateway, spacing]) => {
+    const body = { model: 'synthetic', messages: picks.map((p) => pool[p % pool.length]) };
+    const record = gateway ? { request: body, at: 1 } : body;
+    return spacing === 0 ? JSON.stringify(record) : JSON.stringify(record, null, spacing).replace(/\n/g, ' ');
+  });
+  for (const [which, at, insert] of damage) {
+    const line = lines[which % lines.length]!;
+    const cut = at % (line.length + 1);
+    lines.push(line.slice(0, cut) + insert + line.slice(cut + (insert === '' ? 1 : 0)));
+  }
+  return lines;
+}

@@ -25,7 +25,20 @@ import { analyzeClearing } from '../../src/core/clearing/analyze.ts';
 import { encodeInput, parseFragment, MAX_INPUT_FRAGMENT_CHARS } from '../../src/ui/share.ts';
 import { seedCorpus, type Seed } from './corpus.ts';
 import { applyByteEdit, applyMutation, byteEdit, hostileJsonValue, jsonEdit, applyJsonEdits, mutationOf, type Mutation } from './mutate.ts';
-import { anthropicBody, chatBody, envelopedRecord, responsesBody, validRoute, VALID_AGENT_CONFIG, VALID_APP_ALLOWLIST } from './arbitraries.ts';
+import {
+  anthropicBody,
+  chatBody,
+  envelopedRecord,
+  lineDamage,
+  resentLineSpecs,
+  resentLogLines,
+  responsesBody,
+  validRoute,
+  VALID_AGENT_CONFIG,
+  VALID_APP_ALLOWLIST,
+  type LineDamage,
+  type ResentLineSpec,
+} from './arbitraries.ts';
 import {
   clearingInputErrorViolation,
   clearingRecordViolation,
@@ -317,26 +330,13 @@ export async function fuzzTargets(): Promise<FuzzTarget[]> {
     {
       name: 'input:resent-json',
       weight: 2,
-      arbitrary: fc.tuple(
-        fc.array(hostileJsonValue, { minLength: 1, maxLength: 6 }),
-        fc.array(fc.tuple(fc.array(fc.nat(7), { maxLength: 6 }), fc.boolean(), fc.constantFrom(0, 1, 2)), { minLength: 1, maxLength: 8 }),
-        fc.array(fc.tuple(fc.nat(), fc.nat(), fc.constantFrom('', ',', ']', '}', '"', '\\', ' ', '[', '{"a":')), { maxLength: 3 }),
-        fc.integer({ min: 2, max: 8 }),
-      ),
+      arbitrary: fc.tuple(fc.array(hostileJsonValue, { minLength: 1, maxLength: 6 }), resentLineSpecs, lineDamage, fc.integer({ min: 2, max: 8 })),
       async run(input) {
-        const [values, specs, damage, maxDepth] = input as [unknown[], [number[], boolean, number][], [number, number, string][], number];
-        // Items long enough to be remembered, each carrying one generated value.
-        const pool = values.map((value, i) => ({ pad: `synthetic item ${i} `.repeat(12), value }));
-        const lines = specs.map(([picks, gateway, spacing]) => {
-          const body = { model: 'synthetic', messages: picks.map((p) => pool[p % pool.length]) };
-          const record = gateway ? { request: body, at: 1 } : body;
-          return spacing === 0 ? JSON.stringify(record) : JSON.stringify(record, null, spacing).replace(/\n/g, ' ');
-        });
-        for (const [which, at, insert] of damage) {
-          const line = lines[which % lines.length]!;
-          const cut = at % (line.length + 1);
-          lines.push(line.slice(0, cut) + insert + line.slice(cut + (insert === '' ? 1 : 0)));
-        }
+        const [values, specs, damage, maxDepth] = input as [unknown[], ResentLineSpec[], LineDamage[], number];
+        // Items long enough to be remembered, each carrying one generated value; every third is larger than all
+        // the parser below may remember.
+        const pool = values.map((value, i) => ({ pad: `synthetic item ${i} `.repeat(i % 3 === 2 ? 150 : 12), value }));
+        const lines = resentLogLines(pool, specs, damage);
         const file = new ResentJsonParser({ maxRememberedChars: 2000 }).forFile();
         for (const line of lines) {
           let expected: unknown;

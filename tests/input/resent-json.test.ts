@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ResentJsonParser, type ResentJsonOptions } from '../../src/core/input/resent-json.ts';
+import { lineDamage, resentLineSpecs, resentLogLines } from '../fuzz/arbitraries.ts';
 
 const DEPTH = 512;
 
@@ -117,9 +118,12 @@ describe('ResentJsonParser', () => {
     expect(parseLines([first, second], {}, 5)).toEqual([JSON.parse(first), undefined]);
   });
 
-  it('gives the same values when it may remember almost nothing', () => {
+  it('gives the same values when it may remember almost nothing, or an item is larger than all it may remember', () => {
     const lines = loop('d', 8);
     expect(parseLines(lines, { maxRememberedChars: 300 })).toEqual(lines.map((line) => JSON.parse(line)));
+    const huge = JSON.stringify({ type: 'image', data: 'A'.repeat(1000) });
+    const withHuge = [`{"messages":[${huge}]}`, `{"messages":[${huge},${huge}]}`];
+    expect(parseLines(withHuge, { maxRememberedChars: 300 })).toEqual(withHuge.map((line) => JSON.parse(line)));
   });
 
   it('stays exact when every line puts its arrays under new keys (the table of places is emptied now and then)', () => {
@@ -144,23 +148,9 @@ describe('ResentJsonParser', () => {
     const text = fc.string({ unit: fc.constantFrom('a', ' ', '"', '\\', '\n', 'é', '\ud83d\ude00', '{', ']', ','), minLength: 0, maxLength: 40 });
     const block = fc.record({ type: fc.constantFrom('text', 'tool_result'), text: text.map((t) => long(t)), n: fc.integer() });
     const poolItem = fc.oneof(block, fc.array(block, { maxLength: 2 }), text.map((t) => long(t)), fc.constant(null));
-    const logs = fc.tuple(
-      fc.array(poolItem, { minLength: 1, maxLength: 6 }),
-      fc.array(fc.tuple(fc.array(fc.nat(5), { maxLength: 6 }), fc.boolean(), fc.constantFrom(0, 1, 2)), { minLength: 1, maxLength: 8 }),
-      fc.array(fc.tuple(fc.nat(), fc.nat(), fc.constantFrom('', ',', ']', '}', '"', '\\', ' ', 'x')), { maxLength: 3 }),
-    );
     fc.assert(
-      fc.property(logs, ([pool, lineSpecs, damage]) => {
-        const lines = lineSpecs.map(([picks, gateway, spacing]) => {
-          const body = { model: 'synthetic', messages: picks.map((p) => pool[p % pool.length]) };
-          const record = gateway ? { request: body, at: 1 } : body;
-          return spacing === 0 ? JSON.stringify(record) : JSON.stringify(record, null, spacing).replace(/\n/g, ' ');
-        });
-        for (const [which, at, insert] of damage) {
-          const line = lines[which % lines.length]!;
-          const cut = at % (line.length + 1);
-          lines.push(line.slice(0, cut) + insert + line.slice(cut + (insert === '' ? 1 : 0)));
-        }
+      fc.property(fc.array(poolItem, { minLength: 1, maxLength: 6 }), resentLineSpecs, lineDamage, (pool, specs, damage) => {
+        const lines = resentLogLines(pool, specs, damage);
         const parsed = parseLines(lines);
         lines.forEach((line, i) => {
           const expected = reference(line);

@@ -16,6 +16,7 @@ import { contentHash } from '../text/hash.ts';
 import { TextInterner } from '../text/intern.ts';
 import { utf8Length } from '../text/utf8.ts';
 import { copyWithout, isObject, type JsonObject } from '../input/json-value.ts';
+import { OldestFirst } from '../text/oldest-first.ts';
 
 interface WireStats {
   id: number;
@@ -429,11 +430,11 @@ export class ElementCache {
   private readonly buckets = new Map<number, CachedElement[]>();
   /** Per format and key, the entry last added or found at each index (index + 1: a whole value has index -1). */
   private readonly latest = new Map<WireFormat, Map<string, (CachedElement | undefined)[]>>();
-  private readonly order: CachedElement[] = [];
-  private head = 0;
-  private chars = 0;
+  private readonly kept: OldestFirst<CachedElement>;
 
-  constructor(private readonly maxChars = 64 * 1024 * 1024) {}
+  constructor(private readonly maxChars = 64 * 1024 * 1024) {
+    this.kept = new OldestFirst(maxChars, (entry) => entry.chars, (entry) => this.evict(entry));
+  }
 
   find(fingerprint: number, format: WireFormat, key: string, index: number, value: unknown): CachedElement | null {
     const bucket = this.buckets.get(fingerprint);
@@ -489,19 +490,11 @@ export class ElementCache {
     if (bucket === undefined) this.buckets.set(fingerprint, [entry]);
     else bucket.push(entry);
     this.placesOf(format, key)[index + 1] = entry;
-    this.order.push(entry);
-    this.chars += chars;
-    while (this.chars > this.maxChars && this.head < this.order.length) this.evict(this.order[this.head++]!);
-    // Compact the eviction queue now and then instead of shifting it on every eviction.
-    if (this.head > 4096 && this.head * 2 > this.order.length) {
-      this.order.splice(0, this.head);
-      this.head = 0;
-    }
+    this.kept.add(entry);
     return entry;
   }
 
   private evict(entry: CachedElement): void {
-    this.chars -= entry.chars;
     // Release what the budget counted even while another entry's `next` still points here.
     entry.live = false;
     entry.value = null;

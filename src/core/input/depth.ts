@@ -1,12 +1,12 @@
 // Nesting-depth guard run before JSON.parse. A linear scan with no recursion: strings are skipped with indexOf
 // (the bulk of a request log is string content), brackets outside strings are counted.
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
+export const QUOTE = 0x22;
+export const BACKSLASH = 0x5c;
+export const OPEN_BRACE = 0x7b;
+export const OPEN_BRACKET = 0x5b;
+export const CLOSE_BRACE = 0x7d;
+export const CLOSE_BRACKET = 0x5d;
 
 /**
  * Character offset at which `text` first opens its (maxDepth+1)-th nested array/object, or -1 when it never
@@ -21,7 +21,9 @@ export function nestingOverflowOffset(text: string, maxDepth: number): number {
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
-      i = endOfString(text, i + 1);
+      const end = endOfJsonString(text, i + 1);
+      if (end < 0) return -1;
+      i = end;
       continue;
     }
     if (c === OPEN_BRACE || c === OPEN_BRACKET) {
@@ -35,12 +37,12 @@ export function nestingOverflowOffset(text: string, maxDepth: number): number {
   return -1;
 }
 
-/** Index just past the closing quote of a string whose content starts at `from` (or text.length if unterminated). */
-function endOfString(text: string, from: number): number {
+/** Index just past the closing quote of a string whose content starts at `from`, or -1 if it is unterminated. */
+export function endOfJsonString(text: string, from: number): number {
   let i = from;
   for (;;) {
     const q = text.indexOf('"', i);
-    if (q < 0) return text.length;
+    if (q < 0) return -1;
     // The quote is escaped when preceded by an odd number of backslashes.
     let backslashes = 0;
     for (let k = q - 1; k >= from && text.charCodeAt(k) === BACKSLASH; k--) backslashes++;

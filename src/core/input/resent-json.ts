@@ -11,6 +11,9 @@
 // caller parses the line the plain way and reports the error exactly as before. Values are shared between records:
 // nothing downstream may mutate parsed input (the importers copy what they change).
 
+import { OldestFirst } from '../text/oldest-first.ts';
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, endOfJsonString, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './depth.ts';
+
 /** Containers at this depth or deeper are parsed whole (JSON.parse of their text) instead of walked. */
 const WALKED_DEPTH = 4;
 /** Shorter items are parsed directly: comparing and remembering them costs more than parsing. */
@@ -43,14 +46,8 @@ interface Item {
 class Rejected extends Error {}
 const REJECTED = new Rejected();
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
 const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
 
 const isWhitespace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
@@ -59,9 +56,7 @@ export class ResentJsonParser {
   private readonly byText = new Map<string, Item>();
   /** Per place (the keys leading to an array) and index, the item last seen there. */
   private readonly latest = new Map<string, (Item | undefined)[]>();
-  private readonly order: Item[] = [];
-  private head = 0;
-  private chars = 0;
+  private readonly kept: OldestFirst<Item>;
   // The record being parsed.
   private text = '';
   private at = 0;
@@ -73,6 +68,7 @@ export class ResentJsonParser {
   constructor(options: ResentJsonOptions = {}) {
     this.maxChars = options.maxRememberedChars ?? MAX_REMEMBERED_CHARS;
     this.trialChars = options.trialChars ?? TRIAL_CHARS;
+    this.kept = new OldestFirst(this.maxChars, (item) => item.text.length, (item) => this.forget(item));
   }
 
   /** A per-file switch: reuse is tried on each file and kept only where it pays off. */
@@ -233,22 +229,17 @@ export class ResentJsonParser {
   }
 
   private remember(raw: string, value: unknown): Item {
+    const depth = depthOf(value, this.maxDepth + 1);
+    // An item larger than the whole budget is used once and not remembered.
+    if (raw.length > this.maxChars) return { text: '', value, depth, next: null, live: false };
     // A slice of the record would keep the whole line alive for as long as the item is remembered.
-    const text = (raw + ' ').slice(0, -1);
-    const item: Item = { text, value, depth: depthOf(value, this.maxDepth + 1), next: null, live: true };
-    this.byText.set(text, item);
-    this.order.push(item);
-    this.chars += text.length;
-    while (this.chars > this.maxChars && this.head < this.order.length) this.forget(this.order[this.head++]!);
-    if (this.head > 4096 && this.head * 2 > this.order.length) {
-      this.order.splice(0, this.head);
-      this.head = 0;
-    }
+    const item: Item = { text: (raw + ' ').slice(0, -1), value, depth, next: null, live: true };
+    this.byText.set(item.text, item);
+    this.kept.add(item);
     return item;
   }
 
   private forget(item: Item): void {
-    this.chars -= item.text.length;
     if (this.byText.get(item.text) === item) this.byText.delete(item.text);
     // A place or a predecessor may still point here: keep the object, release what the budget counted.
     item.live = false;
@@ -301,15 +292,9 @@ export class ResentJsonParser {
 
   /** Index just past the quote closing a string whose content starts at `from`. */
   private endOfString(from: number): number {
-    const text = this.text;
-    for (let i = from; ; ) {
-      const quote = text.indexOf('"', i);
-      if (quote < 0) throw REJECTED;
-      let backslashes = 0;
-      for (let k = quote - 1; k >= from && text.charCodeAt(k) === BACKSLASH; k--) backslashes++;
-      if (backslashes % 2 === 0) return quote + 1;
-      i = quote + 1;
-    }
+    const end = endOfJsonString(this.text, from);
+    if (end < 0) throw REJECTED;
+    return end;
   }
 }
 
