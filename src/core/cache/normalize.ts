@@ -133,10 +133,18 @@ function keysSorted(value: unknown): boolean {
 // swallowed by the object literal's prototype setter.
 function serializeSorted(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return '[' + value.map(serializeSorted).join(',') + ']';
+  // Built by concatenation: no array of parts per container (this runs once per distinct block of a log).
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + serializeSorted(value[i]);
+    return out + ']';
+  }
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort();
-  return '{' + keys.map((key) => JSON.stringify(key) + ':' + serializeSorted(record[key])).join(',') + '}';
+  const keys = Object.keys(record);
+  if (keys.length > 1) keys.sort();
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) out += (i > 0 ? ',' : '') + JSON.stringify(keys[i]) + ':' + serializeSorted(record[keys[i]!]);
+  return out + '}';
 }
 
 /**
