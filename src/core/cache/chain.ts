@@ -34,15 +34,15 @@ export function extendChain(state: ChainState, id: number): ChainState {
  * allocating a ChainState per block (the view builder).
  */
 export function extendHi(previous: number, id: number): number {
-  let hi = Math.imul(previous ^ id, 0x9e3779b1);
+  let hi = Math.imul(previous ^ id, 0x9e3779b1 | 0);
   hi ^= hi >>> 15;
-  hi = Math.imul(hi, 0x85ebca77);
+  hi = Math.imul(hi, 0x85ebca77 | 0);
   hi ^= hi >>> 13;
   return hi >>> 0;
 }
 
 export function extendLo(previous: number, id: number): number {
-  let lo = Math.imul(previous ^ Math.imul(id, 0x27d4eb2f), 0xc2b2ae3d);
+  let lo = Math.imul(previous ^ Math.imul(id, 0x27d4eb2f), 0xc2b2ae3d | 0);
   lo ^= lo >>> 16;
   lo = Math.imul(lo, 0x165667b1);
   lo ^= lo >>> 15;

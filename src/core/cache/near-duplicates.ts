@@ -184,7 +184,7 @@ class HashSlots {
 
   /** The slot of `hash`, claimed on first sight (linear probing; the table is at most half full). */
   slotOf(hash: number): number {
-    let slot = Math.imul(hash, 0x9e3779b1) >>> this.shift;
+    let slot = Math.imul(hash, 0x9e3779b1 | 0) >>> this.shift;
     while (this.used[slot] === 1) {
       if (this.keys[slot] === hash) return slot;
       slot = (slot + 1) & this.mask;
