@@ -123,6 +123,26 @@ describe('actual vs optimized, savings and the 1,000-session projection', () => 
   });
 });
 
+describe('edges of the comparison', () => {
+  it('does not call an optimization that costs exactly as much "rejected"', () => {
+    // Two requests that already carry the tail breakpoint the optimized scenario would add: the same figures.
+    const marked: BlockSpec = { ...u1, tokens: 1500, marker: '5m' };
+    const built = buildRequests([{ blocks: [marked] }, { blocks: [marked] }]);
+    const comparison = costScenarios({ ...built, pricingOf: pricingByModel(built.requests) });
+    expect(comparison.optimizedScenarioCost).toBeCloseTo(comparison.actual.totals.total, 12);
+    expect(comparison.optimizedRejected).toBe(false);
+    expect(comparison.potentialSavings).toBeCloseTo(0, 12);
+  });
+
+  it('gives a saving fraction of 0, not NaN, when nothing could be priced', () => {
+    const built = buildRequests([{ blocks: [u1], model: 'claude-imaginary-9' }]);
+    const comparison = costScenarios({ ...built, pricingOf: () => null });
+    expect(comparison.actual.totals.total).toBe(0);
+    expect(comparison.savingsFraction).toBe(0);
+    expect(comparison.actual.costs[0]).toMatchObject({ pricedAs: null, total: null, longContextTier: false });
+  });
+});
+
 describe('an optimization that costs more is rejected', () => {
   it('keeps the requests as sent when the tail breakpoint would only add a write nothing reads', () => {
     // One request of 1,500 tokens with no breakpoint: as sent 1,500 × $3 = 4,500 µ$; the optimized scenario writes

@@ -109,6 +109,18 @@ describe('OpenAI GPT-5.6+ breakpoints', () => {
     expect(r.requests[0]!.breakpoints).toMatchObject([{ segment: 1, source: 'automatic' }]);
   });
 
+  it('caches a breakpoint whose prefix is exactly the 1,024-token minimum, and not one token below it', () => {
+    const at = simulate([terra([{ id: 'min', tokens: 1024 }]), terra([{ id: 'min', tokens: 1024 }])]);
+    expect(at.requests[0]!.breakpoints[0]).toMatchObject({ prefixTokens: 1024, eligible: true });
+    expect(figures(at)).toEqual([
+      { read: 0, write5m: 1024, write1h: 0, uncached: 0 },
+      { read: 1024, write5m: 0, write1h: 0, uncached: 0 },
+    ]);
+    const below = simulate([terra([{ id: 'short', tokens: 1023 }])]);
+    expect(below.requests[0]!.breakpoints[0]).toMatchObject({ prefixTokens: 1023, eligible: false });
+    expect(figures(below)).toEqual([{ read: 0, write5m: 0, write1h: 0, uncached: 1023 }]);
+  });
+
   it('has no fallback to a shorter prefix than a written breakpoint', () => {
     // Request 0 wrote only at q1 (2,500). Request 1 changes q1: big alone was never a breakpoint → miss.
     const r = simulate([terra([big, q1]), terra([big, { id: 'q1-edited', tokens: 500 }])]);
