@@ -196,6 +196,14 @@ describe('too_many_breakpoints', () => {
     expect(finding!.message).toContain('6 cache breakpoints');
   });
 
+  it('groups the requests of one model into one finding that names the largest count among them', () => {
+    const marked = (turns: number): SyntheticMessage[] => loopMessages('m', turns).map((m) => ({ ...m, marker: { ttl: '5m' as const } }));
+    // 1 system + 5 message markers, then 1 + 7 in the next turn.
+    const finding = find(analyze([goodTurn(2, { messages: marked(2) }), goodTurn(3, { messages: marked(3) })]), 'too_many_breakpoints');
+    expect(finding).toMatchObject({ requests: [0, 1] });
+    expect(finding!.message).toContain('8 cache breakpoints');
+  });
+
   it('does not fire at exactly four', () => {
     const four: SyntheticMessage[] = loopMessages('m', 1).map((m, i) => (i < 2 ? { ...m, marker: { ttl: '5m' as const } } : m));
     expect(find(analyze([goodTurn(1, { messages: four })]), 'too_many_breakpoints')).toBeUndefined();
