@@ -20,6 +20,17 @@ describe('estimateClaudeTextTokens', () => {
     expect(estimateClaudeTextTokens('a{'.repeat(200))).toBe(160);
   });
 
+  it('counts digits, both letter cases and every non-ASCII character as prose, and only ASCII punctuation as symbols', () => {
+    // No symbols: 400 characters / 4 = 100 each (an astral emoji is one character).
+    for (const prose of ['Z9z0', 'AZaz', '09 \t', '\n\r é', 'é', '😀']) {
+      expect(estimateClaudeTextTokens(prose.repeat(400 / [...prose].length)), JSON.stringify(prose)).toBe(100);
+    }
+    // The characters just outside each alphanumeric range, and DEL (127), are symbols: fully dense, 400 / 2.5.
+    for (const symbol of ['/', ':', '@', '[', '`', '{', '\u007f']) {
+      expect(estimateClaudeTextTokens(symbol.repeat(400)), JSON.stringify(symbol)).toBe(160);
+    }
+  });
+
   it('never returns 0 for non-empty text', () => {
     expect(estimateClaudeTextTokens('.')).toBe(1);
   });
