@@ -121,6 +121,14 @@ describe('prefix_below_minimum', () => {
     expect(finding!.message).toContain('≈1,200 tokens');
   });
 
+  it('reports a short setup breakpoint and a short message breakpoint as two findings', () => {
+    // Top-level caching puts a second breakpoint on the last message: 3 × 300 + 300 + 300 = 1,500 < 4,096.
+    const analysis = analyze([goodTurn(0, { model: 'claude-opus-4-6' })], () => 300);
+    const findings = analysis.findings.filter((f) => f.code === 'prefix_below_minimum');
+    expect(findings.map((f) => f.segmentPath).sort()).toEqual(['messages[0].content[0]', 'system[0]']);
+    expect(findings.find((f) => f.segmentPath === 'messages[0].content[0]')!.message).toContain('≈1,500 tokens');
+  });
+
   it('does not fire when the prefix reaches the minimum', () => {
     const specs = session(3, (n) => goodTurn(n, { model: 'claude-opus-4-6' }));
     expect(find(analyze(specs, () => 1100), 'prefix_below_minimum')).toBeUndefined();
