@@ -68,6 +68,17 @@ describe('OpenAI Chat request totals (values recorded by the API in pai_text_onl
     expect(results[0]?.total).toBe(12); // 1 + (3+1) + (3+1) + 3
   });
 
+  it('frames Responses instructions as one more system message', async () => {
+    const user = segment({ category: 'user', text: 'hello', messageIndex: 0, role: 'user', path: 'input[0].content' });
+    const instructions = segment({ category: 'system', text: 'Be brief.', messageIndex: -1, role: 'system', path: 'instructions' });
+    const { results } = await countAll([
+      request('openai-responses', 'gpt-4o', [user], { messageCount: 1 }),
+      request('openai-responses', 'gpt-4o', [instructions, user], { messageCount: 1 }),
+    ]);
+    // One more message: 3 framing tokens and 1 for its role.
+    expect(results[1]!.overhead.framing - results[0]!.overhead.framing).toBe(4);
+  });
+
   it('adds a participant name to the framing and flags the rule as unverified', async () => {
     const named = segment({
       category: 'user',
