@@ -52,6 +52,22 @@ describe('claude image and document estimates', () => {
   });
 });
 
+describe('Claude document segments', () => {
+  it('estimates a text document from its text, and a document with neither pages nor text as one page', () => {
+    const counter = new TokenCounter();
+    const textDocument = segment({
+      category: 'document',
+      text: 'a'.repeat(400),
+      wire: '{"type":"document","source":{"type":"text","media_type":"text/plain","data":"..."}}',
+      messageIndex: 0,
+      role: 'user',
+    });
+    const remote = segment({ category: 'document', text: '', wire: '{"type":"document","source":{"type":"url","url":"https://x"}}', messageIndex: 0, role: 'user' });
+    const counted = counter.count(request('anthropic-messages', 'claude-sonnet-4-5', [textDocument, remote]), 'claude-sonnet-4-5');
+    expect(counted.segments).toEqual([100, 1600]);
+  });
+});
+
 describe('Claude request estimate', () => {
   it('adds framing, the tool-use system prompt by tool_choice and the 4.7+ factor', async () => {
     const counter = new TokenCounter();
