@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newAccumulator, type ResultEntry } from '../../src/core/clearing/accumulate.ts';
+import { newAccumulator, viewWeights, type ResultEntry } from '../../src/core/clearing/accumulate.ts';
 import { costRatio, rateModel, pressureInputs, allUncachedInformational } from '../../src/core/clearing/cost-model.ts';
 import { criteriaFor, overallVerdict, verdictFor, type GateInputs } from '../../src/core/clearing/gate.ts';
 import { parseRoutes, type Route } from '../../src/core/clearing/inputs.ts';
@@ -32,6 +32,15 @@ function handAccumulator() {
   });
   return a;
 }
+
+describe('view weights', () => {
+  it('divides list prices by a million and quota weights by the quota budget', () => {
+    // A budget other than a million, so the two divisors cannot be swapped unnoticed.
+    const r = route({ quotaBudget: 5_000 });
+    expect(viewWeights(r, 'list')).toEqual({ input: 3e-6, cacheRead: 3e-7, cacheWrite: 3.75e-6, output: 1.5e-5 });
+    expect(viewWeights(r, 'quotaShare')).toEqual({ input: 1 / 5_000, cacheRead: 0.1 / 5_000, cacheWrite: 1.25 / 5_000, output: 5 / 5_000 });
+  });
+});
 
 describe('pressure and cost model (hand-computed)', () => {
   it('computes off/on pressure and the reduction', () => {

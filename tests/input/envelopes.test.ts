@@ -1,5 +1,7 @@
 // Envelopes, layouts, recorded usage, timestamps and batch outputs (all inputs synthetic).
 import { describe, expect, it } from 'vitest';
+import { classifyRecord } from '../../src/core/input/envelope.ts';
+import { recordedUsage } from '../../src/core/input/usage.ts';
 import { anthropicBody, chatBody, jsonl, readOne, readText, responsesBody } from './helpers.ts';
 
 describe('layouts', () => {
@@ -257,6 +259,29 @@ describe('gateway envelopes', () => {
     const result = await readOne('g.jsonl', jsonl({ request_body: '{"model": ', response: {} }, { request_body: JSON.stringify(chatBody('x')) }));
     expect(result.requests.map((r) => r.line)).toEqual([2]);
     expect(result.errors).toEqual([{ file: 0, line: 1, message: 'field "request_body": holds text that is not valid JSON' }]);
+  });
+});
+
+describe('a body that also holds a key named like a gateway wrapper', () => {
+  it('stays a body when it has any one of messages, input, instructions or system', () => {
+    const wrapper = { body: { model: 'synthetic' }, request: { model: 'synthetic' } };
+    for (const own of [{ messages: [] }, { input: 'hi' }, { instructions: 'be brief' }, { system: 'be brief' }]) {
+      expect(classifyRecord({ model: 'synthetic', ...own, ...wrapper }), JSON.stringify(own)).toBe('none');
+    }
+    expect(classifyRecord({ model: 'synthetic', ...wrapper })).toBe('gateway:request');
+  });
+});
+
+describe('recorded usage', () => {
+  it('reads Anthropic cache fields as Anthropic usage whatever the wire format', () => {
+    const anthropicUsage = { input_tokens: 100, cache_read_input_tokens: 50, output_tokens: 5 };
+    expect(recordedUsage(anthropicUsage, 'openai-responses')).toEqual({ input: 100, cacheRead: 50, cacheWrite5m: 0, cacheWrite1h: 0, output: 5 });
+  });
+
+  it('bills the part of a cache write the TTL split does not cover at 5 minutes', () => {
+    const split = { input_tokens: 10, cache_creation_input_tokens: 1000, cache_creation: { ephemeral_5m_input_tokens: 300, ephemeral_1h_input_tokens: 500 }, output_tokens: 1 };
+    // 1,000 written, 500 of them 1h: the other 500 are 5m even though the split names only 300.
+    expect(recordedUsage(split, 'anthropic-messages')).toMatchObject({ cacheWrite5m: 500, cacheWrite1h: 500 });
   });
 });
 

@@ -50,6 +50,14 @@ describe('timeRangeSummary (synthetic)', () => {
     expect(summary.totals.cost).toBeCloseTo(0.003525 + 0.000945 + 0.05, 12);
   });
 
+  it('takes the range from the earliest and latest times whatever the order of the requests', () => {
+    const shuffled = input();
+    // The latest request first: the end is still the latest time, not the last one read.
+    shuffled.requests = [shuffled.requests[3]!, shuffled.requests[0]!, shuffled.requests[1]!, shuffled.requests[2]!].map((request, index) => ({ ...request, index }));
+    const range = timeRangeSummary(shuffled);
+    expect([range.start, range.end]).toEqual(['2026-01-01T23:00:00.000Z', '2026-01-02T10:00:00.000Z']);
+  });
+
   it('groups by UTC day, untimed requests last', () => {
     expect(summary.days.map((d) => [d.day, d.requests, d.promptTokens])).toEqual([
       ['2026-01-01', 1, 1100],
