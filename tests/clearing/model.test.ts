@@ -67,6 +67,18 @@ describe('pressure and cost model (hand-computed)', () => {
     expect(list.ratio).toBeCloseTo(0.0188605 / 0.0193, 10);
   });
 
+  it('re-caches a summary cycle at the cache-write price, and at no less than input only in the all-uncached "on" arm', () => {
+    const a = handAccumulator();
+    a.route = route({ prices: { ...ROUTE.prices, cacheWrite: 1 } }); // writes cheaper than input
+    // Cycle as observed: 300 × 3e-6 + 50 × 15e-6 + 800 × 1e-6 = 0.00245; off = 0.01 + 2 × 0.00245 in both models.
+    expect(rateModel(a, 0.05).list.off).toBeCloseTo(0.0149, 12);
+    const uncached = allUncachedInformational(a, 0.05).list;
+    expect(uncached.off).toBeCloseTo(0.0149, 12);
+    // On, all uncached: output 0.004; round trips 0.05 × (1500 × 3e-6 + 2 × 60 × 15e-6) = 0.000315; summaries
+    // 1.622 × (0.0009 + 0.00075 + 800 × 3e-6) + (1.622 × 200 + 100) × 3e-6 = 0.0065691 + 0.0012732.
+    expect(uncached.on).toBeCloseTo(0.004 + 0.000315 + 0.0065691 + 0.0012732, 12);
+  });
+
   it('credits no pressure reduction when the enlarged summary cannot fit under the trigger', () => {
     const a = handAccumulator();
     a.route = route({ summaryInputTokens: 900 }); // 900 + 200 + … > 1000
