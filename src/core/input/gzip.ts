@@ -98,6 +98,8 @@ async function* decodeWithOneStream(
     await writer.close().catch(() => undefined);
   })();
   let produced = 0;
+  /** The stream ended or failed on its own; false while stopping early (a limit, an abort, a consumer leaving). */
+  let settled = false;
   try {
     for (;;) {
       throwIfAborted(signal);
@@ -105,6 +107,7 @@ async function* decodeWithOneStream(
       try {
         result = await reader.read();
       } catch (error) {
+        settled = true;
         await pump;
         if (inputError !== null) throw inputError;
         const rest = produced > 0 ? nextMemberStart(recent, produced) : null;
@@ -118,7 +121,10 @@ async function* decodeWithOneStream(
           `gzip data is truncated or corrupt after ${total.bytes.toLocaleString('en-US')} decompressed bytes (${reason})`,
         );
       }
-      if (result.done) break;
+      if (result.done) {
+        settled = true;
+        break;
+      }
       produced += result.value.byteLength;
       total.bytes += result.value.byteLength;
       if (total.bytes > maxBytes) {
@@ -131,6 +137,10 @@ async function* decodeWithOneStream(
     await pump;
     if (inputError !== null) throw inputError;
   } finally {
+    // Node's DecompressionStream adapter may still deliver a chunk from a resume it scheduled when the last read
+    // was served; delivered after cancel() it throws an uncaught ERR_INVALID_STATE (nodejs/node#64529). Waiting one
+    // task lets that delivery land in the still-open stream first.
+    if (!settled) await new Promise((resolve) => setTimeout(resolve, 0));
     await reader.cancel().catch(() => undefined);
     await pump;
   }
