@@ -7,6 +7,7 @@ import { el } from '../dom.ts';
 import { formatCount, formatPercent, formatTokens } from '../format.ts';
 import type { RequestView } from '../view-model.ts';
 import type { Panel } from './types.ts';
+import { askOrShowError } from './ask.ts';
 
 /** Rows drawn at once; a larger input shows this many around the selected request. */
 const MAX_ROWS = 2000;
@@ -177,15 +178,8 @@ export const cachePanel: Panel = {
       return;
     }
     container.append(el('p', { className: 'muted', text: 'Simulating the prompt cache…' }));
-    let table: CacheTableAnswer;
-    try {
-      table = await ctx.ask<CacheTableAnswer>('cache-table', { calibrate: calibrateFromUsage });
-    } catch (error) {
-      if (ctx.signal.aborted) return;
-      container.replaceChildren(el('p', { className: 'error', text: error instanceof Error ? error.message : String(error) }));
-      return;
-    }
-    if (ctx.signal.aborted) return;
+    const table = await askOrShowError<CacheTableAnswer>(container, ctx, 'cache-table', { calibrate: calibrateFromUsage });
+    if (table === null) return;
     const host = tableOf(table, ctx.view.requests, ctx.request.index, ctx.view.totals.exact);
     host.addEventListener('click', (event) => {
       const row = (event.target as HTMLElement).closest<HTMLTableRowElement>('tbody tr[data-request]');

@@ -6,6 +6,7 @@ import type { ConversationsAnswer } from '../../worker/handlers/findings.ts';
 import { el } from '../dom.ts';
 import { formatCount } from '../format.ts';
 import type { Panel, PanelContext } from './types.ts';
+import { askOrShowError } from './ask.ts';
 
 const MAX_LINKS = 40;
 const MAX_ROWS = 500;
@@ -84,15 +85,8 @@ export const conversationsPanel: Panel = {
       container.append(el('p', { className: 'empty', text: 'No requests.' }));
       return;
     }
-    let answer: ConversationsAnswer;
-    try {
-      answer = await ctx.ask<ConversationsAnswer>('conversations');
-    } catch (error) {
-      if (ctx.signal.aborted) return;
-      container.replaceChildren(el('p', { className: 'error', text: error instanceof Error ? error.message : String(error) }));
-      return;
-    }
-    if (ctx.signal.aborted) return;
+    const answer = await askOrShowError<ConversationsAnswer>(container, ctx, 'conversations');
+    if (answer === null) return;
     const count = (link: ConversationLink) => answer.link.filter((l) => l === link).length;
     const parts: HTMLElement[] = [
       el('h2', { className: 'section-title', text: `Conversations (${formatCount(answer.count)})` }),

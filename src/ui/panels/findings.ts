@@ -6,6 +6,7 @@ import type { Finding, Severity } from '../../core/cache/index.ts';
 import type { FindingsAnswer } from '../../worker/handlers/findings.ts';
 import { el } from '../dom.ts';
 import type { Panel, PanelContext } from './types.ts';
+import { askOrShowError } from './ask.ts';
 
 /** Request links drawn per finding before "N more". */
 const MAX_LINKS = 60;
@@ -78,15 +79,8 @@ export const findingsPanel: Panel = {
       return;
     }
     container.append(el('p', { className: 'muted', text: 'Checking the sequence…' }));
-    let answer: FindingsAnswer;
-    try {
-      answer = await ctx.ask<FindingsAnswer>('findings');
-    } catch (error) {
-      if (ctx.signal.aborted) return;
-      container.replaceChildren(el('p', { className: 'error', text: error instanceof Error ? error.message : String(error) }));
-      return;
-    }
-    if (ctx.signal.aborted) return;
+    const answer = await askOrShowError<FindingsAnswer>(container, ctx, 'findings');
+    if (answer === null) return;
     const transcript =
       answer.requestsWithUnknownBreakpoints > 0
         ? el('p', {
