@@ -1,5 +1,6 @@
 // A stand-in Worker for the page-side worker client tests.
 import type { FromWorker, ToWorker } from '../../src/worker/protocol.ts';
+import { ANALYSIS_STALL_MS, WorkerClient } from '../../src/ui/worker-client.ts';
 
 /** A stand-in Worker: records what the page posts and lets the test answer or crash. */
 export class FakeWorker extends EventTarget {
@@ -19,4 +20,22 @@ export class FakeWorker extends EventTarget {
     event.message = text;
     this.dispatchEvent(event);
   }
+}
+
+/** A WorkerClient over FakeWorkers, recording the workers it started, its crash reports and start generations. */
+export function clientWithFakes(stallMs = ANALYSIS_STALL_MS) {
+  const workers: FakeWorker[] = [];
+  const crashes: string[] = [];
+  const generations: number[] = [];
+  const client = new WorkerClient(
+    () => {
+      const worker = new FakeWorker();
+      workers.push(worker);
+      return worker as unknown as Worker;
+    },
+    (error) => crashes.push(error.message),
+    (generation) => generations.push(generation),
+    stallMs,
+  );
+  return { client, workers, crashes, generations };
 }

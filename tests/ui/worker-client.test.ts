@@ -1,21 +1,7 @@
 // The page-side worker client: id matching, progress, cancel, and recovery from a crashed worker.
 import { describe, expect, it } from 'vitest';
-import { FakeWorker } from './fake-worker.ts';
-import { WorkerClient, WorkerFailure } from '../../src/ui/worker-client.ts';
-
-function clientWithFakes(): { client: WorkerClient; workers: FakeWorker[]; crashes: string[] } {
-  const workers: FakeWorker[] = [];
-  const crashes: string[] = [];
-  const client = new WorkerClient(
-    () => {
-      const worker = new FakeWorker();
-      workers.push(worker);
-      return worker as unknown as Worker;
-    },
-    (error) => crashes.push(error.message),
-  );
-  return { client, workers, crashes };
-}
+import { clientWithFakes, type FakeWorker } from './fake-worker.ts';
+import { WorkerFailure } from '../../src/ui/worker-client.ts';
 
 describe('worker client', () => {
   it('matches answers to questions by id, whatever order they come back in', async () => {

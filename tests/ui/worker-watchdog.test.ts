@@ -1,27 +1,12 @@
 // The worker client's watchdog and deliberate replacement: a silent analysis is failed and its worker replaced;
 // progress keeps it alive; a replacement starts a fresh worker at once and never triggers crash recovery.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FakeWorker } from './fake-worker.ts';
-import { ANALYSIS_STALL_MS, WorkerClient, WorkerFailure } from '../../src/ui/worker-client.ts';
+import { clientWithFakes } from './fake-worker.ts';
+import { ANALYSIS_STALL_MS, WorkerFailure } from '../../src/ui/worker-client.ts';
 
 const progress = { file: 0, bytesRead: 1, bytesTotal: 10, records: 1 };
 
-function setup(stallMs = 1000) {
-  const workers: FakeWorker[] = [];
-  const crashes: string[] = [];
-  const generations: number[] = [];
-  const client = new WorkerClient(
-    () => {
-      const worker = new FakeWorker();
-      workers.push(worker);
-      return worker as unknown as Worker;
-    },
-    (error) => crashes.push(error.message),
-    (generation) => generations.push(generation),
-    stallMs,
-  );
-  return { client, workers, crashes, generations };
-}
+const setup = (stallMs = 1000) => clientWithFakes(stallMs);
 
 describe('worker watchdog', () => {
   beforeEach(() => vi.useFakeTimers());
