@@ -4,40 +4,10 @@
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { dropFiles, expect, hasRealFixtures, REAL_FIXTURES, test } from './fixtures.ts';
-
-interface Usage { input: number; read: number; write5m: number; output: number }
+import { syntheticClaudeCodeSession } from '../tests/transcripts/claude-code-session.ts';
 
 /** A synthetic Claude Code session: one user turn and one recorded API call per entry, a minute apart. */
-function syntheticSession(id: string, start: string, calls: Usage[]): Buffer {
-  const lines: object[] = [];
-  let parent: string | null = null;
-  calls.forEach((usage, i) => {
-    const timestamp = new Date(Date.parse(start) + i * 60_000).toISOString();
-    lines.push({ type: 'user', uuid: `${id}-u${i}`, parentUuid: parent, sessionId: id, timestamp, message: { role: 'user', content: `synthetic question ${i}` } });
-    lines.push({
-      type: 'assistant',
-      uuid: `${id}-a${i}`,
-      parentUuid: `${id}-u${i}`,
-      sessionId: id,
-      timestamp,
-      message: {
-        id: `msg_${id}_${i}`,
-        role: 'assistant',
-        model: 'claude-sonnet-4-5',
-        content: [{ type: 'text', text: `synthetic answer ${i}` }],
-        usage: {
-          input_tokens: usage.input,
-          cache_read_input_tokens: usage.read,
-          cache_creation_input_tokens: usage.write5m,
-          cache_creation: { ephemeral_5m_input_tokens: usage.write5m, ephemeral_1h_input_tokens: 0 },
-          output_tokens: usage.output,
-        },
-      },
-    });
-    parent = `${id}-a${i}`;
-  });
-  return Buffer.from(lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
-}
+const syntheticSession = (...args: Parameters<typeof syntheticClaudeCodeSession>) => Buffer.from(syntheticClaudeCodeSession(...args));
 
 const SESSION_A = syntheticSession('synthetic-a', '2026-03-01T10:00:00.000Z', [
   { input: 1000, read: 0, write5m: 2000, output: 100 },

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeCommand } from '../../src/cli/commands/analyze.ts';
 import type { CliIO } from '../../src/cli/io.ts';
 import { listFolder } from '../../src/cli/fs/folder-inputs.ts';
-import { syntheticClaudeCodeSession as session } from './build.ts';
+import { syntheticClaudeCodeSession as session } from './claude-code-session.ts';
 
 const root = path.resolve(__dirname, '../..');
 const bin = path.join(root, 'bin/ctxray.mjs');

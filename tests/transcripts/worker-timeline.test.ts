@@ -5,7 +5,7 @@ import { analyzeInput } from '../../src/core/analysis/analyze.ts';
 import { agreementOf, timelineOf } from '../../src/core/transcripts/index.ts';
 import { transcriptsQuery } from '../../src/worker/handlers/transcripts.ts';
 import { QueryError, type WorkerSession } from '../../src/worker/session.ts';
-import { syntheticClaudeCodeSession } from './build.ts';
+import { syntheticClaudeCodeSession } from './claude-code-session.ts';
 
 const encoder = new TextEncoder();
 const SESSION_A = syntheticClaudeCodeSession('synthetic-a', '2026-03-01T10:00:00.000Z', [
