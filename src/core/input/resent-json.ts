@@ -61,6 +61,8 @@ export class ResentJsonParser {
   private text = '';
   private at = 0;
   private maxDepth = 0;
+  /** Characters of the record taken from remembered items. */
+  private reusedChars = 0;
 
   private readonly maxChars: number;
   private readonly trialChars: number;
@@ -76,14 +78,20 @@ export class ResentJsonParser {
     return new FileParse(this, this.trialChars);
   }
 
+  /** Characters of the last record parsed that came from remembered items. */
+  get lastReusedChars(): number {
+    return this.reusedChars;
+  }
+
   /** JSON.parse(text), or undefined when the text is not valid JSON or nests deeper than `maxDepth`. */
-  parse(text: string, maxDepth: number, reused: { chars: number }): unknown {
+  parse(text: string, maxDepth: number): unknown {
     this.text = text;
+    this.reusedChars = 0;
     this.at = 0;
     this.maxDepth = maxDepth;
     try {
       this.skipWhitespace();
-      const value = this.value('', 0, reused);
+      const value = this.value('', 0);
       this.skipWhitespace();
       return this.at === text.length ? value : undefined;
     } catch (error) {
@@ -95,16 +103,16 @@ export class ResentJsonParser {
   }
 
   /** The value at `at` (after whitespace), at container depth `depth`; `place` names where it sits. */
-  private value(place: string, depth: number, reused: { chars: number }): unknown {
+  private value(place: string, depth: number): unknown {
     const c = this.text.charCodeAt(this.at);
-    if (c === OPEN_BRACE && depth < WALKED_DEPTH) return this.object(place, depth, reused);
-    if (c === OPEN_BRACKET && depth < WALKED_DEPTH) return this.array(place, depth, reused);
+    if (c === OPEN_BRACE && depth < WALKED_DEPTH) return this.object(place, depth);
+    if (c === OPEN_BRACKET && depth < WALKED_DEPTH) return this.array(place, depth);
     const start = this.at;
     this.at = this.endOfValue(start);
     return this.parsed(start, this.at, depth);
   }
 
-  private object(place: string, depth: number, reused: { chars: number }): unknown {
+  private object(place: string, depth: number): unknown {
     if (depth + 1 > this.maxDepth) throw REJECTED;
     const text = this.text;
     const out: Record<string, unknown> = {};
@@ -123,7 +131,7 @@ export class ResentJsonParser {
       if (text.charCodeAt(this.at) !== COLON) throw REJECTED;
       this.at++;
       this.skipWhitespace();
-      const value = this.value(`${place}/${key}`, depth + 1, reused);
+      const value = this.value(`${place}/${key}`, depth + 1);
       // JSON.parse makes "__proto__" an ordinary own key; an assignment would set the prototype instead.
       if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
       else out[key] = value;
@@ -135,7 +143,7 @@ export class ResentJsonParser {
     }
   }
 
-  private array(place: string, depth: number, reused: { chars: number }): unknown[] {
+  private array(place: string, depth: number): unknown[] {
     if (depth + 1 > this.maxDepth) throw REJECTED;
     const text = this.text;
     const out: unknown[] = [];
@@ -148,9 +156,9 @@ export class ResentJsonParser {
     let places = this.latest.get(place);
     let previous: Item | null = null;
     for (let index = 0; ; index++) {
-      const item = this.item(places?.[index], previous, depth + 1, reused);
+      const item = this.item(places?.[index], previous, depth + 1);
       if (item === null) {
-        out.push(this.value(`${place}[]`, depth + 1, reused));
+        out.push(this.value(`${place}[]`, depth + 1));
         previous = null;
       } else {
         out.push(item.value);
@@ -171,14 +179,14 @@ export class ResentJsonParser {
    * The item at `at` when it is (or becomes) a remembered one, with `at` moved past it; null for a short item,
    * which the caller parses like any value.
    */
-  private item(atPlace: Item | undefined, previous: Item | null, depth: number, reused: { chars: number }): Item | null {
+  private item(atPlace: Item | undefined, previous: Item | null, depth: number): Item | null {
     const text = this.text;
     const start = this.at;
     const expected = this.expected(previous?.next ?? null, start) ?? this.expected(atPlace ?? null, start);
     if (expected !== null) {
       if (depth + expected.depth > this.maxDepth) throw REJECTED;
       this.at = start + expected.text.length;
-      reused.chars += expected.text.length;
+      this.reusedChars += expected.text.length;
       return expected;
     }
     const end = this.endOfValue(start);
@@ -188,12 +196,13 @@ export class ResentJsonParser {
     if (known !== undefined) {
       if (depth + known.depth > this.maxDepth) throw REJECTED;
       this.at = end;
-      reused.chars += raw.length;
+      this.reusedChars += raw.length;
       return known;
     }
-    const value = this.parsed(start, end, depth);
+    const value = JSON.parse(raw) as unknown;
+    const valueDepth = this.checkedDepth(value, depth);
     this.at = end;
-    return this.remember(raw, value);
+    return this.remember(raw, value, valueDepth);
   }
 
   /**
@@ -224,12 +233,18 @@ export class ResentJsonParser {
   /** JSON.parse of text[start, end), checked against the nesting limit from depth `depth`. */
   private parsed(start: number, end: number, depth: number): unknown {
     const value = JSON.parse(this.text.slice(start, end)) as unknown;
-    if (depth + depthOf(value, this.maxDepth - depth + 1) > this.maxDepth) throw REJECTED;
+    this.checkedDepth(value, depth);
     return value;
   }
 
-  private remember(raw: string, value: unknown): Item {
-    const depth = depthOf(value, this.maxDepth + 1);
+  /** Nesting depth of a value placed at `depth`, rejecting the record when it goes past the limit. */
+  private checkedDepth(value: unknown, depth: number): number {
+    const valueDepth = depthOf(value, this.maxDepth - depth + 1);
+    if (depth + valueDepth > this.maxDepth) throw REJECTED;
+    return valueDepth;
+  }
+
+  private remember(raw: string, value: unknown, depth: number): Item {
     // An item larger than the whole budget is used once and not remembered.
     if (raw.length > this.maxChars) return { text: '', value, depth, next: null, live: false };
     // A slice of the record would keep the whole line alive for as long as the item is remembered.
@@ -300,7 +315,7 @@ export class ResentJsonParser {
 
 /** Reuse for one file: on while it pays off. */
 export class FileParse {
-  private readonly reused = { chars: 0 };
+  private reused = 0;
   private seen = 0;
   private on = true;
 
@@ -313,8 +328,9 @@ export class FileParse {
   parse(text: string, maxDepth: number): unknown {
     if (!this.on) return undefined;
     this.seen += text.length;
-    const value = this.parser.parse(text, maxDepth, this.reused);
-    if (this.seen > this.trialChars && this.reused.chars < this.seen * MIN_REUSED_FRACTION) this.on = false;
+    const value = this.parser.parse(text, maxDepth);
+    this.reused += this.parser.lastReusedChars;
+    if (this.seen > this.trialChars && this.reused < this.seen * MIN_REUSED_FRACTION) this.on = false;
     return value;
   }
 }
