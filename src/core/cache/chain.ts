@@ -16,22 +16,12 @@ export class IdentityTable {
   }
 }
 
-/** The hash state of an empty prefix. */
-export interface ChainState {
-  hi: number;
-  lo: number;
-}
-
-export const EMPTY_CHAIN: ChainState = { hi: 0x6a09e667, lo: 0xbb67ae85 };
-
-/** Appends one identity to a prefix hash. Two independently mixed lanes keep collisions negligible. */
-export function extendChain(state: ChainState, id: number): ChainState {
-  return { hi: extendHi(state.hi, id), lo: extendLo(state.lo, id) };
-}
+/** The two hash lanes of an empty prefix. */
+export const EMPTY_CHAIN: { readonly hi: number; readonly lo: number } = { hi: 0x6a09e667, lo: 0xbb67ae85 };
 
 /**
- * The two lanes of extendChain one at a time, for hot loops that keep the state in two locals instead of
- * allocating a ChainState per block (the view builder).
+ * Appends one identity to a prefix hash, one lane at a time (two independently mixed 32-bit lanes keep collisions
+ * negligible), so hot loops keep the state in two locals instead of an object per block (the view builder).
  */
 export function extendHi(previous: number, id: number): number {
   let hi = Math.imul(previous ^ id, 0x9e3779b1 | 0);
@@ -49,22 +39,7 @@ export function extendLo(previous: number, id: number): number {
   return lo >>> 0;
 }
 
-/** A 53-bit number naming the prefix, usable as a Map key without allocating a string. */
-export function chainKey(state: ChainState): number {
-  return keyOfLanes(state.hi, state.lo);
-}
-
+/** A 53-bit number naming the prefix through the block whose lanes are `hi` and `lo`, usable as a Map key. */
 export function keyOfLanes(hi: number, lo: number): number {
   return hi * 0x200000 + (lo >>> 11);
-}
-
-/** Keys of every prefix of `ids`: element i names the prefix that ends with ids[i]. */
-export function prefixKeys(ids: readonly number[], start: ChainState = EMPTY_CHAIN): number[] {
-  const keys = new Array<number>(ids.length);
-  let state = start;
-  for (let i = 0; i < ids.length; i++) {
-    state = extendChain(state, ids[i] ?? 0);
-    keys[i] = chainKey(state);
-  }
-  return keys;
 }

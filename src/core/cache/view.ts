@@ -58,7 +58,7 @@ export class ViewBuilder {
     const position: number[] = [];
     const cumulative: number[] = [];
     const keys: number[] = [];
-    // The chain state in two locals (see extendChain): no state object per block.
+    // The chain state in two locals (see extendHi / extendLo): no state object per block.
     let hi = EMPTY_CHAIN.hi;
     let lo = EMPTY_CHAIN.lo;
     let total = overhead;
