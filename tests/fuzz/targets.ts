@@ -338,7 +338,7 @@ export async function fuzzTargets(): Promise<FuzzTarget[]> {
         const pool = values.map((value, i) => ({ pad: `synthetic item ${i} `.repeat(i % 3 === 2 ? 150 : 12), value }));
         const lines = resentLogLines(pool, specs, damage);
         const file = new ResentJsonParser({ maxRememberedChars: 2000 }).forFile();
-        for (const line of lines) {
+        for (const [index, line] of lines.entries()) {
           let expected: unknown;
           try {
             expected = JSON.parse(line);
@@ -348,7 +348,7 @@ export async function fuzzTargets(): Promise<FuzzTarget[]> {
           if (expected !== undefined && nestingOf(expected) > maxDepth) expected = undefined;
           const got = file.parse(line, maxDepth);
           if (expected === undefined ? got !== undefined : JSON.stringify(got) !== JSON.stringify(expected)) {
-            return `resent-json differs from JSON.parse (depth limit ${maxDepth}) on a ${line.length}-character line`;
+            return `resent-json differs from JSON.parse (depth limit ${maxDepth}) on line ${index + 1} of ${lines.length} (${line.length} characters)`;
           }
         }
         return null;
