@@ -35,7 +35,7 @@ async function* oneChunk(): AsyncGenerator<Uint8Array> {
 }
 
 describe('gunzipChunks stopping early', () => {
-  it('at the size limit: cancels only after a delivery already scheduled has landed', async () => {
+  it('at the size limit: throws the limit error, cancels the decompressor, and no chunk arrives after that', async () => {
     const counts = { late: 0, cancelled: false };
     const read = async () => {
       for await (const chunk of gunzipChunks(oneChunk(), 2_500, undefined, lateDeliveringDecompressor(counts))) void chunk;
@@ -46,7 +46,7 @@ describe('gunzipChunks stopping early', () => {
     expect(counts.late).toBe(0);
   });
 
-  it('when the consumer stops reading: the same', async () => {
+  it('when the consumer stops reading: cancels only after a delivery already scheduled has landed', async () => {
     const counts = { late: 0, cancelled: false };
     for await (const chunk of gunzipChunks(oneChunk(), 1_000_000, undefined, lateDeliveringDecompressor(counts))) {
       if (chunk.byteLength > 0) break;
