@@ -12,7 +12,7 @@ export function providerOf(format: WireFormat): Provider {
 }
 
 /**
- * Segment categories. The first eight have fixed palette colours (src/ui/palette.ts); the order here is the
+ * Segment categories. The first eight have fixed palette colours (src/render/palette.ts); the order here is the
  * order of that palette and of every legend and table.
  */
 export const CATEGORIES = [

@@ -4,7 +4,7 @@ import type { WireFormat } from '../core/model.ts';
 import type { InputBlob, ProgressInfo } from '../worker/protocol.ts';
 import { el } from './dom.ts';
 import { fetchExample, loadExampleIndex, type ExampleEntry } from './examples.ts';
-import { formatCount, formatTokens } from './format.ts';
+import { formatCount, formatTokens } from '../render/format.ts';
 import { noteText } from './notes.ts';
 import { PANELS } from './panels/index.ts';
 import type { Panel, PanelContext } from './panels/types.ts';
@@ -14,7 +14,7 @@ import { renderRequestStrip } from './request-strip.ts';
 import { localFilesLinkMessage, renderStartScreen } from './start-screen.ts';
 import { droppedEntries, readDroppedEntries } from './folder-drop.ts';
 import { isFileLimitError } from './limit-errors.ts';
-import type { AnalysisView, RequestView } from './view-model.ts';
+import type { AnalysisView, RequestView } from '../worker/view-model.ts';
 import { WorkerClient, WorkerFailure } from './worker-client.ts';
 import { startAnalysisWorker } from './worker-factory.ts';
 

@@ -1,8 +1,8 @@
 // Totals by category for one request: a stacked bar plus a compact table, in palette order.
 import { CATEGORIES, type Category } from '../core/model.ts';
 import { el } from './dom.ts';
-import { formatPercent, formatTokens } from './format.ts';
-import { CATEGORY_COLOURS } from './palette.ts';
+import { formatPercent, formatTokens } from '../render/format.ts';
+import { CATEGORY_COLOURS } from '../render/palette.ts';
 import { categoryTag } from './swatch.ts';
 
 export function renderCategoryTotals(

@@ -1,12 +1,12 @@
 // The selected segment's content, fetched from the worker on demand and shown as text (textContent only).
 import { el } from './dom.ts';
-import { formatBytes, formatTokens } from './format.ts';
+import { formatBytes, formatTokens } from '../render/format.ts';
 import { copyOriginalText, setInertText } from './inert-text.ts';
 import { visibleLabel } from '../core/text/invisible.ts';
-import { CATEGORY_LABELS } from './palette.ts';
+import { CATEGORY_LABELS } from '../render/palette.ts';
 import { swatch } from './swatch.ts';
 import type { SegmentTextAnswer } from '../worker/handlers/segment-text.ts';
-import type { RequestView } from './view-model.ts';
+import type { RequestView } from '../worker/view-model.ts';
 
 /** Characters shown before "Show all": a huge tool result should not freeze the page on one click. */
 const PREVIEW_CHARS = 100_000;

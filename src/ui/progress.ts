@@ -1,6 +1,6 @@
 // The progress bar shown while the worker reads and analyzes input, with a Cancel button.
 import { el } from './dom.ts';
-import { formatBytes, formatCount } from './format.ts';
+import { formatBytes, formatCount } from '../render/format.ts';
 import type { ProgressInfo } from '../worker/protocol.ts';
 
 export interface ProgressHandle {

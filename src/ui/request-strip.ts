@@ -2,8 +2,8 @@
 // It is a pointer shortcut; the request selector is the accessible control. Long inputs are bucketed: past
 // MAX_BARS requests, each bar stands for a run of consecutive requests, drawn at (and selecting) the largest.
 import { el } from './dom.ts';
-import { formatTokens } from './format.ts';
-import type { AnalysisView } from './view-model.ts';
+import { formatTokens } from '../render/format.ts';
+import type { AnalysisView } from '../worker/view-model.ts';
 
 const MAX_BARS = 400;
 

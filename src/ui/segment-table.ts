@@ -1,12 +1,12 @@
 // The sortable segment table: one row per segment of the selected request. Headers are buttons; aria-sort says
 // which column orders the rows. Very long requests render the first rows and offer the rest on demand.
 import { el } from './dom.ts';
-import { formatBytes, formatPercent, formatTokens } from './format.ts';
+import { formatBytes, formatPercent, formatTokens } from '../render/format.ts';
 import { visibleLabel } from '../core/text/invisible.ts';
-import { CATEGORY_LABELS } from './palette.ts';
+import { CATEGORY_LABELS } from '../render/palette.ts';
 import { categoryTag } from './swatch.ts';
 import { CATEGORIES } from '../core/model.ts';
-import type { RequestView, SegmentView } from './view-model.ts';
+import type { RequestView, SegmentView } from '../worker/view-model.ts';
 
 type SortKey = 'index' | 'category' | 'path' | 'tool' | 'tokens' | 'bytes';
 

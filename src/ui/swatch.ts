@@ -1,7 +1,7 @@
 // A small colour chip for a category, coloured through the CSSOM so the palette lives in one place (palette.ts).
 import type { Category } from '../core/model.ts';
 import { el } from './dom.ts';
-import { CATEGORY_COLOURS, CATEGORY_LABELS } from './palette.ts';
+import { CATEGORY_COLOURS, CATEGORY_LABELS } from '../render/palette.ts';
 
 export function swatch(category: Category): HTMLElement {
   const chip = el('span', { className: 'swatch', attrs: { 'aria-hidden': 'true', 'data-category': category } });

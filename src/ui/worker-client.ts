@@ -2,7 +2,7 @@
 // survives a worker crash: every pending request is rejected with the error and the next call starts a fresh worker.
 // A watchdog replaces a worker that stops reporting while it analyzes an input.
 import { isFromWorker, type AnalyzeOptions, type FromWorker, type InputBlob, type ProgressInfo, type ToWorker } from '../worker/protocol.ts';
-import type { AnalysisView } from './view-model.ts';
+import type { AnalysisView } from '../worker/view-model.ts';
 
 export class WorkerFailure extends Error {
   constructor(

@@ -2,7 +2,7 @@
 // The page sends input bytes (File/Blob, never parsed on the main thread) and questions; the worker answers with a
 // text-free view of the analysis, progress, query results and errors. Every request carries an id so answers,
 // progress and cancellation are matched without shared state.
-import type { AnalysisView } from '../ui/view-model.ts';
+import type { AnalysisView } from './view-model.ts';
 import type { WireFormat } from '../core/model.ts';
 
 /** One input as the page hands it over: a File or Blob is structured-cloned without reading its bytes. */

@@ -2,7 +2,7 @@
 import type { Analysis } from '../core/analysis/types.ts';
 import type { ParsedRequest, WireFormat } from '../core/model.ts';
 import { MODELS } from '../core/pricing/table.ts';
-import type { AnalysisView, RequestView } from '../ui/view-model.ts';
+import type { AnalysisView, RequestView } from './view-model.ts';
 import { openingRequest } from './opening.ts';
 
 /** Core Analysis fields that are the base view (or carry text); every other defined field is an optional section. */

@@ -10,8 +10,9 @@ import { diffSegments } from '../../core/cache/prefix.ts';
 import type { DiffHunk } from '../../core/cache/myers.ts';
 import { CATEGORIES, type Category, type ParsedRequest } from '../../core/model.ts';
 import { visibleLabel } from '../../core/text/invisible.ts';
-import { CATEGORY_COLOURS, CATEGORY_LABELS, LABEL_INK } from '../../ui/palette.ts';
-import { layoutTreemap } from '../../ui/treemap/layout.ts';
+import { CATEGORY_COLOURS, CATEGORY_LABELS, LABEL_INK } from '../../render/palette.ts';
+import { layoutTreemap } from '../../render/treemap-layout.ts';
+import { formatCount, formatTokens, formatUsd } from '../../render/format.ts';
 
 export interface HtmlReportOptions {
   /** Show tool names and block text excerpts (the user asked for content). */
@@ -26,19 +27,13 @@ const EXCERPT_CHARS = 160;
 const TREEMAP_WIDTH = 960;
 const TREEMAP_HEIGHT = 420;
 
-const number = new Intl.NumberFormat('en-US');
-const dollars = new Intl.NumberFormat('en-US', { minimumFractionDigits: 4, maximumFractionDigits: 4 });
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
-function tokens(value: number, exact: boolean): string {
-  return `${exact ? '' : '≈'}${number.format(Math.round(value))}`;
-}
-
 function usd(value: number | null): string {
-  return value === null ? 'n/a' : `$${dollars.format(value)}`;
+  return value === null ? 'n/a' : formatUsd(value);
 }
 
 export function renderHtmlReport(analysis: Analysis, cache: CacheAnalysis, options: HtmlReportOptions): string {
@@ -98,7 +93,7 @@ function stylesheet(): string {
 function header(analysis: Analysis, cache: CacheAnalysis): string {
   const requests = analysis.requests.length;
   const models = analysis.modelUse
-    .map((m) => `${escapeHtml(m.id ?? 'no model')} (${number.format(m.requests)}${m.known ? '' : ', not priced'})`)
+    .map((m) => `${escapeHtml(m.id ?? 'no model')} (${formatCount(m.requests)}${m.known ? '' : ', not priced'})`)
     .join(', ');
   const ttl = cache.cost.actual.simulation.assumedWithinTtl
     ? '<p class="muted">Some requests carry no timestamp: they are assumed to arrive within every cache entry\'s TTL.</p>'
@@ -106,7 +101,7 @@ function header(analysis: Analysis, cache: CacheAnalysis): string {
   return `<header>
 <h1>ctxray report</h1>
 <p class="muted">${escapeHtml(analysis.generatedBy)} · prices as of ${escapeHtml(analysis.pricedOn)} · Claude token counts are estimates (≈) · the cache figures are a simulation of the providers' documented rules</p>
-<p>${number.format(requests)} request${requests === 1 ? '' : 's'} in ${number.format(cache.conversations.count)} conversation${cache.conversations.count === 1 ? '' : 's'} · models: ${models || 'none'}</p>
+<p>${formatCount(requests)} request${requests === 1 ? '' : 's'} in ${formatCount(cache.conversations.count)} conversation${cache.conversations.count === 1 ? '' : 's'} · models: ${models || 'none'}</p>
 ${ttl}
 </header>`;
 }
@@ -137,7 +132,7 @@ function costSection(cache: CacheAnalysis): string {
   const { actual, optimized, potentialSavings, savingsFraction, projection } = cache.cost;
   const unpriced =
     actual.totals.unpriced > 0
-      ? `<p class="muted">${number.format(actual.totals.unpriced)} request(s) name a model with no price entry: simulated, not priced.</p>`
+      ? `<p class="muted">${formatCount(actual.totals.unpriced)} request(s) name a model with no price entry: simulated, not priced.</p>`
       : '';
   const output =
     actual.totals.outputRecorded < cache.cost.actual.costs.length
@@ -145,14 +140,14 @@ function costSection(cache: CacheAnalysis): string {
       : '';
   const transcript =
     cache.requestsWithUnknownBreakpoints > 0
-      ? `<p class="muted">${number.format(cache.requestsWithUnknownBreakpoints)} request(s) were rebuilt from a transcript, which does not record cache breakpoints: the actual scenario assumes none, so its cost is an upper bound.</p>`
+      ? `<p class="muted">${formatCount(cache.requestsWithUnknownBreakpoints)} request(s) were rebuilt from a transcript, which does not record cache breakpoints: the actual scenario assumes none, so its cost is an upper bound.</p>`
       : '';
   return `<section><h2>Cost</h2>
 <table><tbody>
 <tr><th class="l">Actual (as sent)</th><td>${usd(actual.totals.total)}</td></tr>
 <tr><th class="l">Optimized (volatile values normalized, keys and tools sorted, Anthropic tail breakpoint)</th><td>${usd(optimized.totals.total)}</td></tr>
 <tr><th class="l">Potential savings</th><td>${usd(potentialSavings)} (${(savingsFraction * 100).toFixed(1)}%)</td></tr>
-<tr><th class="l">Projection to ${number.format(projection.sessions)} sessions like this one (a plain multiplication)</th><td>${usd(projection.actual)} → ${usd(projection.optimized)}</td></tr>
+<tr><th class="l">Projection to ${formatCount(projection.sessions)} sessions like this one (a plain multiplication)</th><td>${usd(projection.actual)} → ${usd(projection.optimized)}</td></tr>
 </tbody></table>${unpriced}${output}${transcript}</section>`;
 }
 
@@ -173,15 +168,15 @@ function treemapSection(analysis: Analysis): string {
   const rects = cells
     .map((cell) => {
       const segment = request.segments[cell.segment]!;
-      const label = `${segment.path} · ${CATEGORY_LABELS[segment.category]} · ${tokens(counts.segments[cell.segment] ?? 0, counts.exact)} tokens`;
+      const label = `${segment.path} · ${CATEGORY_LABELS[segment.category]} · ${formatTokens(counts.segments[cell.segment] ?? 0, counts.exact)} tokens`;
       return `<rect class="f-${segment.category}" x="${cell.x0.toFixed(1)}" y="${cell.y0.toFixed(1)}" width="${Math.max(0, cell.x1 - cell.x0).toFixed(1)}" height="${Math.max(0, cell.y1 - cell.y0).toFixed(1)}"><title>${escapeHtml(label)}</title></rect>`;
     })
     .join('');
   const present = new Set<Category>(request.segments.map((s) => s.category));
   const legend = CATEGORIES.filter((c) => present.has(c))
-    .map((c) => `<span class="sw c-${c}">${escapeHtml(CATEGORY_LABELS[c])} ${tokens(counts.byCategory[c] ?? 0, counts.exact)}</span>`)
+    .map((c) => `<span class="sw c-${c}">${escapeHtml(CATEGORY_LABELS[c])} ${formatTokens(counts.byCategory[c] ?? 0, counts.exact)}</span>`)
     .join('');
-  return `<section><h2>Tokens of request ${largest + 1} (the largest, ${tokens(counts.total, counts.exact)} tokens)</h2>
+  return `<section><h2>Tokens of request ${largest + 1} (the largest, ${formatTokens(counts.total, counts.exact)} tokens)</h2>
 <p>${legend}</p>
 <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${TREEMAP_WIDTH} ${TREEMAP_HEIGHT}" role="img" aria-label="Treemap of request ${largest + 1}'s segments by tokens">${rects}</svg>
 <p class="muted">Each rectangle is one block, sized by tokens and coloured by category; hover for its path.</p></section>`;
@@ -194,7 +189,7 @@ function cacheTableSection(analysis: Analysis, cache: CacheAnalysis): string {
     const kind = cache.conversations.kind[i] ?? 'new';
     const compared = cache.conversations.continues[i];
     const link = compared === null || compared === undefined ? kind : `${kind} ${compared + 1}`;
-    const cell = (value: number | undefined) => `<td>${tokens(value ?? 0, exact)}</td>`;
+    const cell = (value: number | undefined) => `<td>${formatTokens(value ?? 0, exact)}</td>`;
     return `<tr id="request-${i + 1}"><td>${i + 1}</td><td class="l">${(cache.conversations.conversationOf[i] ?? 0) + 1}</td><td class="l">${escapeHtml(link)}</td><td class="l">${escapeHtml(request.model ?? '—')}</td>${cell(simulated?.promptTokens)}${cell(simulated?.read)}${cell(simulated?.write5m)}${cell(simulated?.write1h)}${cell(simulated?.uncached)}<td>${simulated?.hit ? 'hit' : 'miss'}</td><td>${usd(cache.cost.actual.costs[i]?.total ?? null)}</td><td>${usd(cache.cost.optimized.costs[i]?.total ?? null)}</td></tr>`;
   });
   return `<section><h2>Cache, request by request</h2>
@@ -214,7 +209,7 @@ function conversationsSection(analysis: Analysis, cache: CacheAnalysis): string 
     const start = cache.conversations.kind[first] === 'same-setup' ? `same setup as request ${(cache.conversations.continues[first] ?? 0) + 1}` : 'new';
     return `<tr><td>${c + 1}</td><td>${list.length}</td><td class="l">${list.map((r) => `<a href="#request-${r + 1}">${r + 1}</a>`).join(' ')}</td><td class="l">${escapeHtml(models)}</td><td class="l">${escapeHtml(start)}</td></tr>`;
   });
-  return `<section><h2>Conversations (${number.format(cache.conversations.count)})</h2>
+  return `<section><h2>Conversations (${formatCount(cache.conversations.count)})</h2>
 <table><thead><tr><th>#</th><th>Requests</th><th class="l">Which</th><th class="l">Models</th><th class="l">Starts</th></tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table></section>`;

@@ -4,8 +4,8 @@
 import type { CacheTable, CacheTableRow } from '../../core/cache/table.ts';
 import type { CacheTableAnswer } from '../../worker/handlers/cache-table.ts';
 import { el } from '../dom.ts';
-import { formatCount, formatPercent, formatTokens } from '../format.ts';
-import type { RequestView } from '../view-model.ts';
+import { formatCount, formatPercent, formatTokens } from '../../render/format.ts';
+import type { RequestView } from '../../worker/view-model.ts';
 import type { Panel } from './types.ts';
 import { askOrShowError } from './ask.ts';
 

@@ -4,7 +4,7 @@ import './findings.css';
 import type { ConversationLink } from '../../core/cache/index.ts';
 import type { ConversationsAnswer } from '../../worker/handlers/findings.ts';
 import { el } from '../dom.ts';
-import { formatCount } from '../format.ts';
+import { formatCount } from '../../render/format.ts';
 import type { Panel, PanelContext } from './types.ts';
 import { askOrShowError } from './ask.ts';
 

@@ -7,11 +7,11 @@ import { myersDiff } from '../../core/cache/myers.ts';
 import type { DiffAnswer } from '../../worker/handlers/diff.ts';
 import type { SegmentTextAnswer } from '../../worker/handlers/segment-text.ts';
 import { el } from '../dom.ts';
-import { formatCount, formatTokens } from '../format.ts';
+import { formatCount, formatTokens } from '../../render/format.ts';
 import { copyOriginalText, setInertText } from '../inert-text.ts';
 import { visibleLabel } from '../../core/text/invisible.ts';
 import { categoryTag } from '../swatch.ts';
-import type { RequestView, SegmentView } from '../view-model.ts';
+import type { RequestView, SegmentView } from '../../worker/view-model.ts';
 import type { Panel, PanelContext } from './types.ts';
 
 /** Unchanged runs longer than this show only their first and last block. */

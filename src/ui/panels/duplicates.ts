@@ -3,8 +3,8 @@
 // (shingle) groups of the cache analysis when that section is present. Everything shown is text-free.
 import './duplicates.css';
 import { el } from '../dom.ts';
-import { formatCount } from '../format.ts';
-import type { AnalysisView } from '../view-model.ts';
+import { formatCount } from '../../render/format.ts';
+import type { AnalysisView } from '../../worker/view-model.ts';
 import type { DupesAnswer } from '../../worker/handlers/dupes.ts';
 import type { BlockOrigin, DupesRecord, DuplicateGroup } from '../../core/dupes/index.ts';
 import { REASON_MEANINGS } from '../../core/dupes/codes.ts';

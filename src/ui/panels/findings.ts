@@ -5,21 +5,18 @@ import './findings.css';
 import type { Finding, Severity } from '../../core/cache/index.ts';
 import type { FindingsAnswer } from '../../worker/handlers/findings.ts';
 import { el } from '../dom.ts';
+import { formatUsd } from '../../render/format.ts';
 import type { Panel, PanelContext } from './types.ts';
 import { askOrShowError } from './ask.ts';
 
 /** Request links drawn per finding before "N more". */
 const MAX_LINKS = 60;
 
-function money(value: number): string {
-  return `$${value.toFixed(4)}`;
-}
-
 function summaryOf(answer: FindingsAnswer): HTMLElement {
   const { findings } = answer;
   if (findings.length === 0) {
     return el('p', {
-      text: `No findings: the optimized cost (${money(answer.optimizedCost)}) equals the actual cost (${money(answer.actualCost)}), so this input caches cleanly.`,
+      text: `No findings: the optimized cost (${formatUsd(answer.optimizedCost)}) equals the actual cost (${formatUsd(answer.actualCost)}), so this input caches cleanly.`,
     });
   }
   const counts = (['error', 'warning', 'info'] as const satisfies readonly Severity[])
@@ -27,7 +24,7 @@ function summaryOf(answer: FindingsAnswer): HTMLElement {
     .filter(([, count]) => count > 0)
     .map(([severity, count]) => `${count} ${severity}${count === 1 ? '' : 's'}`);
   return el('p', {
-    text: `${findings.length} finding${findings.length === 1 ? '' : 's'} (${counts.join(', ')}). Simulated cost ${money(answer.actualCost)}, optimized ${money(answer.optimizedCost)}.`,
+    text: `${findings.length} finding${findings.length === 1 ? '' : 's'} (${counts.join(', ')}). Simulated cost ${formatUsd(answer.actualCost)}, optimized ${formatUsd(answer.optimizedCost)}.`,
   });
 }
 

@@ -5,7 +5,7 @@ import './timeline.css';
 import type { TimeRangeSummary } from '../../core/transcripts/index.ts';
 import type { TranscriptsAnswer } from '../../worker/handlers/transcripts.ts';
 import { el } from '../dom.ts';
-import { formatCount } from '../format.ts';
+import { formatCount } from '../../render/format.ts';
 import { askOrShowError } from './ask.ts';
 import type { Panel, PanelContext } from './types.ts';
 

@@ -7,7 +7,7 @@ import type { Timeline, TimelinePoint } from '../../core/transcripts/index.ts';
 import { isoTime } from '../../core/transcripts/time.ts';
 import type { TranscriptsAnswer } from '../../worker/handlers/transcripts.ts';
 import { el } from '../dom.ts';
-import { formatCount } from '../format.ts';
+import { formatCount, formatUsd } from '../../render/format.ts';
 import { askOrShowError } from './ask.ts';
 import type { Panel, PanelContext } from './types.ts';
 
@@ -150,7 +150,7 @@ function legend(shown: readonly Series[]): HTMLElement {
 }
 
 const pct = (value: number | null) => (value === null ? '–' : `${(value * 100).toFixed(1)}%`);
-const usd = (value: number | null) => (value === null ? '–' : `$${value.toFixed(4)}`);
+const usd = (value: number | null) => (value === null ? '–' : formatUsd(value));
 
 function agreementBlock(agreement: NonNullable<TranscriptsAnswer['agreement']>, ctx: PanelContext): HTMLElement[] {
   const e = agreement.promptErrors;

@@ -1,7 +1,7 @@
 // How a panel plugs into the web app. A panel is a plain object: it declares which optional analysis sections it
 // needs, and renders into a container it owns. Heavy or text-bearing data stays in the worker; a panel asks for it
 // through `ask`, answered by a handler registered in src/worker/handlers.ts.
-import type { AnalysisView, RequestView } from '../view-model.ts';
+import type { AnalysisView, RequestView } from '../../worker/view-model.ts';
 
 export interface PanelContext {
   /** The current analysis, text-free. */

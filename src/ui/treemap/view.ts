@@ -1,13 +1,13 @@
 // The treemap view: one focusable rectangle per segment, positioned through the CSSOM (allowed under a
 // style-src 'self' policy, unlike style attributes). Hover shows category, tokens, bytes and path; click, Enter or
 // Space selects; arrow keys move between neighbouring rectangles; Home/End jump to the first/last segment.
-import { CATEGORY_COLOURS, CATEGORY_LABELS, LABEL_INK } from '../palette.ts';
+import { CATEGORY_COLOURS, CATEGORY_LABELS, LABEL_INK } from '../../render/palette.ts';
 import { el } from '../dom.ts';
 import { swatch } from '../swatch.ts';
-import { formatBytes, formatTokens } from '../format.ts';
+import { formatBytes, formatTokens } from '../../render/format.ts';
 import { visibleLabel } from '../../core/text/invisible.ts';
-import type { RequestView } from '../view-model.ts';
-import { layoutTreemap, neighbour, type Cell, type Direction } from './layout.ts';
+import type { RequestView } from '../../worker/view-model.ts';
+import { layoutTreemap, neighbour, type Cell, type Direction } from '../../render/treemap-layout.ts';
 
 const KEY_DIRECTIONS: Record<string, Direction> = {
   ArrowLeft: 'left',

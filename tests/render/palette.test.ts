@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { CATEGORIES } from '../../src/core/model.ts';
 import { checkPalette, contrastRatio, deltaE, oklab, VISIONS } from '../../src/ui/color/cvd.ts';
-import { CATEGORY_COLOURS, LABEL_INK, SURFACES } from '../../src/ui/palette.ts';
+import { CATEGORY_COLOURS, LABEL_INK, SURFACES } from '../../src/render/palette.ts';
 
 const colours = CATEGORIES.map((c) => CATEGORY_COLOURS[c]);
 const surfaces = [SURFACES.light, SURFACES.dark];

@@ -1,6 +1,6 @@
 // Number formatting: estimates always carry ≈, exact counts never do.
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatCount, formatPercent, formatTokens } from '../../src/ui/format.ts';
+import { formatBytes, formatCount, formatPercent, formatTokens } from '../../src/render/format.ts';
 
 describe('formatting', () => {
   it('marks estimates with ≈ and groups thousands', () => {

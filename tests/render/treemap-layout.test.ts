@@ -1,7 +1,7 @@
 // Treemap layout: one cell per segment, areas proportional to tokens (within the documented 2% floor), zero-token
 // segments still visible, no overlaps, and arrow-key neighbours.
 import { describe, expect, it } from 'vitest';
-import { cellWeights, layoutTreemap, neighbour, type Cell, type CellInput } from '../../src/ui/treemap/layout.ts';
+import { cellWeights, layoutTreemap, neighbour, type Cell, type CellInput } from '../../src/render/treemap-layout.ts';
 
 const area = (c: Cell): number => (c.x1 - c.x0) * (c.y1 - c.y0);
 

@@ -1,4 +1,4 @@
-// Number formatting shared by every view. Estimated counts (all Claude counts) always carry ≈.
+// Number formatting shared by the web app and the HTML report. Estimated counts (all Claude counts) always carry ≈.
 
 const grouped = new Intl.NumberFormat('en-US');
 
@@ -20,4 +20,11 @@ export function formatPercent(part: number, whole: number): string {
   if (whole <= 0) return '–';
   const share = (100 * part) / whole;
   return share > 0 && share < 0.1 ? '<0.1%' : `${share.toFixed(1)}%`;
+}
+
+const dollars = new Intl.NumberFormat('en-US', { minimumFractionDigits: 4, maximumFractionDigits: 4 });
+
+/** A price in US dollars to four decimals (request prices are often fractions of a cent). */
+export function formatUsd(value: number): string {
+  return `${value < 0 ? '-' : ''}$${dollars.format(Math.abs(value))}`;
 }

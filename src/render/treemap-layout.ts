@@ -3,7 +3,7 @@
 // weighs at least `floor = total / (segments × 50)`. That lifts tiny cells to a visible size while the added
 // weight stays below 2% of the map, so areas remain honest to within 2%.
 import { hierarchy, treemap, treemapSquarify } from 'd3-hierarchy';
-import { CATEGORIES, type Category } from '../../core/model.ts';
+import { CATEGORIES, type Category } from '../core/model.ts';
 
 export interface CellInput {
   category: Category;
