@@ -206,6 +206,49 @@ describe('gateway envelopes', () => {
     expect(result.requests[0]!.recorded).toEqual({ input: 128, cacheRead: 1920, cacheWrite5m: 0, cacheWrite1h: 0, output: 5 });
   });
 
+  it('reads a claude-trace pair: body null, the stream as SSE text in body_raw', async () => {
+    const bodyRaw =
+      'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":4,"cache_creation_input_tokens":700,"cache_read_input_tokens":15000,"output_tokens":2}}}\n\n' +
+      'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":311}}\n\n';
+    const pair = {
+      request: { timestamp: 1748000000.5, method: 'POST', url: 'https://api.anthropic.com/v1/messages?beta=true', headers: {}, body: anthropicBody('a') },
+      response: { timestamp: 1748000003.1, status_code: 200, headers: {}, body: null, body_raw: bodyRaw },
+      logged_at: '2025-05-23T11:33:23.000Z',
+    };
+    const result = await readOne('log-2025-05-23.jsonl', jsonl(pair));
+    expect(result.errors).toEqual([]);
+    expect(result.requests[0]).toMatchObject({ timestamp: 1748000000500, recorded: { input: 4, cacheRead: 15000, cacheWrite5m: 700, cacheWrite1h: 0, output: 311 } });
+  });
+
+  it("reads the recorder's capture: the usage written beside the exchange wins, else the response's sse text", async () => {
+    const sse = 'data: {"choices":[],"usage":{"prompt_tokens":90,"completion_tokens":3,"prompt_tokens_details":{"cached_tokens":64}}}\n\ndata: [DONE]\n\n';
+    const text = jsonl(
+      {
+        request: { timestamp: '2026-03-01T10:00:00.000Z', method: 'POST', path: '/v1/chat/completions', body: chatBody('a') },
+        response: { timestamp: '2026-03-01T10:00:01.000Z', status: 200, sse },
+        usage: { prompt_tokens: 100, completion_tokens: 4, prompt_tokens_details: { cached_tokens: 80 } },
+      },
+      { request: { timestamp: '2026-03-01T10:00:02.000Z', method: 'POST', path: '/v1/chat/completions', body: chatBody('b') }, response: { status: 200, sse } },
+    );
+    const result = await readOne('capture.jsonl', text);
+    expect(result.errors).toEqual([]);
+    expect(result.requests.map((r) => r.recorded)).toEqual([
+      { input: 20, cacheRead: 80, cacheWrite5m: 0, cacheWrite1h: 0, output: 4 },
+      { input: 26, cacheRead: 64, cacheWrite5m: 0, cacheWrite1h: 0, output: 3 },
+    ]);
+    expect(result.requests[1]!.timestamp).toBe(Date.UTC(2026, 2, 1, 10, 0, 2));
+  });
+
+  it('attaches no usage when the captured response holds none (an error status, text that is not JSON)', async () => {
+    const text = jsonl(
+      { request: { method: 'POST', url: 'u', body: anthropicBody('a') }, response: { status_code: 529, body: { type: 'error', error: { type: 'overloaded_error' } } } },
+      { request: { method: 'POST', url: 'u', body: anthropicBody('b') }, response: { status_code: 502, body_raw: 'Bad gateway' } },
+    );
+    const result = await readOne('capture.jsonl', text);
+    expect(result.errors).toEqual([]);
+    expect(result.requests.map((r) => r.recorded)).toEqual([null, null]);
+  });
+
   it('reads a gateway record that also carries a custom_id as a gateway record, not a batch output', async () => {
     const usage = { prompt_tokens: 40, completion_tokens: 2 };
     const result = await readOne('g.jsonl', jsonl({ custom_id: 'x1', request: chatBody('a'), response: { usage } }));

@@ -5,6 +5,7 @@
 import type { WireFormat } from '../model.ts';
 import { nestingOverflowOffset } from './depth.ts';
 import { isObject, stringField, type JsonObject } from './json-value.ts';
+import { eventUsage, looksLikeSse, sseUsage, streamUsage } from './sse.ts';
 import { recordTimestamp } from './timestamp.ts';
 
 export const ENVELOPE_KINDS = [
@@ -103,7 +104,8 @@ export function unwrapRecord(record: unknown, kind: EnvelopeKind, maxDepth: numb
         ...plain,
         body,
         customId: stringField(record, 'custom_id'),
-        usage: responseUsage(record['response'] ?? record['response_body'], maxDepth),
+        // The recorder writes the stream's merged usage beside the exchange; otherwise it is read from the response.
+        usage: (isObject(record['usage']) ? record['usage'] : null) ?? responseUsage(record['response'] ?? record['response_body'], maxDepth),
         timestamp: recordTimestamp(record) ?? recordTimestamp(inner),
       };
     }
@@ -126,54 +128,31 @@ export function batchOutputUsage(record: unknown, kind: EnvelopeKind, maxDepth: 
 }
 
 /**
- * The usage of a recorded response: a response body, `{body}` around it, either as JSON text, or a streamed
- * response (an array of events, or server-sent-event text). For streams, later usage fields overlay earlier ones:
- * Anthropic puts input and cache tokens in message_start and the final output tokens in message_delta.
+ * The usage of a recorded response: a response body, a capture around it (`{body}`, claude-trace's `body_raw` or
+ * `events`, the recorder's `sse`), either as JSON text, or a streamed response (an array of events, or
+ * server-sent-event text; sse.ts merges the pieces).
  */
 export function responseUsage(response: unknown, maxDepth: number): JsonObject | null {
-  if (typeof response === 'string' && /^\s*(event|data):/m.test(response) && !response.trimStart().startsWith('{')) {
-    return usageOfEvents(sseEvents(response, maxDepth));
-  }
+  if (typeof response === 'string' && looksLikeSse(response)) return sseUsage(response, (json) => parsedObject(json, maxDepth));
   const value = parseEmbedded(response, maxDepth);
-  if (Array.isArray(value)) return usageOfEvents(value);
+  if (Array.isArray(value)) return streamUsage(value);
   if (!isObject(value)) return null;
   const own = eventUsage(value);
   if (own !== null) return own;
-  return 'body' in value ? responseUsage(value['body'], maxDepth) : null;
-}
-
-/** Usage carried by one response object or stream event (chat chunk, message_start, response.completed). */
-function eventUsage(event: JsonObject): JsonObject | null {
-  if (isObject(event['usage'])) return event['usage'];
-  for (const key of ['message', 'response']) {
-    const inner = event[key];
-    if (isObject(inner) && isObject(inner['usage'])) return inner['usage'];
+  for (const key of CAPTURED_BODY_KEYS) {
+    if (!(key in value)) continue;
+    const usage = responseUsage(value[key], maxDepth);
+    if (usage !== null) return usage;
   }
   return null;
 }
 
-function usageOfEvents(events: unknown[]): JsonObject | null {
-  let merged: JsonObject | null = null;
-  for (const event of events) {
-    if (!isObject(event)) continue;
-    const usage = eventUsage(event);
-    if (usage === null) continue;
-    merged ??= {};
-    for (const key of Object.keys(usage)) if (usage[key] !== null && usage[key] !== undefined) merged[key] = usage[key];
-  }
-  return merged;
-}
+/** Where a capture keeps the response it saw: parsed JSON, raw text (often SSE), the stream's events. */
+const CAPTURED_BODY_KEYS = ['body', 'body_raw', 'sse', 'events'] as const;
 
-/** The JSON payloads of `data:` lines in server-sent-event text (malformed ones skipped). */
-function sseEvents(text: string, maxDepth: number): unknown[] {
-  const events: unknown[] = [];
-  for (const line of text.split('\n')) {
-    const match = /^data:\s?(.*)$/.exec(line.replace(/\r$/, ''));
-    if (match === null || !match[1]!.startsWith('{')) continue;
-    const value = parseEmbedded(match[1], maxDepth);
-    if (isObject(value)) events.push(value);
-  }
-  return events;
+function parsedObject(json: string, maxDepth: number): unknown {
+  const value = parseEmbedded(json, maxDepth);
+  return isObject(value) ? value : undefined;
 }
 
 /** A wrapped value as an object; JSON text is parsed (depth-checked first). Returns an error message on failure. */
