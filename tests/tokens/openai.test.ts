@@ -149,6 +149,16 @@ describe('renderFunctionTool', () => {
     expect(renderFunctionTool({ name: 'ping', description: null, parameters: null })).toBe('type ping = () => any;\n\n');
   });
 
+  it('renders custom (freeform) tools of both APIs as a text-taking function, with their grammar', () => {
+    const grammar = 'start: "yes" | "no"';
+    const chat = functionToolOf({ type: 'custom', custom: { name: 'answer', description: 'Say it.', format: { type: 'grammar', grammar: { syntax: 'lark', definition: grammar } } } });
+    const responses = functionToolOf({ type: 'custom', name: 'answer', description: 'Say it.', format: { type: 'grammar', syntax: 'lark', definition: grammar } });
+    expect(chat).toEqual({ name: 'answer', description: 'Say it.', parameters: null, grammar });
+    expect(responses).toEqual({ name: 'answer', description: 'Say it.', parameters: null, grammar });
+    expect(renderFunctionTool(responses!)).toBe(`// Say it.\ntype answer = (_: string) => any;\n${grammar}\n\n`);
+    expect(renderFunctionTool(functionToolOf({ type: 'custom', name: 'note' })!)).toBe('type note = (_: string) => any;\n\n');
+  });
+
   it('does not treat hosted tools as function tools', () => {
     expect(functionToolOf({ type: 'mcp', server_label: 'x' })).toBeNull();
     expect(functionToolOf('not an object')).toBeNull();

@@ -1,9 +1,10 @@
 // OpenAI Chat Completions body → ParsedRequest. Serialization order: tools (rendered into a hidden system text),
-// then messages in order; a system or developer message is simply messages[i] with category system.
+// a json_schema response_format (rendered there too; category system), then messages in order; a system or developer message is simply messages[i] with category system.
 
 import type { Category, ParsedRequest, RequestNote, RequestOptions } from '../model.ts';
 import { copyWithout, isObject, objectField, stringField, type JsonObject } from '../input/json-value.ts';
 import { inlineMedia, mediaFromUrl, referencedMedia } from './media.ts';
+import { addResponseFormat } from './response-format.ts';
 import { assembleRequest, emptyOptions, jsonText, keepForeignFields, note, SegmentListBuilder, type ImportContext } from './segments.ts';
 
 const ROLE_CATEGORY: Record<string, Category> = {
@@ -26,6 +27,7 @@ export function importOpenAiChat(body: JsonObject, ctx: ImportContext): ParsedRe
   if (Array.isArray(functions)) {
     functions.forEach((fn, i) => builder.element('functions', i, fn, () => addToolDefinition(builder, fn, `functions[${i}]`)));
   }
+  addResponseFormat(builder, body['response_format'], 'response_format');
 
   const messages = Array.isArray(body['messages']) ? body['messages'] : [];
   if (!Array.isArray(body['messages'])) builder.malformed('messages', body['messages']);

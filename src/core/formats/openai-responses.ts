@@ -1,10 +1,11 @@
-// OpenAI Responses body → ParsedRequest. Serialization order: tools, instructions (category system), then the
-// input string or input items in order.
+// OpenAI Responses body → ParsedRequest. Serialization order: tools, a json_schema text.format (category system),
+// instructions (category system), then the input string or input items in order.
 
 import type { Category, ParsedRequest, RequestNote } from '../model.ts';
 import { isObject, objectField, stringField, type JsonObject } from '../input/json-value.ts';
 import { inlineMedia, mediaFromUrl, referencedMedia } from './media.ts';
 import { openAiOptions } from './openai-chat.ts';
+import { addResponseFormat } from './response-format.ts';
 import { assembleRequest, jsonText, keepForeignFields, note, SegmentListBuilder, type ImportContext, type SegmentSpec } from './segments.ts';
 
 const ROLE_CATEGORY: Record<string, Category> = {
@@ -56,6 +57,8 @@ export function importOpenAiResponses(body: JsonObject, ctx: ImportContext): Par
       }),
     );
   } else builder.malformed('tools', tools);
+  const text = objectField(body, 'text');
+  if (text !== null) addResponseFormat(builder, text['format'], 'text.format');
 
   const instructions = body['instructions'];
   if (typeof instructions === 'string') {

@@ -22,6 +22,8 @@ import {
   NAMESPACE_OPEN,
   OPENAI_AUDIO_BYTES_PER_TOKEN,
   OPENAI_TOKENS_PER_PDF_PAGE,
+  RESPONSE_FORMAT_DESCRIPTION_TOKENS,
+  RESPONSE_FORMAT_TOKENS,
   TOOLS_PREAMBLE_TOKENS,
   TOOL_CALL_FRAMING_TOKENS,
   UNKNOWN_IMAGE_SIZE,
@@ -32,10 +34,12 @@ import {
   loadEncoding,
   openaiImageTokens,
   renderFunctionTool,
+  renderResponseFormat,
   responsesToolsAdjustment,
   type OpenAIEncoding,
   type TokenCountFn,
 } from './openai.ts';
+import { RESPONSE_FORMAT_PATHS } from '../formats/response-format.ts';
 
 export type Tokenizer = OpenAIEncoding | 'claude-estimate';
 
@@ -49,6 +53,7 @@ export type TokenNoteCode =
   | 'server_tool_not_modelled'
   | 'multi_part_message'
   | 'reasoning_estimated'
+  | 'response_format_estimated'
   | 'unknown_shapes';
 
 /** Hidden tokens a request pays that belong to no block. */
@@ -143,6 +148,14 @@ export class TokenCounter {
     return rendered;
   }
 
+  /** A json_schema response format: its rendered schema, description and the fixed tokens around them. */
+  private responseFormatTokens(wire: string, count: (text: string) => number): number {
+    const rendered = renderResponseFormat(parseJson(wire));
+    if (rendered === null) return count(wire);
+    const description = rendered.description === null ? 0 : count(rendered.description) + RESPONSE_FORMAT_DESCRIPTION_TOKENS;
+    return count(rendered.schema) + RESPONSE_FORMAT_TOKENS + description;
+  }
+
   private messageNameOf(segment: Segment): string | null {
     // Only a string-content message's wire is the message itself; parts carry no `name`.
     if (!segment.path.endsWith('.content') || !segment.wire.includes('"name"')) return null;
@@ -193,7 +206,7 @@ export class TokenCounter {
         toolCallFraming += TOOL_CALL_FRAMING_TOKENS + count(segment.toolName ?? '');
         notes.add('tools_rendering_estimated');
       }
-      if (segment.media === null && segment.category !== 'tools') {
+      if (segment.media === null && segment.category !== 'tools' && !RESPONSE_FORMAT_PATHS.has(segment.path)) {
         textPartsPerMessage.set(segment.messageIndex, (textPartsPerMessage.get(segment.messageIndex) ?? 0) + 1);
       }
     }
@@ -229,6 +242,10 @@ export class TokenCounter {
   ): number {
     switch (segment.category) {
       case 'system':
+        if (RESPONSE_FORMAT_PATHS.has(segment.path)) {
+          notes.add('response_format_estimated');
+          return this.responseFormatTokens(segment.wire, count);
+        }
         return billsSystemMessages ? count(segment.text) : 0;
       case 'tools': {
         const rendered = this.renderedTool(segment.wire);
@@ -384,7 +401,7 @@ function messageRoles(request: ParsedRequest): string[] {
   let instructions = false;
   for (const segment of request.segments) {
     if (segment.messageIndex < 0) {
-      if (segment.category === 'system') instructions = true;
+      if (segment.path.startsWith('instructions')) instructions = true;
       continue;
     }
     if (segment.messageIndex < roles.length && roles[segment.messageIndex] === null) {

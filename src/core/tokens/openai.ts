@@ -106,24 +106,34 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A function tool as it appears in either API: Chat `{type, function:{...}}` or Responses' flat form. */
+/**
+ * A function tool as it appears in either API: Chat `{type, function:{...}}` or Responses' flat form; or a custom
+ * (freeform) tool, Chat `{type: "custom", custom:{...}}` or flat, whose input is text, optionally a grammar.
+ */
 export interface FunctionTool {
   name: string;
   description: string | null;
   parameters: JsonObject | null;
+  /** Custom tools only: the grammar definition the input must follow ('' when the input is free text). */
+  grammar?: string;
 }
 
-/** Reads a tool definition's JSON; null when it is not a function tool (e.g. a hosted tool such as `mcp`). */
+/** Reads a tool definition's JSON; null when it is not a function or custom tool (e.g. a hosted tool such as `mcp`). */
 export function functionToolOf(definition: unknown): FunctionTool | null {
   if (!isObject(definition)) return null;
-  const inner = isObject(definition.function) ? definition.function : definition;
+  const custom = definition.type === 'custom';
+  const inner = isObject(definition.function) ? definition.function : custom && isObject(definition.custom) ? definition.custom : definition;
   if (typeof inner.name !== 'string') return null;
-  if (definition.type !== undefined && definition.type !== 'function') return null;
-  return {
-    name: inner.name,
-    description: typeof inner.description === 'string' ? inner.description : null,
-    parameters: isObject(inner.parameters) ? inner.parameters : null,
-  };
+  if (definition.type !== undefined && definition.type !== 'function' && !custom) return null;
+  const description = typeof inner.description === 'string' ? inner.description : null;
+  if (custom) {
+    const format = isObject(inner.format) ? inner.format : null;
+    // Responses puts the definition on the format, Chat inside `format.grammar`.
+    const source = format !== null && isObject(format.grammar) ? format.grammar : format;
+    const grammar = source !== null && typeof source.definition === 'string' ? source.definition : '';
+    return { name: inner.name, description, parameters: null, grammar };
+  }
+  return { name: inner.name, description, parameters: isObject(inner.parameters) ? inner.parameters : null };
 }
 
 function formatType(schema: JsonObject, indent: number): string {
@@ -169,6 +179,13 @@ function formatProperties(schema: JsonObject, indent: number): string {
 export function renderFunctionTool(tool: FunctionTool): string {
   const lines: string[] = [];
   if (tool.description) lines.push(`// ${tool.description}`);
+  if (tool.grammar !== undefined) {
+    // A custom tool takes text; a grammar it must follow is shown with it.
+    lines.push(`type ${tool.name} = (_: string) => any;`);
+    if (tool.grammar !== '') lines.push(tool.grammar);
+    lines.push('', '');
+    return lines.join('\n');
+  }
   const properties = tool.parameters && isObject(tool.parameters.properties) ? tool.parameters.properties : {};
   if (tool.parameters && Object.keys(properties).length > 0) {
     lines.push(`type ${tool.name} = (_: {`, formatProperties(tool.parameters, 0), '}) => any;');
@@ -202,3 +219,45 @@ export const UNKNOWN_IMAGE_SIZE = { width: 768, height: 512 } as const;
 export const OPENAI_AUDIO_BYTES_PER_TOKEN = 1230;
 /** PDF file parts: ~220 tokens per page (one recorded one-page PDF billed 219 tokens beyond its prompt). */
 export const OPENAI_TOKENS_PER_PDF_PAGE = 220;
+
+/**
+ * Schema keywords a structured-output schema is rendered without: counting the schema's compact JSON without them
+ * reproduced recorded usage where the whole JSON ran up to 50% over (openai/openai-cookbook#2140, and the
+ * pydantic-ai recordings in docs/tokens.md).
+ */
+const SCHEMA_KEYWORDS_NOT_RENDERED = new Set(['required', 'additionalProperties', '$schema']);
+/** Tokens a json_schema response format costs beyond its rendered schema (measured on five recordings: ±2). */
+export const RESPONSE_FORMAT_TOKENS = 9;
+/** A response format's description costs its tokens plus this much. */
+export const RESPONSE_FORMAT_DESCRIPTION_TOKENS = 2;
+
+/** What a json_schema response format renders: its description and the schema's JSON without the keywords above. */
+export interface RenderedResponseFormat {
+  description: string | null;
+  schema: string;
+}
+
+/** Reads a Chat `response_format` or a Responses `text.format` value; null when it holds no json_schema. */
+export function renderResponseFormat(format: unknown): RenderedResponseFormat | null {
+  if (!isObject(format) || format.type !== 'json_schema') return null;
+  const named = isObject(format.json_schema) ? format.json_schema : format;
+  const description = typeof named.description === 'string' && named.description !== '' ? named.description : null;
+  return { description, schema: JSON.stringify(renderedSchema(named.schema)) ?? '' };
+}
+
+function renderedSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(renderedSchema);
+  if (!isObject(schema)) return schema;
+  // fromEntries defines own properties, so a key named "__proto__" stays a key.
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key]) => !SCHEMA_KEYWORDS_NOT_RENDERED.has(key))
+      // Property names are data, not keywords: a property called "required" stays.
+      .map(([key, value]) => [
+        key,
+        key === 'properties' && isObject(value)
+          ? Object.fromEntries(Object.entries(value).map(([name, property]) => [name, renderedSchema(property)]))
+          : renderedSchema(value),
+      ]),
+  );
+}
