@@ -28,6 +28,24 @@ suite(title, () => {
       expect(result.errors).toEqual([]);
       expect(result.requests).toHaveLength(ids.size);
       expect(result.requests.every((r) => r.recorded !== null)).toBe(true);
+      // Recorded totals are the file's own: the usage of each message id's last line, summed.
+      const last = new Map<string, RawLine>();
+      for (const l of linesOf('claude-code', name)) if (l.type === 'assistant' && l.message?.model !== '<synthetic>') last.set(l.message.id, l.message.usage);
+      const want = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+      for (const u of last.values()) {
+        want.input += u.input_tokens;
+        want.output += u.output_tokens;
+        want.cacheRead += u.cache_read_input_tokens ?? 0;
+        want.cacheWrite += u.cache_creation_input_tokens ?? 0;
+      }
+      const got = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+      for (const r of result.requests) {
+        got.input += r.recorded!.input;
+        got.output += r.recorded!.output;
+        got.cacheRead += r.recorded!.cacheRead;
+        got.cacheWrite += r.recorded!.cacheWrite5m + r.recorded!.cacheWrite1h;
+      }
+      expect(got).toEqual(want);
     });
   }
 

@@ -1,5 +1,6 @@
 // Transcript importers on hand-made sessions whose request count, contexts and usage are worked out by hand.
 import { describe, expect, it } from 'vitest';
+import { analyzeInput } from '../../src/core/analysis/analyze.ts';
 import { readRequests } from '../../src/core/input/index.ts';
 
 const jsonl = (lines: unknown[]) => new TextEncoder().encode(lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
@@ -50,6 +51,103 @@ describe('Claude Code transcripts', () => {
       assistant('msg_2', [{ type: 'text', text: 'continuing' }], 1, '2026-01-01T00:01:02.000Z'),
     ]);
     expect(result.requests.map((r) => r.messageCount)).toEqual([1, 1]);
+  });
+
+  it('skips every metadata record by type, even when the head of the file holds nothing else', async () => {
+    // As Claude Code 2.1 writes a resumed session: summaries and snapshots first (more than the detection head).
+    const summaries = Array.from({ length: 10 }, (_, i) => ({ type: 'summary', summary: `synthetic title ${i}`, leafUuid: `leaf-${i}` }));
+    const result = await read('resumed.jsonl', [
+      ...summaries,
+      { type: 'file-history-snapshot', messageId: 'm0', snapshot: { trackedFileBackups: {} }, isSnapshotUpdate: false },
+      { type: 'custom-title', customTitle: 'synthetic', sessionId: 's1' },
+      { type: 'queue-operation', operation: 'dequeue', timestamp: '2026-01-01T00:00:00.000Z', sessionId: 's1' },
+      user('do it', '2026-01-01T00:00:00.000Z'),
+      { ...base, type: 'progress', data: { type: 'hook_progress', hookEvent: 'PreToolUse' }, parentToolUseID: 't1', toolUseID: 't1' },
+      assistant('msg_1', [toolUse('t1')], 5, '2026-01-01T00:00:01.000Z'),
+      user(toolResult('t1'), '2026-01-01T00:00:02.000Z'),
+      { ...base, type: 'system', subtype: 'stop_hook_summary', hookCount: 1, hookInfos: [], preventedContinuation: false },
+      { ...base, type: 'system', subtype: 'turn_duration', durationMs: 1000 },
+      { ...base, type: 'attachment', attachment: { type: 'file', filename: 'x' } },
+      { ...base, type: 'some-type-of-a-later-version', payload: {} },
+      assistant('msg_2', [{ type: 'text', text: 'done' }], 9, '2026-01-01T00:00:03.000Z'),
+    ]);
+    expect(result.errors).toEqual([]);
+    expect(result.files[0]).toMatchObject({ format: 'claude-code', requests: 2 });
+    expect(result.requests.map((r) => r.messageCount)).toEqual([1, 3]);
+    expect(result.requests.map((r) => r.recorded?.output)).toEqual([5, 9]);
+  });
+
+  it('says so when a Claude Code file holds only metadata (no API call to rebuild)', async () => {
+    const result = await read('summaries.jsonl', [
+      { type: 'summary', summary: 'synthetic', leafUuid: 'a' },
+      { type: 'summary', summary: 'synthetic', leafUuid: 'b' },
+    ]);
+    expect(result.files[0]).toMatchObject({ format: 'claude-code', requests: 0, errors: 1 });
+    expect(result.errors[0]!.message).toMatch(/no user or assistant lines/);
+  });
+
+  it('keeps sidechain lines in the main file out of the main history', async () => {
+    const side = (line: object) => ({ ...line, isSidechain: true });
+    const result = await read('session.jsonl', [
+      user('main task', '2026-01-01T00:00:00.000Z'),
+      assistant('msg_1', [{ type: 'tool_use', id: 't1', name: 'Task', input: { prompt: 'look around' } }], 1, '2026-01-01T00:00:01.000Z'),
+      side(user('look around', '2026-01-01T00:00:02.000Z')),
+      side(assistant('msg_s1', [{ type: 'text', text: 'found it' }], 2, '2026-01-01T00:00:03.000Z')),
+      user(toolResult('t1'), '2026-01-01T00:00:04.000Z'),
+      assistant('msg_2', [{ type: 'text', text: 'done' }], 3, '2026-01-01T00:00:05.000Z'),
+    ]);
+    expect(result.requests.map((r) => r.messageCount)).toEqual([1, 1, 3]);
+    expect(result.files[0]!.session?.agentId).toBeNull();
+  });
+
+  it('prices Bedrock and Vertex model ids in a session as the models they name', async () => {
+    const lines = [
+      user('a', '2026-01-01T00:00:00.000Z'),
+      assistant('msg_1', [{ type: 'text', text: 'b' }], 1, '2026-01-01T00:00:01.000Z', 'us.anthropic.claude-sonnet-4-5-20250929-v1:0'),
+      user('c', '2026-01-01T00:00:02.000Z'),
+      assistant('msg_2', [{ type: 'text', text: 'd' }], 1, '2026-01-01T00:00:03.000Z', 'claude-sonnet-4-5@20250929'),
+    ];
+    const analysis = await analyzeInput([{ name: 'session.jsonl', bytes: jsonl(lines) }]);
+    expect(analysis.models.map((m) => [m.pricing?.id, m.via])).toEqual([
+      ['claude-sonnet-4-5', 'bedrock'],
+      ['claude-sonnet-4-5', 'vertex'],
+    ]);
+  });
+
+  it('links a subagent file to the Task call of its parent session that started it', async () => {
+    const agentLine = (line: object) => ({ ...line, isSidechain: true, agentId: 'a1b2c3', sessionId: 's1' });
+    const parent = [
+      user('main task', '2026-01-01T00:00:00.000Z'),
+      assistant('msg_1', [{ type: 'tool_use', id: 'toolu_task', name: 'Task', input: { prompt: 'look around' } }], 1, '2026-01-01T00:00:01.000Z'),
+      { ...user(toolResult('toolu_task'), '2026-01-01T00:00:09.000Z'), toolUseResult: { status: 'completed', agentId: 'a1b2c3', content: [] } },
+      assistant('msg_2', [{ type: 'text', text: 'done' }], 3, '2026-01-01T00:00:10.000Z'),
+    ];
+    const subagent = [agentLine(user('look around', '2026-01-01T00:00:02.000Z')), agentLine(assistant('msg_s1', [{ type: 'text', text: 'found' }], 2, '2026-01-01T00:00:03.000Z'))];
+    const result = await readRequests([
+      { name: 's1.jsonl', bytes: jsonl(parent) },
+      { name: 's1/subagents/agent-a1b2c3.jsonl', bytes: jsonl(subagent) },
+    ]);
+    expect(result.errors).toEqual([]);
+    expect(result.files.map((f) => f.requests)).toEqual([2, 1]);
+    expect(result.files[0]!.session).toMatchObject({ sessionId: 's1', agentId: null, subagentTasks: { a1b2c3: 'toolu_task' } });
+    expect(result.files[1]!.session).toMatchObject({ sessionId: 's1', agentId: 'a1b2c3', startedBy: 'toolu_task' });
+  });
+
+  it('links through agent_progress records too, and leaves a subagent unlinked when its parent is not read', async () => {
+    const agentLine = (line: object) => ({ ...line, isSidechain: true, agentId: 'ff00', sessionId: 's1' });
+    const parent = [
+      user('main task', '2026-01-01T00:00:00.000Z'),
+      { ...base, type: 'progress', data: { type: 'agent_progress', agentId: 'ff00', prompt: 'p' }, parentToolUseID: 'toolu_9', toolUseID: 'x' },
+      assistant('msg_1', [{ type: 'text', text: 'done' }], 1, '2026-01-01T00:00:01.000Z'),
+    ];
+    const subagent = [agentLine(user('p', '2026-01-01T00:00:02.000Z')), agentLine(assistant('msg_s', [{ type: 'text', text: 'x' }], 2, '2026-01-01T00:00:03.000Z'))];
+    const both = await readRequests([
+      { name: 's1.jsonl', bytes: jsonl(parent) },
+      { name: 'agent-ff00.jsonl', bytes: jsonl(subagent) },
+    ]);
+    expect(both.files[1]!.session?.startedBy).toBe('toolu_9');
+    const alone = await readRequests([{ name: 'agent-ff00.jsonl', bytes: jsonl(subagent) }]);
+    expect(alone.files[0]!.session).toMatchObject({ agentId: 'ff00', startedBy: null });
   });
 });
 

@@ -1,18 +1,23 @@
 // Claude Code session transcripts (~/.claude/projects/<slug>/<session>.jsonl; subagents in
-// <session>/subagents/agent-*.jsonl, each read as its own conversation) → the Anthropic Messages requests the
-// agent sent. One API response is written as several lines (one per content block) sharing `message.id`: they are
-// merged into one assistant message, and the usage of the last line (the one with the final output_tokens) is the
-// request's recorded usage. A `compact_boundary` system line starts the history afresh. The transcript does not
-// record the system prompt or the tool definitions: each rebuilt request says so.
+// <session>/subagents/agent-*.jsonl, older versions flat beside it as agent-*.jsonl) → the Anthropic Messages
+// requests the agent sent. One API response is written as several lines (one per content block) sharing
+// `message.id`: they are merged into one assistant message, and the usage of the last line (the one with the final
+// output_tokens) is the request's recorded usage. A `compact_boundary` system line starts the history afresh.
+// Every other record type the agent writes (summary, custom-title, file-history-snapshot, progress,
+// queue-operation, system notices such as stop_hook_summary, attachments, …) carries no message sent to the API
+// and is skipped by type, whatever new types later versions add. Sidechain lines (a Task subagent's conversation,
+// written into the main file by older versions) form a history of their own. The transcript does not record the
+// system prompt or the tool definitions: each rebuilt request says so.
 
 import type { ParsedRequest, ReadError } from '../model.ts';
 import { isObject, stringField, type JsonObject } from '../input/json-value.ts';
 import { recordedUsage } from '../input/usage.ts';
 import { toEpochMs } from '../input/timestamp.ts';
-import type { TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './registry.ts';
+import type { SessionLink, TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './registry.ts';
 import { importRebuilt } from './transcript-requests.ts';
 
-const CONVERSATION_TYPES = new Set(['user', 'assistant']);
+/** Record types that carry no message, from Claude Code 1.0–2.1 (a record of another type is skipped too). */
+const METADATA_TYPES = new Set(['summary', 'custom-title', 'file-history-snapshot', 'queue-operation', 'progress', 'tag', 'agent-name', 'attachment']);
 
 interface Message {
   role: 'user' | 'assistant';
@@ -36,32 +41,51 @@ function blocksOf(content: unknown): unknown[] {
   return Array.isArray(content) ? content : [];
 }
 
-function isClaudeCodeLine(value: unknown): boolean {
-  return isObject(value) && typeof value['type'] === 'string' && ('sessionId' in value || 'parentUuid' in value || value['type'] === 'file-history-snapshot');
+/** A user or assistant line as Claude Code writes it: the API message plus the session's bookkeeping fields. */
+function isMessageRecord(value: JsonObject): boolean {
+  const type = value['type'];
+  return (type === 'user' || type === 'assistant') && isObject(value['message']) && ('sessionId' in value || 'parentUuid' in value || 'uuid' in value);
+}
+
+/** Any line Claude Code writes: a typed record with its session bookkeeping, or one of its metadata types. */
+function isClaudeCodeRecord(value: unknown): boolean {
+  if (!isObject(value) || typeof value['type'] !== 'string') return false;
+  if (METADATA_TYPES.has(value['type'])) return true;
+  return 'sessionId' in value || 'parentUuid' in value || 'leafUuid' in value;
 }
 
 export const claudeCodeImporter: TranscriptImporter = {
   id: 'claude-code',
   matchesName: () => false,
-  matchesRecords: (first) => {
-    const conversational = first.filter((r) => isObject(r.value) && CONVERSATION_TYPES.has(String(r.value['type'])));
-    return first.length > 0 && first.every((r) => isClaudeCodeLine(r.value)) && (conversational.length > 0 || first.some((r) => isObject(r.value) && 'sessionId' in r.value));
-  },
+  // Every line of the head is Claude Code's, and one carries a message — or the head is all metadata (a session
+  // opening with snapshots and summaries), whose message lines come later.
+  matchesRecords: (first) =>
+    first.length > 0 &&
+    first.every((r) => isClaudeCodeRecord(r.value)) &&
+    first.some((r) => isObject(r.value) && (isMessageRecord(r.value) || METADATA_TYPES.has(String(r.value['type'])) || 'sessionId' in r.value)),
   importFile(records: readonly TranscriptRecord[], ctx: TranscriptContext): TranscriptImport {
     const errors: ReadError[] = [];
     const calls: ApiCall[] = [];
     const byId = new Map<string, ApiCall>();
-    // Each compaction starts a new history; calls keep a reference to the history they were made in.
-    let messages: Message[] = [];
-    let lastSeenAt: number | null = null;
+    // Each compaction starts a new history; calls keep a reference to the history they were made in. The main
+    // conversation and each sidechain have their own.
+    const histories = new Map<string, Message[]>();
+    const lastSeen = new Map<string, number | null>();
+    const session: SessionLink = { sessionId: null, agentId: null, startedBy: null, subagentTasks: {} };
+    let sidechainLines = 0;
+    let messageLines = 0;
 
     for (const { line, value } of records) {
       if (!isObject(value)) continue;
       const type = value['type'];
+      session.sessionId ??= stringField(value, 'sessionId');
+      linkSubagent(value, session);
+      const sidechain = value['isSidechain'] === true;
+      const lane = sidechain ? `side:${stringField(value, 'agentId') ?? ''}` : 'main';
       const at = toEpochMs(value['timestamp']);
       if (type === 'system' && value['subtype'] === 'compact_boundary') {
-        messages = [];
-        lastSeenAt = at ?? lastSeenAt;
+        histories.set(lane, []);
+        lastSeen.set(lane, at ?? lastSeen.get(lane) ?? null);
         continue;
       }
       if (type !== 'user' && type !== 'assistant') continue;
@@ -70,9 +94,16 @@ export const claudeCodeImporter: TranscriptImporter = {
         errors.push({ file: ctx.file, line, message: `${type} line has no "message" object` });
         continue;
       }
+      messageLines++;
+      if (sidechain) sidechainLines++;
+      let messages = histories.get(lane);
+      if (messages === undefined) {
+        messages = [];
+        histories.set(lane, messages);
+      }
       if (type === 'user') {
         appendBlocks(messages, 'user', blocksOf(message['content']));
-        lastSeenAt = at ?? lastSeenAt;
+        lastSeen.set(lane, at ?? lastSeen.get(lane) ?? null);
         continue;
       }
       const id = stringField(message, 'id');
@@ -80,13 +111,13 @@ export const claudeCodeImporter: TranscriptImporter = {
       // Claude Code writes locally generated notices (API errors, interruptions) as assistant lines with the
       // model "<synthetic>": they were never an API call.
       if (model === '<synthetic>' || id === null) {
-        lastSeenAt = at ?? lastSeenAt;
+        lastSeen.set(lane, at ?? lastSeen.get(lane) ?? null);
         continue;
       }
       let call = byId.get(id);
       if (call === undefined || call.history !== messages) {
         messages.push({ role: 'assistant', content: [] });
-        call = { id, model, history: messages, at: messages.length - 1, usage: null, line, sentAt: lastSeenAt };
+        call = { id, model, history: messages, at: messages.length - 1, usage: null, line, sentAt: lastSeen.get(lane) ?? null };
         byId.set(id, call);
         calls.push(call);
       }
@@ -96,6 +127,12 @@ export const claudeCodeImporter: TranscriptImporter = {
       if (message['usage'] !== undefined) call.usage = message['usage'];
       call.line = line;
     }
+
+    if (messageLines === 0) {
+      errors.push({ file: ctx.file, line: 0, message: 'a Claude Code file with no user or assistant lines (only session metadata such as summaries or snapshots): no API call to rebuild' });
+    }
+    // A file whose every message is a sidechain's is a subagent's own transcript.
+    if (messageLines > 0 && sidechainLines === messageLines) session.agentId = subagentId(records);
 
     const requests: ParsedRequest[] = calls.map((call) =>
       importRebuilt(
@@ -110,9 +147,34 @@ export const claudeCodeImporter: TranscriptImporter = {
         ctx,
       ),
     );
-    return { requests, errors };
+    return { requests, errors, session };
   },
 };
+
+/**
+ * The parent session records which Task call started which subagent: in the Task result's `toolUseResult.agentId`
+ * (beside the tool_result block naming the call) and in `agent_progress` records (`data.agentId`, `parentToolUseID`).
+ */
+function linkSubagent(value: JsonObject, session: SessionLink): void {
+  if (value['isSidechain'] === true) return;
+  const result = value['toolUseResult'];
+  if (isObject(result) && typeof result['agentId'] === 'string') {
+    const message = value['message'];
+    const block = isObject(message) ? blocksOf(message['content']).find((b) => isObject(b) && b['type'] === 'tool_result') : undefined;
+    if (isObject(block) && typeof block['tool_use_id'] === 'string') session.subagentTasks[result['agentId']] = block['tool_use_id'];
+  }
+  const data = value['data'];
+  if (value['type'] === 'progress' && isObject(data) && typeof data['agentId'] === 'string' && typeof value['parentToolUseID'] === 'string') {
+    session.subagentTasks[data['agentId']] ??= value['parentToolUseID'];
+  }
+}
+
+function subagentId(records: readonly TranscriptRecord[]): string | null {
+  for (const { value } of records) {
+    if (isObject(value) && typeof value['agentId'] === 'string') return value['agentId'];
+  }
+  return null;
+}
 
 /** Consecutive lines of one role form one API message (parallel tool results are written a line each). */
 function appendBlocks(messages: Message[], role: Message['role'], blocks: unknown[]): void {

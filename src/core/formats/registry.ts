@@ -40,6 +40,20 @@ export interface TranscriptImport {
   /** `index` is assigned by the reader; set it to 0. `line` is the record the request was rebuilt at. */
   requests: ParsedRequest[];
   errors: ReadError[];
+  /** Which agent session the file belongs to, when the transcript says (folder tables, subagent linking). */
+  session?: SessionLink;
+}
+
+/** How a transcript file sits among an agent's sessions. Ids are for matching only; never written to reports. */
+export interface SessionLink {
+  /** The session id the records carry (a subagent's records carry its parent session's). */
+  sessionId: string | null;
+  /** Set on a subagent (sidechain) transcript: its agent id. */
+  agentId: string | null;
+  /** On a subagent: the tool_use id of the Task call in the parent session that started it, once linked. */
+  startedBy: string | null;
+  /** On a main session: agent id → tool_use id of the Task call that started that subagent. */
+  subagentTasks: Record<string, string>;
 }
 
 export interface TranscriptImporter {

@@ -10,6 +10,7 @@ import {
   transcriptImporterByName,
   transcriptImporterByRecords,
   WIRE_IMPORTERS,
+  type SessionLink,
   type TranscriptImporter,
   type TranscriptRecord,
 } from '../formats/registry.ts';
@@ -67,6 +68,8 @@ export interface FileSummary {
   records: number;
   requests: number;
   errors: number;
+  /** An agent transcript's place among its sessions (main session or subagent), when it records one. */
+  session?: SessionLink;
 }
 
 export interface ReadResult {
@@ -123,6 +126,7 @@ export async function readRequests(files: InputFile[], options: ReadOptions = {}
     summaries.push(summary);
   }
   attachBatchOutputs(requests, outputs, outputFiles, errors, summaries);
+  linkSubagents(summaries);
   requests.forEach((request, i) => {
     request.index = i;
   });
@@ -159,6 +163,7 @@ class FileReader {
   private layout: () => RecordLayout | null = () => null;
   private elementLine: (record: number) => number | null = () => null;
   private readonly bytesTotal: number;
+  private session: SessionLink | null = null;
 
   constructor(
     private readonly input: InputFile,
@@ -285,6 +290,7 @@ class FileReader {
     const result = await importer.importFile(records, context);
     this.state.requests.push(...result.requests);
     this.state.errors.push(...result.errors);
+    if (result.session) this.session = result.session;
   }
 
   /** One record of a request log: envelope consensus, then format, then the wire importer. */
@@ -389,7 +395,11 @@ class FileReader {
     const listed = this.state.errors.length - this.errorsBefore - (this.suppressedErrors > 0 ? 1 : 0);
     const errors = listed + this.suppressedErrors;
     const layout = this.layout();
-    if (transcript !== null) return { format: transcript.id, envelope: 'transcript', layout, records: this.records, requests, errors };
+    if (transcript !== null) {
+      const summary: FileSummary = { format: transcript.id, envelope: 'transcript', layout, records: this.records, requests, errors };
+      if (this.session !== null) summary.session = this.session;
+      return summary;
+    }
     const format = this.formats.size > 1 ? 'mixed' : ([...this.formats][0] ?? null);
     const envelope = this.mixed ? 'mixed' : (this.envelope ?? 'none');
     return { format, envelope, layout, records: this.records, requests, errors };
@@ -400,6 +410,20 @@ function values(records: RawRecord[]): TranscriptRecord[] {
   const out: TranscriptRecord[] = [];
   for (const record of records) if ('value' in record) out.push({ line: record.line, value: record.value });
   return out;
+}
+
+/** A subagent transcript read with its parent session learns which Task call of the parent started it. */
+function linkSubagents(summaries: FileSummary[]): void {
+  const tasksBySession = new Map<string, Record<string, string>>();
+  for (const summary of summaries) {
+    const link = summary.session;
+    if (link && link.agentId === null && link.sessionId !== null) tasksBySession.set(link.sessionId, link.subagentTasks);
+  }
+  for (const summary of summaries) {
+    const link = summary.session;
+    if (!link || link.agentId === null || link.sessionId === null) continue;
+    link.startedBy = tasksBySession.get(link.sessionId)?.[link.agentId] ?? null;
+  }
 }
 
 function envelopeMismatch(kind: EnvelopeKind): string {
