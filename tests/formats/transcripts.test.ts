@@ -182,6 +182,27 @@ describe('Codex rollouts', () => {
     expect(second!.recorded).toEqual({ input: 90, cacheRead: 60, cacheWrite5m: 0, cacheWrite1h: 0, output: 7 });
     expect(second!.timestamp).toBe(Date.parse('2026-01-01T00:00:03.300Z'));
     expect(second!.segments[0]?.category).toBe('system');
+    expect(second!.notes.map((n) => n.code)).not.toContain('transcript_missing_system');
+  });
+
+  it('uses recorded base_instructions as the system prompt, and says the system prompt is missing when none is recorded', async () => {
+    const turn = (meta: object) => [
+      line('session_meta', { id: 'x', cli_version: '0.30.0', ...meta }, '2026-01-01T00:00:00.000Z'),
+      line('turn_context', { model: 'gpt-5-codex' }, '2026-01-01T00:00:00.500Z'),
+      line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] }, '2026-01-01T00:00:01.000Z'),
+      line('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'hello' }] }, '2026-01-01T00:00:02.000Z'),
+      tokens(50, 0, 2, '2026-01-01T00:00:02.100Z'),
+    ];
+    const recorded = await read('rollout-a.jsonl', turn({ base_instructions: { text: 'You are a synthetic coding agent.' } }));
+    const [withSystem] = recorded.requests;
+    expect(withSystem!.segments.map((s) => s.category)).toEqual(['system', 'user']);
+    expect(withSystem!.notes.map((n) => n.code)).toEqual(['transcript_missing_tools']);
+    for (const meta of [{}, { base_instructions: null }, { base_instructions: { text: null } }]) {
+      const older = await read('rollout-b.jsonl', turn(meta));
+      const [request] = older.requests;
+      expect(request!.segments.map((s) => s.category)).toEqual(['user']);
+      expect(request!.notes.map((n) => n.code)).toEqual(['transcript_missing_system', 'transcript_missing_tools']);
+    }
   });
 });
 

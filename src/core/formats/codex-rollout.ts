@@ -5,7 +5,9 @@
 // twice in a row: only a CHANGED running total marks a completed call, and that call's own usage is the difference
 // from the previous total (`last_token_usage` when present agrees with it). The request of a call is the history
 // as it stood before the call's first output item. `compacted` replaces the history. Tool definitions are not
-// recorded, so each request says so; the base instructions are.
+// recorded, so each request says so. The system prompt is `session_meta.payload.base_instructions` (codex-rs
+// `SessionMeta.base_instructions: Option<BaseInstructions { text }>`, a plain string in some builds); rollouts
+// written before it existed lack it, and their requests say so too, so the setup inference covers it.
 
 import type { ParsedRequest, ReadError, RecordedUsage } from '../model.ts';
 import { isObject, numberField, objectField, stringField, type JsonObject } from '../input/json-value.ts';
@@ -73,8 +75,9 @@ export const codexRolloutImporter: TranscriptImporter = {
       }
       switch (value['type']) {
         case 'session_meta': {
+          // A resumed or forked rollout may repeat its origin's meta: the first one recording instructions holds.
           const base = payload['base_instructions'];
-          instructions = typeof base === 'string' ? base : isObject(base) ? stringField(base, 'text') : null;
+          instructions ??= typeof base === 'string' ? base : isObject(base) ? stringField(base, 'text') : null;
           break;
         }
         case 'turn_context':
@@ -108,7 +111,14 @@ export const codexRolloutImporter: TranscriptImporter = {
           if (instructions !== null) body['instructions'] = instructions;
           requests.push(
             importRebuilt(
-              { format: 'openai-responses', body, line, timestamp: sentAt ?? lastInputAt, recorded: callUsage(totals, previous), missing: ['transcript_missing_tools'] },
+              {
+                format: 'openai-responses',
+                body,
+                line,
+                timestamp: sentAt ?? lastInputAt,
+                recorded: callUsage(totals, previous),
+                missing: instructions === null ? ['transcript_missing_system', 'transcript_missing_tools'] : ['transcript_missing_tools'],
+              },
               ctx,
             ),
           );
