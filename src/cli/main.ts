@@ -15,6 +15,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'tool-result clearing opportunity: BUILD / DEFER / STOP from pi journals and a sidecar',
     load: async () => (await import('./commands/clearing.ts')).clearingCommand,
   },
+  record: {
+    summary: 'capture proxy on 127.0.0.1: runs an agent and writes what it sends and receives, for analyze',
+    load: async () => (await import('./commands/record.ts')).recordCommand,
+  },
   qualify: {
     summary: 'offline payload qualification with the installed @mariozechner/pi-ai builders',
     load: async () => (await import('./commands/qualify.ts')).qualifyCommand,

@@ -1,0 +1,198 @@
+// `ctxray record [options] [-- <command ...>]`: a local capture proxy. It listens on 127.0.0.1, runs the command
+// with ANTHROPIC_BASE_URL / OPENAI_BASE_URL pointing at itself, forwards every request unchanged to the provider
+// it was meant for and writes each request-body exchange (request, response, the provider's usage) to a new
+// JSONL capture that `ctxray analyze` reads. The only command that opens a socket (docs/recording.md).
+import { spawn, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
+import type { CliIO, Command } from '../io.ts';
+import { terminalSafeIO } from '../terminal-safe.ts';
+import { startProxy, type RecordingProxy } from '../record/proxy.ts';
+import { DEFAULT_UPSTREAMS, parseUpstream, type Upstreams } from '../record/route.ts';
+import { openCapture } from '../record/writer.ts';
+
+export const RECORD_USAGE = `usage: ctxray record [--out <file>] [--upstream-anthropic <url>] [--upstream-openai <url>] [--port <n>]
+                    [-- <command ...>]
+
+Records what an agent sends: a proxy on 127.0.0.1 that forwards each request unchanged to the provider it was
+meant for and writes request, response and the provider's usage to a new JSONL capture for \`ctxray analyze\`.
+With -- <command>, runs the command with ANTHROPIC_BASE_URL=http://127.0.0.1:<port> and
+OPENAI_BASE_URL=http://127.0.0.1:<port>/v1 and stops when it exits (its exit status becomes record's);
+without, runs until Ctrl-C and prints the variables to set.
+
+options:
+  --out <file>               the capture to create (gzip when it ends in .gz); never an existing file
+                             (default: ctxray-record-<date>-<time>.jsonl.gz in the current directory)
+  --upstream-anthropic <url> origin Anthropic requests go to (default ${DEFAULT_UPSTREAMS.anthropic})
+  --upstream-openai <url>    origin OpenAI requests go to (default ${DEFAULT_UPSTREAMS.openai})
+  --port <n>                 port to listen on, 127.0.0.1 only (default 0: any free port)
+  -h, --help                 show this help
+
+Routing: a request with an anthropic-version or x-api-key header, or a path under /v1/messages, goes to the
+Anthropic origin; any other /v1/ path to the OpenAI origin; anything else is answered 404 and sent nowhere.
+Exchanges of POST /v1/messages, /v1/chat/completions and /v1/responses are written; other API calls (model
+lists, token counts, files) are forwarded only. No request header but anthropic-version, anthropic-beta,
+openai-beta and content-type is written: no key, token, cookie or authorization.
+
+exit status: the command's (128 + signal number when a signal ended it; 127 when it could not be started);
+without a command 0 after Ctrl-C or a kill; 1 for bad arguments, a refused --out or a port in use (before anything runs)
+`;
+
+export interface RecordArgs {
+  out: string | null;
+  upstreams: Upstreams;
+  port: number;
+  command: string[];
+}
+
+export class RecordUsageError extends Error {}
+
+const VALUE_OPTIONS = ['--out', '--upstream-anthropic', '--upstream-openai', '--port'] as const;
+
+export function parseRecordArgs(argv: readonly string[]): RecordArgs | 'help' {
+  const values = new Map<string, string>();
+  let command: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--') {
+      command = argv.slice(i + 1);
+      if (command.length === 0) throw new RecordUsageError('-- needs a command to run');
+      break;
+    }
+    if (arg === '--help' || arg === '-h') return 'help';
+    const eq = arg.indexOf('=');
+    const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
+    if (!(VALUE_OPTIONS as readonly string[]).includes(name)) {
+      throw new RecordUsageError(arg.startsWith('-') ? `unknown option ${name}` : 'the command to run goes after --, as in: ctxray record -- claude');
+    }
+    const value = eq > 0 && name !== arg ? arg.slice(eq + 1) : argv[++i];
+    if (value === undefined || value === '') throw new RecordUsageError(`${name} needs a value`);
+    if (values.has(name)) throw new RecordUsageError(`${name} given twice`);
+    values.set(name, value);
+  }
+  const upstreams = {} as Upstreams;
+  for (const provider of ['anthropic', 'openai'] as const) {
+    const flag = `--upstream-${provider}`;
+    const parsed = parseUpstream(flag, values.get(flag) ?? DEFAULT_UPSTREAMS[provider]);
+    if (typeof parsed === 'string') throw new RecordUsageError(parsed);
+    upstreams[provider] = parsed;
+  }
+  const portText = values.get('--port') ?? '0';
+  const port = Number(portText);
+  if (!/^\d{1,5}$/.test(portText) || port > 65_535) throw new RecordUsageError('--port must be a whole number from 0 to 65535');
+  return { out: values.get('--out') ?? null, upstreams, port, command };
+}
+
+/** ctxray-record-20261201-094512.jsonl.gz: a new name per second, in UTC. */
+export function defaultCaptureName(date: Date): string {
+  const stamp = date.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `ctxray-record-${stamp}.jsonl.gz`;
+}
+
+/** The child's environment: both base URLs at the proxy, and the proxy kept off any HTTP(S)_PROXY route. */
+export function childEnvironment(env: CliIO['env'], port: number): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
+  out['ANTHROPIC_BASE_URL'] = `http://127.0.0.1:${port}`;
+  out['OPENAI_BASE_URL'] = `http://127.0.0.1:${port}/v1`;
+  for (const key of ['NO_PROXY', 'no_proxy']) {
+    const current = out[key];
+    out[key] = current === undefined || current === '' ? '127.0.0.1,localhost' : `${current},127.0.0.1,localhost`;
+  }
+  return out;
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** Exit status of a finished child, as a shell reports it. */
+function exitStatus(code: number | null, signal: NodeJS.Signals | null): number {
+  if (code !== null) return code;
+  const number = signal === null ? undefined : os.constants.signals[signal];
+  return number === undefined ? 1 : 128 + number;
+}
+
+export const recordCommand: Command = async (argv, rawIO) => {
+  const io = terminalSafeIO(rawIO);
+  let args: RecordArgs;
+  try {
+    const parsed = parseRecordArgs(argv);
+    if (parsed === 'help') {
+      io.stdout(RECORD_USAGE);
+      return 0;
+    }
+    args = parsed;
+  } catch (error) {
+    if (!(error instanceof RecordUsageError)) throw error;
+    io.stderr(`ctxray record: ${error.message}\n\n${RECORD_USAGE}`);
+    return 1;
+  }
+
+  // The capture is created (exclusively) before anything listens or runs: a refused --out stops everything.
+  const opened = openCapture(args.out ?? defaultCaptureName(new Date()), io.cwd);
+  if (!opened.ok) {
+    io.stderr(`ctxray record: ${opened.message} (${opened.code})\n`);
+    return 1;
+  }
+  const writer = opened.writer;
+
+  let proxy: RecordingProxy;
+  try {
+    proxy = await startProxy(args.port, { upstreams: args.upstreams, onRecord: (record) => writer.append(record) });
+  } catch (error) {
+    const code = error instanceof Error && 'code' in error ? String(error.code) : 'error';
+    io.stderr(`ctxray record: cannot listen on 127.0.0.1:${args.port} (${code === 'EADDRINUSE' ? 'the port is in use' : code})\n`);
+    await writer.close();
+    return 1;
+  }
+
+  const base = `http://127.0.0.1:${proxy.port}`;
+  io.stderr(`ctxray record: listening on ${base}, writing ${writer.path}\n`);
+  const status = args.command.length > 0 ? await runCommand(args.command, rawIO, proxy.port, io) : await waitForSignal(io, base);
+
+  await proxy.close();
+  await writer.close();
+  const { recorded, forwardedOnly, refused } = proxy.stats;
+  const extra = [forwardedOnly > 0 ? `${forwardedOnly} forwarded without recording` : '', refused > 0 ? `${refused} refused (sent nowhere)` : ''].filter(Boolean);
+  io.stderr(`ctxray record: ${recorded} exchange${recorded === 1 ? '' : 's'} written to ${writer.path}${extra.length > 0 ? ` (${extra.join(', ')})` : ''}\n`);
+  return status;
+};
+
+/** Plain proxy: print the variables, then serve until a signal. */
+function waitForSignal(io: CliIO, base: string): Promise<number> {
+  io.stdout(`export ANTHROPIC_BASE_URL=${base}\nexport OPENAI_BASE_URL=${base}/v1\n`);
+  io.stderr('ctxray record: set these in the agent\'s shell; Ctrl-C stops recording and closes the file\n');
+  return new Promise((resolve) => {
+    // Stopping is how a plain proxy ends: a clean exit, whichever signal asked for it.
+    const stop = () => {
+      for (const name of SIGNALS) process.off(name, stop);
+      resolve(0);
+    };
+    for (const name of SIGNALS) process.on(name, stop);
+  });
+}
+
+/**
+ * Runs the command with the base URLs set and resolves with its exit status. A signal to record (Ctrl-C in the
+ * terminal, a kill) is passed on to the child, and record waits for the child to end before closing the file.
+ */
+function runCommand(command: string[], rawIO: CliIO, port: number, io: CliIO): Promise<number> {
+  return new Promise((resolve) => {
+    const forward = (signal: NodeJS.Signals) => {
+      // Ctrl-C at a terminal already reached the child (it shares record's process group); passing it on again
+      // would make one Ctrl-C two, which agents take as "quit now".
+      if (signal === 'SIGINT' && process.stdin.isTTY) return;
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    };
+    const done = (status: number) => {
+      for (const name of SIGNALS) process.off(name, forward);
+      resolve(status);
+    };
+    for (const name of SIGNALS) process.on(name, forward);
+    const child: ChildProcess = spawn(command[0] as string, command.slice(1), { stdio: 'inherit', cwd: rawIO.cwd, env: childEnvironment(rawIO.env, port) });
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      const reason = error.code === 'ENOENT' ? 'not found' : error.code === 'EACCES' ? 'not executable' : (error.code ?? 'error');
+      io.stderr(`ctxray record: cannot run the command (${reason})\n`);
+      done(error.code === 'EACCES' ? 126 : 127);
+    });
+    child.once('exit', (code, signal) => done(exitStatus(code, signal)));
+  });
+}

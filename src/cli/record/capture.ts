@@ -1,0 +1,135 @@
+// One capture record per exchange: what `ctxray record` writes, built from the bytes that passed through.
+// Credentials never reach it: request headers are kept only from an allowlist of non-secret protocol headers,
+// and query parameters named like a key, token, secret, signature or auth are written as "[redacted]".
+import { responseUsage } from '../../core/input/envelope.ts';
+import { nestingOverflowOffset } from '../../core/input/depth.ts';
+import { MAX_NESTING_DEPTH } from '../../core/input/limits.ts';
+import type { JsonObject } from '../../core/input/json-value.ts';
+import type { Provider } from './route.ts';
+
+/** Request headers that say how the body is read (API version, betas, media type) and can carry no secret. */
+export const KEPT_REQUEST_HEADERS = ['anthropic-version', 'anthropic-beta', 'openai-beta', 'content-type'] as const;
+/** Response headers kept: the media type only. */
+export const KEPT_RESPONSE_HEADERS = ['content-type'] as const;
+
+/** A name that may hold a credential, in a header or a query parameter. */
+const SECRET_NAME = /key|token|secret|auth|password|passwd|credential|session|cookie|signature|sig$/i;
+
+export interface CapturedRequest {
+  timestamp: string;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  /** Decoded body (content-encoding undone), or null when it could not be decoded. */
+  body: Uint8Array | null;
+  /** Why the body is missing (an encoding ctxray cannot undo). */
+  bodyError: string | null;
+}
+
+export interface CapturedResponse {
+  timestamp: string;
+  /** Null when no response came from the upstream. */
+  status: number | null;
+  headers: Record<string, string>;
+  body: Uint8Array | null;
+  bodyError: string | null;
+  /** The transfer did not complete (upstream failure, client went away). */
+  error: string | null;
+}
+
+export interface CaptureRecord {
+  provider: Provider;
+  request: JsonObject;
+  response: JsonObject;
+  usage: JsonObject | null;
+}
+
+/** The headers of `names` that are present, as single strings (repeated ones joined with ", "). */
+export function keptHeaders(headers: Readonly<Record<string, string | string[] | undefined>>, names: readonly string[]): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of names) {
+    const value = headers[name];
+    if (value === undefined || SECRET_NAME.test(name)) continue;
+    kept[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return kept;
+}
+
+/** The request target with the value of every credential-like query parameter replaced. */
+export function redactedPath(target: string): string {
+  const query = target.indexOf('?');
+  if (query < 0) return target;
+  const hash = target.indexOf('#', query);
+  const end = hash < 0 ? target.length : hash;
+  const parts = target
+    .slice(query + 1, end)
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      let name = eq < 0 ? part : part.slice(0, eq);
+      try {
+        name = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        // A malformed escape: judge the name as written.
+      }
+      return eq >= 0 && SECRET_NAME.test(name) ? `${part.slice(0, eq)}=[redacted]` : part;
+    });
+  return `${target.slice(0, query)}?${parts.join('&')}`;
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+type StoredBody = { key: 'body' | 'sse'; value: unknown } | { key: 'body_base64'; value: string };
+
+/**
+ * A body as written: parsed JSON when it is JSON (so `analyze` reads the request, and nested no deeper than the
+ * readers accept), else its text; bytes that are not UTF-8 are kept as base64. Event streams stay text under `sse`.
+ */
+function storedBody(bytes: Uint8Array, contentType: string | undefined): StoredBody {
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    return { key: 'body_base64', value: Buffer.from(bytes).toString('base64') };
+  }
+  if (isEventStream(contentType)) return { key: 'sse', value: text };
+  const trimmed = text.trimStart();
+  if ((trimmed.startsWith('{') || trimmed.startsWith('[')) && nestingOverflowOffset(text, MAX_NESTING_DEPTH) < 0) {
+    try {
+      return { key: 'body', value: JSON.parse(text) as unknown };
+    } catch {
+      // Not JSON after all: kept as text below.
+    }
+  }
+  return { key: 'body', value: text };
+}
+
+export function isEventStream(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^\s*text\/event-stream\b/i.test(contentType);
+}
+
+function withBody(target: JsonObject, bytes: Uint8Array | null, bodyError: string | null, contentType: string | undefined): unknown {
+  if (bytes === null) {
+    if (bodyError !== null) target['body_error'] = bodyError;
+    return undefined;
+  }
+  const stored = storedBody(bytes, contentType);
+  target[stored.key] = stored.value;
+  return stored.key === 'body_base64' ? undefined : stored.value;
+}
+
+/** The record of one exchange, `usage` being the provider's usage object as sent (a stream's pieces merged). */
+export function captureRecord(provider: Provider, request: CapturedRequest, response: CapturedResponse): CaptureRecord {
+  const requestJson: JsonObject = {
+    timestamp: request.timestamp,
+    method: request.method,
+    path: redactedPath(request.path),
+    headers: request.headers,
+  };
+  withBody(requestJson, request.body, request.bodyError, request.headers['content-type']);
+  const responseJson: JsonObject = { timestamp: response.timestamp, status: response.status, headers: response.headers };
+  const responseBody = withBody(responseJson, response.body, response.bodyError, response.headers['content-type']);
+  if (response.error !== null) responseJson['error'] = response.error;
+  const usage = responseBody === undefined ? null : responseUsage(responseBody, MAX_NESTING_DEPTH);
+  return { provider, request: requestJson, response: responseJson, usage };
+}

@@ -1,0 +1,79 @@
+// The capture file of `ctxray record`: created exclusively (O_CREAT|O_EXCL, so nothing existing is ever
+// overwritten or followed through a symlink) with owner-only permissions, one JSON line appended per exchange,
+// gzip when the name ends in .gz. Each gzip record is sync-flushed, so a capture cut off by a crash still
+// decompresses up to its last whole record; close() writes the gzip trailer.
+import fs from 'node:fs';
+import zlib from 'node:zlib';
+import { checkOutputPath, type OutputCheck } from '../fs/safe-output.ts';
+
+export interface CaptureWriter {
+  /** The canonical path written to. */
+  readonly path: string;
+  append(record: unknown): void;
+  /** Records appended so far. */
+  readonly records: number;
+  /** Flushes and closes the file (the gzip trailer is written); resolves once it is on disk. */
+  close(): Promise<void>;
+}
+
+export type OpenedCapture = { ok: true; writer: CaptureWriter } | { ok: false; code: string; message: string };
+
+/** Owner read/write only: the capture holds whole prompts and responses. */
+export const CAPTURE_MODE = 0o600;
+
+export function openCapture(outPath: string, cwd: string): OpenedCapture {
+  const check: OutputCheck = checkOutputPath(outPath, [], { cwd });
+  if (!check.ok) return check;
+  let fd: number;
+  try {
+    fd = fs.openSync(check.path, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, CAPTURE_MODE);
+  } catch (error) {
+    const code = error instanceof Error && 'code' in error ? String(error.code) : 'error';
+    if (code === 'EEXIST') return { ok: false, code: 'OUTPUT_EXISTS', message: '--out appeared before it could be created; it was not overwritten' };
+    return { ok: false, code: 'OUTPUT_WRITE_FAILED', message: `could not create the --out file (${code})` };
+  }
+  // open()'s mode is reduced by the umask (0277 would leave 0400): set exactly owner read/write.
+  fs.fchmodSync(fd, CAPTURE_MODE);
+  return { ok: true, writer: new StreamCaptureWriter(check.path, fd, /\.gz$/i.test(check.path)) };
+}
+
+class StreamCaptureWriter implements CaptureWriter {
+  records = 0;
+  private readonly file: fs.WriteStream;
+  private readonly gzip: zlib.Gzip | null;
+  private closing: Promise<void> | null = null;
+  private failure: Error | null = null;
+
+  constructor(
+    readonly path: string,
+    fd: number,
+    gzip: boolean,
+  ) {
+    this.file = fs.createWriteStream('', { fd, autoClose: true });
+    this.file.on('error', (error) => (this.failure ??= error));
+    this.gzip = gzip ? zlib.createGzip() : null;
+    if (this.gzip !== null) {
+      this.gzip.on('error', (error) => (this.failure ??= error));
+      this.gzip.pipe(this.file);
+    }
+  }
+
+  append(record: unknown): void {
+    if (this.closing !== null) throw new Error('capture file already closed');
+    const line = `${JSON.stringify(record)}\n`;
+    if (this.gzip !== null) {
+      this.gzip.write(line);
+      this.gzip.flush(zlib.constants.Z_SYNC_FLUSH);
+    } else this.file.write(line);
+    this.records++;
+  }
+
+  close(): Promise<void> {
+    this.closing ??= new Promise<void>((resolve, reject) => {
+      this.file.once('close', () => (this.failure === null ? resolve() : reject(this.failure)));
+      if (this.gzip !== null) this.gzip.end();
+      else this.file.end();
+    });
+    return this.closing;
+  }
+}
