@@ -27,8 +27,9 @@ options:
   --port <n>                 port to listen on, 127.0.0.1 only (default 0: any free port)
   -h, --help                 show this help
 
-Routing: a request with an anthropic-version or x-api-key header, or a path under /v1/messages, goes to the
-Anthropic origin; any other /v1/ path to the OpenAI origin; anything else is answered 404 and sent nowhere.
+Routing: a request with an anthropic-version or x-api-key header (any path), or a path under /v1/messages,
+goes to the Anthropic origin; any other /v1/ path to the OpenAI origin; anything else is answered 404 and sent
+nowhere.
 Exchanges of POST /v1/messages, /v1/chat/completions and /v1/responses are written; other API calls (model
 lists, token counts, files) are forwarded only. No request header but anthropic-version, anthropic-beta,
 openai-beta and content-type is written: no key, token, cookie or authorization.

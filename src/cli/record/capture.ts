@@ -1,10 +1,10 @@
 // One capture record per exchange: what `ctxray record` writes, built from the bytes that passed through.
 // Credentials never reach it: request headers are kept only from an allowlist of non-secret protocol headers,
 // and query parameters named like a key, token, secret, signature or auth are written as "[redacted]".
-import { responseUsage } from '../../core/input/envelope.ts';
 import { nestingOverflowOffset } from '../../core/input/depth.ts';
 import { MAX_NESTING_DEPTH } from '../../core/input/limits.ts';
 import type { JsonObject } from '../../core/input/json-value.ts';
+import { eventUsage, sseUsage } from '../../core/input/sse.ts';
 import type { Provider } from './route.ts';
 
 /** Request headers that say how the body is read (API version, betas, media type) and can carry no secret. */
@@ -94,28 +94,39 @@ function storedBody(bytes: Uint8Array, contentType: string | undefined): StoredB
   }
   if (isEventStream(contentType)) return { key: 'sse', value: text };
   const trimmed = text.trimStart();
-  if ((trimmed.startsWith('{') || trimmed.startsWith('[')) && nestingOverflowOffset(text, MAX_NESTING_DEPTH) < 0) {
-    try {
-      return { key: 'body', value: JSON.parse(text) as unknown };
-    } catch {
-      // Not JSON after all: kept as text below.
-    }
-  }
-  return { key: 'body', value: text };
+  const json = trimmed.startsWith('{') || trimmed.startsWith('[') ? depthCheckedParse(text) : undefined;
+  return { key: 'body', value: json === undefined ? text : json };
 }
 
 export function isEventStream(contentType: string | undefined): boolean {
   return contentType !== undefined && /^\s*text\/event-stream\b/i.test(contentType);
 }
 
-function withBody(target: JsonObject, bytes: Uint8Array | null, bodyError: string | null, contentType: string | undefined): unknown {
+function withBody(target: JsonObject, bytes: Uint8Array | null, bodyError: string | null, contentType: string | undefined): StoredBody | null {
   if (bytes === null) {
     if (bodyError !== null) target['body_error'] = bodyError;
-    return undefined;
+    return null;
   }
   const stored = storedBody(bytes, contentType);
   target[stored.key] = stored.value;
-  return stored.key === 'body_base64' ? undefined : stored.value;
+  return stored;
+}
+
+/** JSON text as a value, or undefined when it is broken or nested deeper than the readers accept. */
+function depthCheckedParse(json: string): unknown {
+  if (nestingOverflowOffset(json, MAX_NESTING_DEPTH) >= 0) return undefined;
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The provider's usage in a stored response: the body's own, or a stream's pieces merged (sse.ts). */
+function storedUsage(stored: StoredBody | null): JsonObject | null {
+  if (stored === null) return null;
+  if (stored.key === 'sse') return typeof stored.value === 'string' ? sseUsage(stored.value, depthCheckedParse) : null;
+  return stored.key === 'body' ? eventUsage(stored.value) : null;
 }
 
 /** The record of one exchange, `usage` being the provider's usage object as sent (a stream's pieces merged). */
@@ -128,8 +139,7 @@ export function captureRecord(provider: Provider, request: CapturedRequest, resp
   };
   withBody(requestJson, request.body, request.bodyError, request.headers['content-type']);
   const responseJson: JsonObject = { timestamp: response.timestamp, status: response.status, headers: response.headers };
-  const responseBody = withBody(responseJson, response.body, response.bodyError, response.headers['content-type']);
+  const stored = withBody(responseJson, response.body, response.bodyError, response.headers['content-type']);
   if (response.error !== null) responseJson['error'] = response.error;
-  const usage = responseBody === undefined ? null : responseUsage(responseBody, MAX_NESTING_DEPTH);
-  return { provider, request: requestJson, response: responseJson, usage };
+  return { provider, request: requestJson, response: responseJson, usage: storedUsage(stored) };
 }

@@ -54,7 +54,7 @@ export function startProxy(port: number, options: ProxyOptions): Promise<Recordi
     const route = refusal === null ? routeRequest(req.method ?? 'GET', req.url ?? '', req.headers) : null;
     if (route === null) {
       stats.refused++;
-      answer(res, 404, refusal ?? 'ctxray record forwards only /v1/ API requests (Anthropic Messages, OpenAI); this one was sent nowhere');
+      answer(res, 404, refusal ?? 'ctxray record forwards Anthropic requests and OpenAI /v1/ requests; this one names neither provider and was sent nowhere');
       req.resume();
       return;
     }

@@ -31,15 +31,18 @@ export function pathOnly(target: string): string {
 
 /**
  * Anthropic when the request carries Anthropic's own headers (`anthropic-version`, sent by every Anthropic SDK and
- * by Claude Code, or an `x-api-key`, which OpenAI never uses) or its path is under `/v1/messages`; otherwise OpenAI
- * for any other `/v1/` path. Anything else names no provider: null, and nothing is contacted.
+ * by Claude Code, or an `x-api-key`, which OpenAI never uses), whatever its path, or when its path is under
+ * `/v1/messages`; otherwise OpenAI for any other `/v1/` path. Anything else names no provider: null, and nothing
+ * is contacted.
  */
 export function routeRequest(method: string, target: string, headers: Readonly<Record<string, unknown>>): Route | null {
-  if (!target.startsWith('/')) return null; // absolute-form or authority-form targets: not a base-URL request
+  if (!target.startsWith('/') || target.startsWith('//')) return null; // absolute-form or authority-form: not a base-URL request
   const path = pathOnly(target);
-  if (!path.startsWith('/v1/')) return null;
   const anthropicHeaders = headers['anthropic-version'] !== undefined || headers['x-api-key'] !== undefined;
-  const provider: Provider = anthropicHeaders || path === '/v1/messages' || path.startsWith('/v1/messages/') ? 'anthropic' : 'openai';
+  let provider: Provider;
+  if (anthropicHeaders || path === '/v1/messages' || path.startsWith('/v1/messages/')) provider = 'anthropic';
+  else if (path.startsWith('/v1/')) provider = 'openai';
+  else return null;
   const recorded = method === 'POST' && RECORDED_PATHS[path] === provider;
   return { provider, recorded };
 }
