@@ -89,17 +89,17 @@ test('the overview strip and the address bar both move between requests without 
   await page.goto('./#example=mixed-models');
   await expect(page.locator('.strip .strip-bar')).toHaveCount(18);
   await page.locator('.strip .strip-bar[data-request="2"]').click();
-  await expect(page.locator('#request-picker')).toHaveValue('2');
+  await expect(page.locator('#request-table')).toHaveAttribute('data-open', '2');
   await expect(page).toHaveURL(/request=3&/);
   await expect(page.locator('.strip .strip-bar.selected')).toHaveAttribute('data-request', '2');
 
   const fetched: string[] = [];
   page.on('request', (request) => fetched.push(request.url()));
   await page.evaluate(() => (location.hash = '#example=mixed-models&request=5&panel=tokens'));
-  await expect(page.locator('#request-picker')).toHaveValue('4');
+  await expect(page.locator('#request-table')).toHaveAttribute('data-open', '4');
   expect(fetched.filter((url) => url.includes('/examples/'))).toEqual([]);
   await page.goBack();
-  await expect(page.locator('#request-picker')).toHaveValue('2');
+  await expect(page.locator('#request-table')).toHaveAttribute('data-open', '2');
 });
 
 test('a worker crash is reported and a fresh worker takes over with the same input', async ({ page }) => {
@@ -114,7 +114,7 @@ test('a worker crash is reported and a fresh worker takes over with the same inp
   });
   await expect(page.locator('#notice')).toContainText('The analysis worker stopped');
   await expect(page.locator('#notice')).toContainText('A fresh worker read the input again');
-  await expect(page.locator('#request-picker')).toHaveValue('1');
+  await expect(page.locator('#request-table')).toHaveAttribute('data-open', '1');
   // Content comes from the new worker.
   await page.locator('.treemap .cell').first().click();
   await expect(page.locator('.content .payload')).not.toBeEmpty();

@@ -79,7 +79,7 @@ export function dropFile(page: Page, file: string): Promise<void> {
 
 /** Waits until the app shows request `n` (1-based) of a loaded input. */
 export async function expectRequest(page: Page, n: number): Promise<void> {
-  await expect(page.locator('#request-picker')).toHaveValue(String(n - 1));
+  await expect(page.locator('#request-table')).toHaveAttribute('data-open', String(n - 1));
 }
 
 /** The selected request's total as shown (data attribute holds the exact number behind the formatted text). */
@@ -87,7 +87,12 @@ export async function shownTotal(page: Page): Promise<number> {
   return Number(await page.locator('#request-total').getAttribute('data-total'));
 }
 
+/** Opens request `index0` (0-based) by clicking its row in the request table, scrolled into view first. */
 export async function selectRequest(page: Page, index0: number): Promise<void> {
-  await page.locator('#request-picker').selectOption(String(index0));
+  const table = page.locator('#request-table');
+  const row = table.locator(`[data-request="${index0}"]`);
+  // Rows are virtualized: only those near the scroll position exist, so scroll the table to the row first.
+  await table.evaluate((grid, i) => (grid.scrollTop = Math.max(0, i - 2) * 28), index0);
+  await row.click();
   await expectRequest(page, index0 + 1);
 }

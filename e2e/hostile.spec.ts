@@ -12,7 +12,7 @@ import type { Page } from '@playwright/test';
 import { encodeInput } from '../src/ui/share.ts';
 import { Planter, MARKER_PREFIX } from '../tests/leaks/plant.ts';
 import { requestLogFiles } from '../tests/leaks/inputs.ts';
-import { dropFiles, expect, ROOT, test } from './fixtures.ts';
+import { dropFiles, expect, ROOT, selectRequest, test } from './fixtures.ts';
 
 /** Payloads (synthetic): each would set window.__pwned or add an element if it were ever parsed as markup. */
 const HOSTILE = [
@@ -77,11 +77,11 @@ test.describe('hostile segment text in the app', () => {
     await armCanary(page);
     await page.goto('./');
     await dropFiles(page, [{ name: `${HOSTILE_NAME}.jsonl`, bytes: Buffer.from(hostileLog()) }]);
-    await expect(page.locator('#request-picker option')).toHaveCount(3);
+    await expect(page.locator('#request-table')).toHaveAttribute('data-requests', String(3));
     // The file name is shown as text too.
     await expect(page.locator('.source-name')).toHaveText(`${HOSTILE_NAME}.jsonl`);
     for (const request of [0, 1, 2]) {
-      await page.locator('#request-picker').selectOption(String(request));
+      await selectRequest(page, request);
       const cells = page.locator('.treemap .cell');
       const count = await cells.count();
       expect(count).toBeGreaterThan(1);
@@ -97,7 +97,7 @@ test.describe('hostile segment text in the app', () => {
     }
     // The raw markup is visible as characters inside a <pre>; bidi and control characters are shown as inert
     // ⟨U+XXXX⟩ markers (none is left in the page to reorder it), and copying gives the exact original text.
-    await page.locator('#request-picker').selectOption('1');
+    await selectRequest(page, 1);
     await page.locator('.treemap .cell[data-segment="0"]').click();
     const shown = (await page.locator('.content .payload').textContent()) ?? '';
     expect(shown).toContain('<script>window.__pwned = "script"</script>');
@@ -141,7 +141,7 @@ test.describe('records the app lets the user download', () => {
     const planted = new Planter('e').text(requestLogFiles()['bare.jsonl']!);
     await page.goto('./');
     await dropFiles(page, [{ name: 'planted.jsonl', bytes: Buffer.from(planted) }]);
-    await expect(page.locator('#request-picker option')).toHaveCount(3);
+    await expect(page.locator('#request-table')).toHaveAttribute('data-requests', String(3));
     await page.locator('#tab-duplicates').click();
     for (const label of ['Download JSON record', 'Download markdown report']) {
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: label }).click()]);
@@ -212,7 +212,7 @@ test.describe('oversized input in the app', () => {
     await expect(page.locator('#progress')).toHaveCount(0, { timeout: 10_000 });
     await dropFiles(page, [{ name: 'after.jsonl', bytes: Buffer.from(hostileLog()) }]);
     await expect(page.locator('.source-name')).toHaveText('after.jsonl');
-    await expect(page.locator('#request-picker option')).toHaveCount(3);
+    await expect(page.locator('#request-table')).toHaveAttribute('data-requests', String(3));
   });
 
   test('a line over the 256 MiB record limit is named in the notice, and the rest of the file opens', async ({ page }) => {
@@ -230,7 +230,7 @@ test.describe('oversized input in the app', () => {
     await expect(page.locator('#notice')).toContainText('1 record could not be read', { timeout: 60_000 });
     await expect(page.locator('#notice .notice-details')).toContainText('long-line.jsonl.gz, line 1');
     await expect(page.locator('#notice .notice-details')).toContainText('longer than the record limit of 256 MiB');
-    await expect(page.locator('#request-picker option')).toHaveCount(1);
+    await expect(page.locator('#request-table')).toHaveAttribute('data-requests', String(1));
   });
 
   test('10,000-deep nesting is a located error naming the limit, and the app keeps working', async ({ page }) => {
@@ -240,6 +240,6 @@ test.describe('oversized input in the app', () => {
     await expect(page.locator('#notice')).toContainText('deep.jsonl');
     await expect(page.locator('#notice')).toContainText('nested deeper than 512 levels');
     await dropFiles(page, [{ name: 'after.jsonl', bytes: Buffer.from(hostileLog()) }]);
-    await expect(page.locator('#request-picker option')).toHaveCount(3);
+    await expect(page.locator('#request-table')).toHaveAttribute('data-requests', String(3));
   });
 });

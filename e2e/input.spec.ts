@@ -47,7 +47,7 @@ test.describe('real request files dropped on the page', () => {
       await page.goto('./');
       await dropFile(page, file);
       await expect(page.locator('.source-name')).toHaveText(path.basename(file));
-      await expect(page.locator('#request-picker option')).toHaveCount(expected.length);
+      await expect(page.locator('#request-table')).toHaveAttribute('data-requests', String(expected.length));
       // A long transcript rebuilds hundreds of requests: check the first, a middle and the last one.
       const last = expected.length - 1;
       const picked = expected.length <= 12 ? expected.map((_, i) => i) : [0, Math.floor(last / 2), last];
@@ -75,7 +75,7 @@ test.describe('real request files dropped on the page', () => {
     await page.goto('./');
     await dropFiles(page, files.map((f) => ({ name: path.basename(f), bytes: readFileSync(f) })));
     await expect(page.locator('.source-name')).toHaveText('2 files');
-    await expect(page.locator('#request-picker option')).toHaveCount(expected.length);
+    await expect(page.locator('#request-table')).toHaveAttribute('data-requests', String(expected.length));
     for (let i = 0; i < expected.length; i++) {
       await selectRequest(page, i);
       expect(await shownTotal(page)).toBe(expected[i]?.total);
@@ -180,7 +180,7 @@ test('a malformed file shows a located error, and the next file still works', as
   await dropFiles(page, [{ name: 'mixed.jsonl', bytes: Buffer.from(mixed) }]);
   await expect(page.locator('#notice')).toContainText('1 record could not be read');
   await expect(page.locator('#notice .notice-details')).toContainText('mixed.jsonl, line 2');
-  await expect(page.locator('#request-picker option')).toHaveCount(2);
+  await expect(page.locator('#request-table')).toHaveAttribute('data-requests', String(2));
 
   // And a good file afterwards opens normally, without the old notice.
   await dropFiles(page, [{ name: 'good.jsonl', bytes: Buffer.from(syntheticRequest(3)) }]);
@@ -198,7 +198,7 @@ test('the model picker re-analyzes the current input as that model, like the CLI
   await expect(page).toHaveURL(/model=gpt-5(&|$)/);
   await expect(page.locator('.request-stats')).toContainText('gpt-5');
   await expect(page.locator('#model-picker')).toHaveValue('gpt-5');
-  const shown = await page.locator('#request-picker').inputValue();
+  const shown = await page.locator('#request-table').getAttribute('data-open');
   expect(await shownTotal(page)).toBe(expected[Number(shown)]?.total);
 
   // The override belongs to that input: the next input opens with detection again.
@@ -218,7 +218,7 @@ test('the format picker overrides detection for the current input, like the CLI 
   await expect(page).toHaveURL(/format=anthropic-messages/);
   await expect(page.locator('#format-picker')).toHaveValue('anthropic-messages');
   await expect(page.locator('.topbar .source')).toContainText('Anthropic Messages');
-  const shown = Number(await page.locator('#request-picker').inputValue());
+  const shown = Number(await page.locator('#request-table').getAttribute('data-open'));
   expect(await shownTotal(page)).toBe(forced[shown]?.total);
   // Back to detection restores the original reading.
   await page.locator('#format-picker').selectOption('auto');

@@ -45,12 +45,12 @@ test.describe('resource limits in the app', () => {
     await expect(notice.locator('.notice-details')).toHaveText('bomb.jsonl.gz: decompressed size exceeds the limit of 2 GiB per file (a gzip bomb, or raise the limit)');
     // Replaced at once, and the partial read (line 1) is not shown.
     await expect(page.locator('body')).toHaveAttribute('data-worker-generation', '2');
-    await expect(page.locator('#request-picker')).toHaveCount(0);
+    await expect(page.locator('#request-table')).toHaveCount(0);
     await expect(page.locator('#progress')).toHaveCount(0);
 
     // The next input opens in the fresh worker; nothing reads the bomb again.
     await page.locator('[data-example="gateway-interleaved"]').click();
-    await expect(page.locator('#request-picker option').first()).toBeAttached();
+    await expect(page.locator('#request-table')).toBeAttached();
     await expect(page.locator('.source-name')).toContainText('(synthetic example)');
     await expect(page.locator('#notice')).toHaveCount(0);
     await expect(page.locator('body')).toHaveAttribute('data-worker-generation', '2');
@@ -76,7 +76,7 @@ test.describe('the worker watchdog', () => {
     // The same input again, now in the fresh (real) worker.
     await page.locator('textarea').first().fill(paste);
     await page.locator('#paste-analyze').click();
-    await expect(page.locator('#request-picker option')).toHaveCount(1);
+    await expect(page.locator('#request-table')).toHaveAttribute('data-requests', String(1));
     await expect(page.locator('body')).toHaveAttribute('data-worker-generation', '2');
   });
 });

@@ -18,7 +18,7 @@ const SESSION_B = syntheticSession('synthetic-b', '2026-03-02T09:00:00.000Z', [{
 test('a dropped transcript shows its timeline with recorded usage beside the reconstruction', async ({ page }) => {
   await page.goto('./');
   await dropFiles(page, [{ name: 'synthetic-session-a.jsonl', bytes: SESSION_A }]);
-  await expect(page.locator('#request-picker')).toHaveValue('1');
+  await expect(page.locator('#request-table')).toHaveAttribute('data-open', '1');
   await page.getByRole('tab', { name: 'Timeline' }).click();
   const panel = page.locator('#panel');
   await expect(panel.locator('#timeline-chart')).toBeVisible();
@@ -31,7 +31,7 @@ test('a dropped transcript shows its timeline with recorded usage beside the rec
   const box = await panel.locator('#timeline-chart').boundingBox();
   if (box === null) throw new Error('timeline chart has no box');
   await page.mouse.click(box.x + box.width * 0.07, box.y + box.height / 2);
-  await expect(page.locator('#request-picker')).toHaveValue('0');
+  await expect(page.locator('#request-table')).toHaveAttribute('data-open', '0');
 });
 
 test('several dropped transcripts fill the Summary tables per day and per model', async ({ page }) => {
@@ -40,7 +40,7 @@ test('several dropped transcripts fill the Summary tables per day and per model'
     { name: 'synthetic-session-a.jsonl', bytes: SESSION_A },
     { name: 'synthetic-session-b.jsonl', bytes: SESSION_B },
   ]);
-  await expect(page.locator('#request-picker')).toBeVisible();
+  await expect(page.locator('#request-table')).toBeVisible();
   await page.getByRole('tab', { name: 'Summary' }).click();
   const days = page.locator('#summary-days tbody tr');
   await expect(days).toHaveCount(2);
@@ -57,7 +57,7 @@ test('a real pi session with two compactions shows both on the timeline', async 
   const file = path.join(REAL_FIXTURES, 'transcripts/pi/before-compaction.jsonl');
   await page.goto('./');
   await dropFiles(page, [{ name: path.basename(file), bytes: readFileSync(file) }]);
-  await expect(page.locator('#request-picker')).toBeVisible();
+  await expect(page.locator('#request-table')).toBeVisible();
   await page.getByRole('tab', { name: 'Timeline' }).click();
   const panel = page.locator('#panel');
   await expect(panel.locator('#timeline-chart .tl-compaction')).toHaveCount(2);

@@ -9,8 +9,11 @@ import { noteText } from './notes.ts';
 import { PANELS } from './panels/index.ts';
 import type { Panel, PanelContext } from './panels/types.ts';
 import { showProgress } from './progress.ts';
+import { installShortcuts } from './shortcuts.ts';
 import { buildFragment, parseFragment, type ViewState } from './share.ts';
 import { renderRequestStrip } from './request-strip.ts';
+import { createRequestTable, type RequestTableHandle } from './request-table.ts';
+import type { RequestRowsAnswer } from '../worker/handlers/request-rows.ts';
 import { localFilesLinkMessage, renderStartScreen } from './start-screen.ts';
 import { droppedEntries, readDroppedEntries } from './folder-drop.ts';
 import { isFileLimitError } from './limit-errors.ts';
@@ -74,6 +77,13 @@ export class App {
   private cancelTimer: number | undefined;
   /** The fragment this app last wrote, so its own hashchange is not replayed. */
   private writtenHash = '';
+  /** The request table of the view on screen; it stays while requests and panels change. */
+  private table: RequestTableHandle | null = null;
+  /** Parts of the loaded layout that are updated in place: the selected request's bar, the strip, the tabs. */
+  private readonly requestBarHost = el('div', { className: 'request-bar-host' });
+  private readonly stripHost = el('div', { className: 'strip-host' });
+  private readonly tabsHost = el('div', { className: 'tabs-host' });
+  private panelHost: HTMLElement = el('div');
 
   private readonly header = el('header', { className: 'topbar' });
   private readonly notice = el('div', { className: 'notice-host', attrs: { 'aria-live': 'polite' } });
@@ -93,6 +103,16 @@ export class App {
     });
     this.installDragAndDrop();
     this.installPaste();
+    installShortcuts({
+      step: (delta) => this.stepRequest(delta),
+      focusFilter: () => document.getElementById('request-filter')?.focus(),
+      focusTable: () => this.table?.focus(),
+      cancelLoad: () => {
+        if (!this.running) return false;
+        this.cancel(this.running);
+        return true;
+      },
+    });
     window.addEventListener('hashchange', () => {
       if (location.hash !== this.writtenHash) void this.applyFragment(location.hash);
     });
@@ -218,6 +238,8 @@ export class App {
       if (!PANELS.some((p) => p.id === this.panelId && this.panelAvailable(p))) this.panelId = PANELS[0]?.id ?? 'tokens';
       this.render();
       this.syncFragment();
+      // The focus was on what opened the input (a button, the paste box) which is gone: the table comes next.
+      if (document.activeElement === document.body || !document.activeElement?.isConnected) this.table?.focus();
     } catch (error) {
       if (this.running !== controller) return; // superseded by a newer open, which owns the screen now
       if (controller.signal.aborted || (error instanceof WorkerFailure && error.kind === 'cancelled')) {
@@ -354,14 +376,20 @@ export class App {
     const clamped = Math.min(Math.max(0, index), this.view.requests.length - 1);
     if (clamped === this.requestIndex) return;
     this.requestIndex = clamped;
-    this.render();
+    this.updateRequest();
     this.syncFragment();
+  }
+
+  /** The request `delta` rows from the open one in the request table's order (sorted, filtered), if any. */
+  stepRequest(delta: number): void {
+    const next = this.table?.neighbour(delta);
+    if (next !== null && next !== undefined) this.selectRequest(next);
   }
 
   private selectPanel(id: string): void {
     if (id === this.panelId) return;
     this.panelId = id;
-    this.render();
+    this.updatePanel(true);
     this.syncFragment();
     document.getElementById(`tab-${id}`)?.focus();
   }
@@ -415,6 +443,7 @@ export class App {
     const view = this.view;
     const request = view?.requests[this.requestIndex];
     if (!view || !request) {
+      this.table = null;
       this.main.className = 'main main-start';
       // A paste that could not be read stays in the box, ready to be fixed.
       const pasted = this.source?.kind === 'paste' ? this.source.text : '';
@@ -426,18 +455,50 @@ export class App {
       return;
     }
     this.main.className = 'main main-loaded';
+    const table = createRequestTable(view, this.requestIndex, (i) => this.selectRequest(i));
+    this.table = table;
+    void this.client.ask<RequestRowsAnswer>('request-rows', undefined).then(
+      (rows) => {
+        if (this.table === table) table.setRows(rows);
+      },
+      // Without a cache analysis the table keeps its token columns; the Cache panel reports the failure.
+      () => undefined,
+    );
+    this.panelHost = el('div');
+    this.main.replaceChildren(this.requestBarHost, table.element, this.stripHost, this.tabsHost, this.panelHost);
+    this.updateRequest();
+  }
+
+  /** The selected request changed: its bar, the table's and the strip's marks, and the panel (if it shows it). */
+  private updateRequest(): void {
+    const view = this.view;
+    const request = view?.requests[this.requestIndex];
+    if (!view || !request) return;
+    this.requestBarHost.replaceChildren(this.requestBar(view, request));
+    this.table?.setSelected(this.requestIndex);
+    this.stripHost.replaceChildren(view.requests.length > 1 ? renderRequestStrip(view, this.requestIndex, (i) => this.selectRequest(i)) : '');
+    this.updatePanel(false);
+  }
+
+  /** Re-render the panel; a request change leaves a panel that does not show the request as it is. */
+  private updatePanel(panelChanged: boolean): void {
+    const view = this.view;
+    const request = view?.requests[this.requestIndex];
+    if (!view || !request) return;
     const panels = PANELS.filter((p) => this.panelAvailable(p));
     const active = panels.find((p) => p.id === this.panelId) ?? panels[0];
+    this.tabsHost.replaceChildren(this.tabs(panels, active));
+    // On a narrow screen the tab bar scrolls: keep the open tab in it.
+    document.getElementById(`tab-${active?.id ?? ''}`)?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    if (!panelChanged && active?.showsRequest === false && this.panelHost.dataset['panel'] === active.id) return;
+    this.panelAbort?.abort();
+    this.panelAbort = null;
     const panelHost = el('div', {
       className: 'panel',
       attrs: { role: 'tabpanel', id: 'panel', 'aria-labelledby': `tab-${active?.id ?? ''}`, 'data-panel': active?.id ?? '' },
     });
-    this.main.replaceChildren(
-      this.requestBar(view, request),
-      view.requests.length > 1 ? renderRequestStrip(view, this.requestIndex, (i) => this.selectRequest(i)) : '',
-      this.tabs(panels, active),
-      panelHost,
-    );
+    this.panelHost.replaceWith(panelHost);
+    this.panelHost = panelHost;
     if (active) this.renderPanel(active, panelHost, view, request);
   }
 
@@ -548,23 +609,10 @@ export class App {
 
   private requestBar(view: AnalysisView, request: RequestView): HTMLElement {
     const count = view.requests.length;
-    const select = el(
-      'select',
-      { attrs: { id: 'request-picker', 'aria-label': 'Request' } },
-      view.requests.map((r, i) =>
-        el('option', {
-          text: `#${i + 1} · ${r.model ?? 'no model'} · ${formatTokens(r.total, r.exact)} tokens`,
-          attrs: { value: String(i) },
-        }),
-      ),
-    );
-    select.value = String(this.requestIndex);
-    select.addEventListener('change', () => this.selectRequest(Number(select.value)));
     const step = (delta: number, label: string, text: string): HTMLButtonElement => {
-      const button = el('button', { className: 'icon', text, attrs: { type: 'button', 'aria-label': label } });
-      const target = this.requestIndex + delta;
-      button.disabled = target < 0 || target >= count;
-      button.addEventListener('click', () => this.selectRequest(target));
+      const button = el('button', { className: 'icon', text, attrs: { type: 'button', 'aria-label': label, title: `${label} (${delta < 0 ? 'k' : 'j'})` } });
+      button.disabled = (this.table?.neighbour(delta) ?? null) === null;
+      button.addEventListener('click', () => this.stepRequest(delta));
       return button;
     };
     const file = view.files[request.file];
@@ -605,9 +653,9 @@ export class App {
     ].filter((n): n is string => n !== null);
     return el('section', { className: 'request-bar', attrs: { 'aria-label': 'Selected request' } }, [
       el('div', { className: 'request-nav' }, [
-        el('label', { className: 'section-title', text: 'Request', attrs: { for: 'request-picker' } }),
+        el('h2', { className: 'section-title', text: 'Request' }),
         step(-1, 'Previous request', '‹'),
-        select,
+        el('strong', { className: 'request-number', text: `#${formatCount(this.requestIndex + 1)}`, attrs: { id: 'request-current', 'data-index': String(this.requestIndex) } }),
         step(1, 'Next request', '›'),
         el('span', { className: 'muted small', text: `of ${formatCount(count)}` }),
       ]),

@@ -9,6 +9,7 @@ import { conversationsQuery, findingsQuery } from './handlers/findings.ts';
 import { diffQuery } from './handlers/diff.ts';
 import { clearingQuery } from './handlers/clearing.ts';
 import { transcriptsQuery } from './handlers/transcripts.ts';
+import { requestRowsQuery } from './handlers/request-rows.ts';
 
 /**
  * Answers one query. `session` is null until an input has been analyzed (handlers that work on their own inputs,
@@ -27,4 +28,5 @@ export const QUERY_HANDLERS: Readonly<Record<string, QueryHandler>> = {
   diff: diffQuery,
   clearing: clearingQuery,
   transcripts: transcriptsQuery,
+  'request-rows': requestRowsQuery,
 };

@@ -198,6 +198,7 @@ export const clearingPanel: Panel = {
   id: 'clearing',
   title: 'Clearing',
   needs: [],
+  showsRequest: false,
   render(container, ctx) {
     const draw = () => {
       if (ctx.signal.aborted) return;

@@ -107,6 +107,7 @@ export const summaryPanel: Panel = {
   id: 'summary',
   title: 'Summary',
   needs: [],
+  showsRequest: false,
   async render(container, ctx) {
     if (ctx.view.requests.length === 0) {
       container.append(el('p', { className: 'empty', text: 'No requests.' }));

@@ -32,8 +32,13 @@ export interface Panel {
    */
   needs: readonly string[];
   /**
+   * False for a panel that shows the whole input the same whatever request is selected (a summary, a workspace
+   * with its own inputs): selecting another request then leaves it as it is instead of rendering it again.
+   */
+  showsRequest?: boolean;
+  /**
    * Fill `container` (emptied before each call). Payload text must be set with textContent, never innerHTML.
-   * Called again whenever the analysis or the selected request changes.
+   * Called again whenever the analysis or (unless `showsRequest` is false) the selected request changes.
    */
   render(container: HTMLElement, ctx: PanelContext): void | Promise<void>;
 }

@@ -1,0 +1,369 @@
+// The request table: every request of the input as a row (number, model, conversation, tokens, recorded and
+// simulated cache read, cost, miss cause, findings), sortable by any column and filtered by model, conversation,
+// text over block paths and tool names, findings and misses. Only the rows in view exist in the DOM (fixed row
+// height, absolutely placed rows in a spacer), so 30,000 requests cost what 30 do. The cache columns come from the
+// worker's `request-rows` answer and fill in when it arrives.
+import { el } from './dom.ts';
+import { formatCount, formatTokens, formatUsd } from '../render/format.ts';
+import type { MissCause, RequestRowsAnswer } from '../worker/handlers/request-rows.ts';
+import type { AnalysisView } from '../worker/view-model.ts';
+
+/** Row height in px; must match `.rt-row` in styles.css (rows are placed at index × ROW_HEIGHT). */
+export const ROW_HEIGHT = 28;
+/** Rows drawn above and below the visible window, so a fast scroll shows no blank band. */
+const OVERSCAN = 8;
+
+const MISS_LABELS: Record<MissCause, string> = {
+  first_request: 'first request',
+  prefix_changed: 'prefix changed',
+  too_many_breakpoints: 'too many breakpoints',
+  automatic_ttl_conflict: 'TTL conflict',
+  automatic_no_eligible_block: 'no eligible block',
+  breakpoint_below_minimum: 'below minimum',
+  lookback_exceeded: 'lookback exceeded',
+  ttl_order: 'TTL order',
+  entry_expired: 'entry expired',
+  explicit_no_breakpoint: 'no breakpoint',
+  no_breakpoint: 'no breakpoint',
+};
+
+export function missLabel(cause: MissCause): string {
+  return MISS_LABELS[cause];
+}
+
+type ColumnId = 'index' | 'model' | 'conversation' | 'tokens' | 'recorded' | 'simulated' | 'cost' | 'miss' | 'findings';
+
+interface Column {
+  id: ColumnId;
+  title: string;
+  numeric: boolean;
+  /** What the header's tooltip says the column holds. */
+  describe: string;
+}
+
+const COLUMNS: readonly Column[] = [
+  { id: 'index', title: '#', numeric: true, describe: 'Request number (order in the input)' },
+  { id: 'model', title: 'Model', numeric: false, describe: 'Model as named in the request' },
+  { id: 'conversation', title: 'Conv.', numeric: true, describe: 'Conversation the request belongs to' },
+  { id: 'tokens', title: 'Tokens', numeric: true, describe: 'Prompt tokens of the request (≈ estimated)' },
+  { id: 'recorded', title: 'Recorded read', numeric: true, describe: 'Cache read tokens the provider recorded (– where the log has no usage)' },
+  { id: 'simulated', title: 'Simulated read', numeric: true, describe: 'Cache read tokens of the simulation' },
+  { id: 'cost', title: 'Cost', numeric: true, describe: 'Simulated cost as sent, USD' },
+  { id: 'miss', title: 'Miss', numeric: false, describe: 'Why the request missed the simulated cache (empty: it read it)' },
+  { id: 'findings', title: 'Findings', numeric: true, describe: 'How many findings name this request' },
+];
+
+export interface RequestFilter {
+  text: string;
+  model: string | null;
+  /** 1-based conversation number, or null for all. */
+  conversation: number | null;
+  /** 'any' | 'with' (some finding) | a finding code. */
+  finding: string;
+  /** 'any' | 'misses' | a miss cause. */
+  miss: string;
+}
+
+export const NO_FILTER: RequestFilter = { text: '', model: null, conversation: null, finding: 'any', miss: 'any' };
+
+/** Request indices that pass the filter, in input order. Text matches the model, block paths and tool names. */
+export function filterRequests(view: AnalysisView, rows: RequestRowsAnswer | null, filter: RequestFilter): number[] {
+  const text = filter.text.trim().toLowerCase();
+  const out: number[] = [];
+  for (let i = 0; i < view.requests.length; i++) {
+    const request = view.requests[i]!;
+    if (filter.model !== null && (request.model ?? '') !== filter.model) continue;
+    if (rows !== null) {
+      if (filter.conversation !== null && rows.conversation[i] !== filter.conversation - 1) continue;
+      const miss = rows.missCause[i] ?? null;
+      if (filter.miss === 'misses' && miss === null) continue;
+      if (filter.miss !== 'any' && filter.miss !== 'misses' && miss !== filter.miss) continue;
+      const findings = rows.findings[i] ?? [];
+      if (filter.finding === 'with' && findings.length === 0) continue;
+      if (filter.finding !== 'any' && filter.finding !== 'with' && !findings.some((f) => rows.findingCodes[f] === filter.finding)) continue;
+    }
+    if (text !== '' && !(request.model ?? '').toLowerCase().includes(text) && !request.segments.some((s) => s.path.toLowerCase().includes(text) || (s.toolName?.toLowerCase().includes(text) ?? false))) continue;
+    out.push(i);
+  }
+  return out;
+}
+
+function sortKey(view: AnalysisView, rows: RequestRowsAnswer | null, column: ColumnId): (i: number) => number | string {
+  switch (column) {
+    case 'index':
+      return (i) => i;
+    case 'model':
+      return (i) => view.requests[i]?.model ?? '';
+    case 'tokens':
+      return (i) => view.requests[i]?.total ?? 0;
+    case 'conversation':
+      return (i) => rows?.conversation[i] ?? -1;
+    case 'recorded':
+      return (i) => rows?.recordedRead[i] ?? -1;
+    case 'simulated':
+      return (i) => rows?.simulatedRead[i] ?? -1;
+    case 'cost':
+      return (i) => rows?.cost[i] ?? -1;
+    case 'miss':
+      return (i) => rows?.missCause[i] ?? '';
+    case 'findings':
+      return (i) => rows?.findings[i]?.length ?? 0;
+  }
+}
+
+/** Sorts `order` in place by a column (ties keep input order). */
+export function sortRequests(order: number[], view: AnalysisView, rows: RequestRowsAnswer | null, column: ColumnId, descending: boolean): number[] {
+  const key = sortKey(view, rows, column);
+  const keys = new Map(order.map((i) => [i, key(i)]));
+  const sign = descending ? -1 : 1;
+  return order.sort((a, b) => {
+    const ka = keys.get(a)!;
+    const kb = keys.get(b)!;
+    const by = typeof ka === 'number' && typeof kb === 'number' ? ka - kb : String(ka).localeCompare(String(kb));
+    return by !== 0 ? sign * by : a - b;
+  });
+}
+
+export interface RequestTableHandle {
+  readonly element: HTMLElement;
+  /** Mark the open request (its row is scrolled into view). */
+  setSelected(index: number): void;
+  /** The request `delta` rows away from the open one in the table's current order, or null at an end. */
+  neighbour(delta: number): number | null;
+  /** Fill the cache columns once the worker answered. */
+  setRows(rows: RequestRowsAnswer): void;
+  focus(): void;
+}
+
+export function createRequestTable(view: AnalysisView, selected: number, onOpen: (index: number) => void): RequestTableHandle {
+  let rows: RequestRowsAnswer | null = null;
+  let filter: RequestFilter = { ...NO_FILTER };
+  let sortColumn: ColumnId = 'index';
+  let descending = false;
+  let order: number[] = view.requests.map((_, i) => i);
+  let open = selected;
+  /** The row the keyboard is on (position in `order`); Enter opens it. */
+  let cursor = Math.max(0, order.indexOf(open));
+
+  const count = el('span', { className: 'rt-count muted small', attrs: { 'aria-live': 'polite' } });
+  const search = el('input', {
+    className: 'rt-search',
+    attrs: { type: 'search', placeholder: 'Filter: model, block path, tool', 'aria-label': 'Filter requests by model, block path or tool name', id: 'request-filter' },
+  });
+  const modelIds = [...new Set(view.requests.map((r) => r.model ?? ''))];
+  const modelSelect = el('select', { attrs: { 'aria-label': 'Filter by model', id: 'request-filter-model' } }, [
+    el('option', { text: 'All models', attrs: { value: '*' } }),
+    ...modelIds.map((id) => el('option', { text: id === '' ? 'no model' : id, attrs: { value: id } })),
+  ]);
+  const conversationInput = el('input', {
+    className: 'rt-conversation',
+    attrs: { type: 'number', min: '1', placeholder: 'Conv.', 'aria-label': 'Filter by conversation number', id: 'request-filter-conversation', disabled: '' },
+  });
+  const missSelect = el('select', { attrs: { 'aria-label': 'Filter by cache miss', id: 'request-filter-miss', disabled: '' } }, [
+    el('option', { text: 'Hits and misses', attrs: { value: 'any' } }),
+    el('option', { text: 'Misses only', attrs: { value: 'misses' } }),
+  ]);
+  const findingSelect = el('select', { attrs: { 'aria-label': 'Filter by finding', id: 'request-filter-finding', disabled: '' } }, [
+    el('option', { text: 'Any findings', attrs: { value: 'any' } }),
+    el('option', { text: 'With a finding', attrs: { value: 'with' } }),
+  ]);
+  const toolbar = el('div', { className: 'rt-toolbar' }, [search, modelIds.length > 1 ? modelSelect : null, conversationInput, missSelect, findingSelect, count]);
+
+  const headerCells = COLUMNS.map((column) => {
+    const button = el('button', { className: 'sort', text: column.title, attrs: { type: 'button', title: column.describe, 'data-column': column.id } });
+    return el('div', { className: column.numeric ? 'rt-cell num' : 'rt-cell', attrs: { role: 'columnheader', 'aria-sort': 'none' } }, [button]);
+  });
+  const header = el('div', { className: 'rt-row rt-head', attrs: { role: 'row', 'aria-rowindex': '1' } }, headerCells);
+  const body = el('div', { className: 'rt-body', attrs: { role: 'rowgroup' } });
+  const grid = el('div', {
+    className: 'rt-scroll',
+    attrs: { role: 'grid', tabindex: '0', 'aria-label': 'Requests: arrow keys or j/k move, Enter opens', 'aria-readonly': 'true', id: 'request-table', 'data-requests': String(view.requests.length), 'data-open': String(selected) },
+  }, [el('div', { attrs: { role: 'rowgroup' }, className: 'rt-headgroup' }, [header]), body]);
+  const element = el('section', { className: 'request-table', attrs: { 'aria-label': 'Requests' } }, [toolbar, grid]);
+
+  const cell = (text: string, numeric: boolean, title?: string): HTMLElement =>
+    el('div', { className: numeric ? 'rt-cell num' : 'rt-cell', text, attrs: { role: 'gridcell', ...(title ? { title } : {}) } });
+
+  const buildRow = (position: number): HTMLElement => {
+    const i = order[position]!;
+    const request = view.requests[i]!;
+    const miss = rows?.missCause[i] ?? null;
+    const recorded = rows?.recordedRead[i];
+    const cost = rows?.cost[i];
+    const findings = rows?.findings[i] ?? [];
+    const row = el('div', {
+      className: `rt-row${i === open ? ' selected' : ''}${position === cursor ? ' cursor' : ''}`,
+      attrs: { role: 'row', id: `request-row-${i}`, 'aria-rowindex': String(position + 2), 'aria-selected': String(i === open), 'data-request': String(i) },
+    }, [
+      cell(String(i + 1), true),
+      cell(request.model ?? '—', false, request.model ?? 'no model'),
+      cell(rows ? String((rows.conversation[i] ?? 0) + 1) : '', true),
+      cell(formatTokens(request.total, request.exact), true),
+      cell(rows ? (recorded === null || recorded === undefined ? '–' : formatCount(recorded)) : '', true),
+      cell(rows ? formatTokens(rows.simulatedRead[i] ?? 0, request.exact) : '', true),
+      cell(rows ? (cost === null || cost === undefined ? 'unpriced' : formatUsd(cost)) : '', true),
+      cell(miss === null ? '' : missLabel(miss), false),
+      cell(findings.length === 0 ? '' : String(findings.length), true, findings.map((f) => rows?.findingCodes[f] ?? '').join(', ')),
+    ]);
+    row.style.top = `${position * ROW_HEIGHT}px`;
+    return row;
+  };
+
+  let drawn = '';
+  const draw = (force = false): void => {
+    const height = grid.clientHeight || ROW_HEIGHT * 8;
+    const top = Math.max(0, grid.scrollTop - ROW_HEIGHT);
+    const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
+    const last = Math.min(order.length, Math.ceil((top + height) / ROW_HEIGHT) + OVERSCAN);
+    const key = `${first}:${last}`;
+    if (!force && key === drawn) return;
+    drawn = key;
+    const visible: HTMLElement[] = [];
+    for (let p = first; p < last; p++) visible.push(buildRow(p));
+    body.replaceChildren(...visible);
+  };
+
+  const updateCount = (): void => {
+    count.textContent = order.length === view.requests.length ? `${formatCount(order.length)} requests` : `${formatCount(order.length)} of ${formatCount(view.requests.length)} requests`;
+  };
+
+  const reorder = (): void => {
+    order = sortRequests(filterRequests(view, rows, filter), view, rows, sortColumn, descending);
+    body.style.height = `${order.length * ROW_HEIGHT}px`;
+    const at = order.indexOf(open);
+    cursor = at >= 0 ? at : Math.min(cursor, Math.max(0, order.length - 1));
+    for (const [c, column] of COLUMNS.entries()) {
+      headerCells[c]?.setAttribute('aria-sort', column.id === sortColumn ? (descending ? 'descending' : 'ascending') : 'none');
+    }
+    grid.setAttribute('aria-rowcount', String(order.length + 1));
+    updateCount();
+    draw(true);
+  };
+
+  /** Scroll so the row at `position` is inside the visible part (below the sticky header). */
+  const reveal = (position: number): void => {
+    const headerHeight = header.offsetHeight || ROW_HEIGHT;
+    const rowTop = position * ROW_HEIGHT;
+    const view = grid.clientHeight - headerHeight;
+    if (rowTop < grid.scrollTop) grid.scrollTop = rowTop;
+    else if (rowTop + ROW_HEIGHT > grid.scrollTop + view) grid.scrollTop = rowTop + ROW_HEIGHT - view;
+  };
+
+  const moveCursor = (position: number): void => {
+    if (order.length === 0) return;
+    cursor = Math.min(Math.max(0, position), order.length - 1);
+    grid.setAttribute('aria-activedescendant', `request-row-${order[cursor]}`);
+    reveal(cursor);
+    draw(true);
+  };
+
+  let scheduled = false;
+  grid.addEventListener('scroll', () => {
+    if (scheduled) return;
+    scheduled = true;
+    requestAnimationFrame(() => {
+      scheduled = false;
+      draw();
+    });
+  });
+  grid.addEventListener('click', (event) => {
+    const target = event.target as HTMLElement;
+    const sort = target.closest<HTMLElement>('button.sort');
+    if (sort) {
+      const column = sort.dataset['column'] as ColumnId;
+      descending = column === sortColumn ? !descending : COLUMNS.find((c) => c.id === column)?.numeric === true && column !== 'index';
+      sortColumn = column;
+      reorder();
+      return;
+    }
+    const row = target.closest<HTMLElement>('.rt-row[data-request]');
+    if (!row) return;
+    const index = Number(row.dataset['request']);
+    cursor = order.indexOf(index);
+    onOpen(index);
+  });
+  grid.addEventListener('keydown', (event) => {
+    if ((event.target as HTMLElement).closest('button.sort')) return;
+    const page = Math.max(1, Math.floor(grid.clientHeight / ROW_HEIGHT) - 1);
+    const moves: Record<string, number> = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1, PageDown: page, PageUp: -page };
+    if (event.key in moves) {
+      event.preventDefault();
+      event.stopPropagation();
+      moveCursor(cursor + (moves[event.key] ?? 0));
+    } else if (event.key === 'Home' || event.key === 'End') {
+      event.preventDefault();
+      moveCursor(event.key === 'Home' ? 0 : order.length - 1);
+    } else if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      const index = order[cursor];
+      if (index !== undefined) onOpen(index);
+    }
+  });
+
+  let typing: number | undefined;
+  search.addEventListener('input', () => {
+    window.clearTimeout(typing);
+    // Matching block paths walks every segment of every request: once the typing pauses, not per key.
+    typing = window.setTimeout(() => {
+      filter = { ...filter, text: search.value };
+      reorder();
+    }, 120);
+  });
+  modelSelect.addEventListener('change', () => {
+    filter = { ...filter, model: modelSelect.value === '*' ? null : modelSelect.value };
+    reorder();
+  });
+  conversationInput.addEventListener('input', () => {
+    const n = Number(conversationInput.value);
+    filter = { ...filter, conversation: conversationInput.value !== '' && Number.isInteger(n) && n >= 1 ? n : null };
+    reorder();
+  });
+  missSelect.addEventListener('change', () => {
+    filter = { ...filter, miss: missSelect.value };
+    reorder();
+  });
+  findingSelect.addEventListener('change', () => {
+    filter = { ...filter, finding: findingSelect.value };
+    reorder();
+  });
+
+  // A short input gets a table as tall as its rows; a long one shows about eight and scrolls (or is resized).
+  grid.style.height = `${(Math.min(8, view.requests.length) + 1) * ROW_HEIGHT + 2}px`;
+  new ResizeObserver(() => draw()).observe(grid);
+  reorder();
+  requestAnimationFrame(() => reveal(cursor));
+
+  return {
+    element,
+    setSelected(index) {
+      open = index;
+      grid.dataset['open'] = String(index);
+      const at = order.indexOf(index);
+      if (at >= 0) {
+        cursor = at;
+        reveal(at);
+      }
+      grid.setAttribute('aria-activedescendant', `request-row-${index}`);
+      draw(true);
+    },
+    neighbour(delta) {
+      const at = order.indexOf(open);
+      const next = at < 0 ? order[delta > 0 ? 0 : order.length - 1] : order[at + delta];
+      return next ?? null;
+    },
+    setRows(answer) {
+      rows = answer;
+      conversationInput.disabled = false;
+      conversationInput.max = String(answer.conversation.reduce((max, c) => Math.max(max, c + 1), 1));
+      missSelect.disabled = false;
+      findingSelect.disabled = false;
+      const causes = [...new Set(answer.missCause.filter((c): c is MissCause => c !== null))];
+      missSelect.append(...causes.map((c) => el('option', { text: `Miss: ${missLabel(c)}`, attrs: { value: c } })));
+      findingSelect.append(...[...new Set(answer.findingCodes)].map((code) => el('option', { text: code, attrs: { value: code } })));
+      reorder();
+    },
+    focus() {
+      grid.focus();
+    },
+  };
+}

@@ -1,0 +1,73 @@
+// The request table's data: the worker's per-request rows and the page's filter and sort over them, on the
+// synthetic example whose 4th request reorders the tool list (one conversation of 8 requests).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyzeInput } from '../../src/core/analysis/analyze.ts';
+import { requestRowsQuery, type RequestRowsAnswer } from '../../src/worker/handlers/request-rows.ts';
+import { QueryError, type WorkerSession } from '../../src/worker/session.ts';
+import { buildView } from '../../src/worker/view.ts';
+import type { AnalysisView } from '../../src/worker/view-model.ts';
+import { filterRequests, NO_FILTER, sortRequests } from '../../src/ui/request-table.ts';
+
+const EXAMPLE = path.resolve(__dirname, '../../examples/synthetic-openai-chat-tools-reordered.jsonl');
+
+let session: WorkerSession;
+let view: AnalysisView;
+let rows: RequestRowsAnswer;
+
+beforeAll(async () => {
+  const analysis = await analyzeInput([{ name: 'example', bytes: new Uint8Array(readFileSync(EXAMPLE)) }]);
+  session = { requests: analysis.requests, sections: {}, analysis, inputs: [] };
+  view = buildView(analysis);
+  rows = requestRowsQuery(session);
+});
+
+describe('request-rows', () => {
+  it('names why requests 1 and 4 miss: nothing to read yet, then the reordered tools change the prefix', () => {
+    expect(rows.conversation).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(rows.missCause).toEqual(['first_request', null, null, 'prefix_changed', null, null, null, null]);
+    // OpenAI caches in 128-token steps from 1,024: request 2 reads request 1's 1,280 tokens, request 4 reads none.
+    expect(rows.simulatedRead.slice(0, 4)).toEqual([0, 1280, 3328, 0]);
+    expect(rows.recordedRead.every((r) => r === null)).toBe(true);
+    expect(rows.findingCodes).toEqual(['tools_reordered']);
+    expect(rows.findings).toEqual([[], [], [], [0], [], [], [], []]);
+  });
+
+  it('is built once per session and refused before any input', () => {
+    expect(requestRowsQuery(session)).toBe(rows);
+    expect(() => requestRowsQuery(null)).toThrow(QueryError);
+  });
+});
+
+describe('filter and sort', () => {
+  it('keeps misses, a finding, a conversation or a model', () => {
+    expect(filterRequests(view, rows, { ...NO_FILTER, miss: 'misses' })).toEqual([0, 3]);
+    expect(filterRequests(view, rows, { ...NO_FILTER, miss: 'prefix_changed' })).toEqual([3]);
+    expect(filterRequests(view, rows, { ...NO_FILTER, finding: 'tools_reordered' })).toEqual([3]);
+    expect(filterRequests(view, rows, { ...NO_FILTER, finding: 'with' })).toEqual([3]);
+    expect(filterRequests(view, rows, { ...NO_FILTER, conversation: 1 })).toHaveLength(8);
+    expect(filterRequests(view, rows, { ...NO_FILTER, conversation: 2 })).toEqual([]);
+    expect(filterRequests(view, rows, { ...NO_FILTER, model: 'gpt-4o-2024-08-06' })).toHaveLength(8);
+    expect(filterRequests(view, rows, { ...NO_FILTER, model: 'gpt-5' })).toEqual([]);
+  });
+
+  it('matches text against block paths, case-insensitively (request k has 2k messages)', () => {
+    expect(filterRequests(view, rows, { ...NO_FILTER, text: 'messages[9]' })).toEqual([4, 5, 6, 7]);
+    expect(filterRequests(view, rows, { ...NO_FILTER, text: ' MESSAGES[15] ' })).toEqual([7]);
+    expect(filterRequests(view, rows, { ...NO_FILTER, text: 'no-such-block' })).toEqual([]);
+  });
+
+  it('filters on tokens alone before the worker answered', () => {
+    expect(filterRequests(view, null, { ...NO_FILTER, miss: 'misses', text: 'messages[13]' })).toEqual([6, 7]);
+  });
+
+  it('sorts by any column, ties in input order', () => {
+    expect(sortRequests([0, 1, 2, 3, 4, 5, 6, 7], view, rows, 'cost', true)).toEqual([3, 6, 7, 5, 2, 4, 1, 0]);
+    expect(sortRequests([0, 1, 2, 3, 4, 5, 6, 7], view, rows, 'conversation', false)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(sortRequests([7, 3, 0], view, rows, 'index', false)).toEqual([0, 3, 7]);
+    // A miss cause sorts by its code; hits (no cause) come first ascending.
+    expect(sortRequests([0, 1, 2, 3], view, rows, 'miss', false)).toEqual([1, 2, 0, 3]);
+    expect(sortRequests([0, 1, 2, 3], view, rows, 'tokens', true)).toEqual([3, 2, 1, 0]);
+  });
+});
