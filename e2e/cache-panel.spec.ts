@@ -26,7 +26,7 @@ test('the cache table matches the CLI and a row opens its request', async ({ pag
   await page.getByRole('tab', { name: 'Cache' }).click();
   const rows = page.locator('table.cache-table tbody tr');
   await expect(rows).toHaveCount(24);
-  await expect(page.locator('.cache-summary')).toContainText(`Simulated cost $${cli.totals.cost.actual.toFixed(4)}`);
+  await expect(page.locator('.cache-summary')).toContainText(`Actual cost $${cli.totals.cost.actual.toFixed(4)}`);
   await expect(page.locator('.cache-summary')).toContainText(`optimized $${cli.totals.cost.optimized.toFixed(4)}`);
   const second = cli.requests[1]!.cache;
   const cells = rows.nth(1).locator('td');

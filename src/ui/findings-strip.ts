@@ -1,5 +1,6 @@
 // The findings line at the top of the Tokens view: findings come before the treemap, so the first thing a user
 // reads about an input is why its cache misses (or that it does not). The full list is the Findings panel.
+import { actualText, basisText, unpricedText } from '../core/cache/headline.ts';
 import type { FindingsAnswer } from '../worker/handlers/findings.ts';
 import './panels/findings.css';
 import { el } from './dom.ts';
@@ -35,8 +36,19 @@ export async function renderFindingsStrip(host: HTMLElement, ctx: PanelContext):
   }
   if (ctx.signal.aborted) return;
   const open = el('button', { className: 'link', text: 'All findings →', attrs: { type: 'button' }, on: { click: () => ctx.selectPanel('findings') } });
+  const unpriced = unpricedText(answer.headline);
+  const cost = el('p', { className: 'findings-headline' }, [
+    el('strong', { text: `Actual ${actualText(answer.headline)}` }),
+    el('span', { className: 'muted', text: ` (${basisText(answer.headline)})` }),
+    unpriced === null ? null : el('strong', { className: 'unpriced', text: ` · ${unpriced}` }),
+  ]);
   if (answer.findings.length === 0) {
-    host.replaceChildren(el('p', { className: 'findings-strip clean', text: 'No findings: the simulated cache already costs what the optimized sequence would.' }));
+    host.replaceChildren(
+      el('div', { className: 'findings-strip clean' }, [
+        cost,
+        el('p', { text: unpriced === null ? 'No findings: fixing nothing the simulation models would lower the cost.' : 'No findings; the cost above leaves out what is not priced.' }),
+      ]),
+    );
     return;
   }
   const items = answer.findings.slice(0, SHOWN).map((finding) =>
@@ -50,10 +62,11 @@ export async function renderFindingsStrip(host: HTMLElement, ctx: PanelContext):
   const more = answer.findings.length - SHOWN;
   host.replaceChildren(
     el('div', { className: 'findings-strip' }, [
+      cost,
       el('p', {}, [
         el('strong', { text: `${answer.findings.length} finding${answer.findings.length === 1 ? '' : 's'}` }),
         answer.actualCost > answer.optimizedCost
-          ? el('span', { className: 'muted', text: ` · fixing them would cut the simulated cost by ${(100 * (1 - answer.optimizedCost / answer.actualCost)).toFixed(1)}%` })
+          ? el('span', { className: 'muted', text: ` · fixing them would cut the actual cost by ${(100 * (1 - answer.optimizedCost / answer.actualCost)).toFixed(1)}%` })
           : null,
         ' ',
         open,

@@ -20,19 +20,23 @@ describe('JSON record with the cache analysis', () => {
     expect(validate(record), JSON.stringify(validate.errors)).toBe(true);
     expect(record.requests[0]).toMatchObject({ conversation: 0, continues: null, link: 'new', comparedWith: null });
     expect(record.requests[5]).toMatchObject({ conversation: 0, continues: 4, link: 'continues' });
-    const cache = record.requests[5]!['cache'] as Record<string, number>;
+    const cache = record.requests[5]!['cache'] as Record<string, unknown>;
     const simulated = analysis.cache!.cost.actual.simulation.requests[5]!;
+    const simulatedCost = analysis.cache!.cost.actual.costs[5]!.total!;
+    const avoided = simulatedCost - analysis.cache!.cost.optimized.costs[5]!.total!;
+    // A synthetic log without recorded usage: the actual figures are the simulation's, the fixes priced off them.
+    const figures = { read: simulated.read, write5m: simulated.write5m, write1h: simulated.write1h, uncached: simulated.uncached };
     expect(cache).toEqual({
-      read: simulated.read,
-      write5m: simulated.write5m,
-      write1h: simulated.write1h,
-      uncached: simulated.uncached,
+      basis: 'simulated',
+      ...figures,
       hit: simulated.hit,
-      cost: analysis.cache!.cost.actual.costs[5]!.total,
-      optimizedCost: analysis.cache!.cost.optimized.costs[5]!.total,
+      cost: simulatedCost,
+      optimizedCost: Math.max(0, simulatedCost - avoided),
+      simulated: { ...figures, cost: simulatedCost },
     });
-    const cost = record.totals['cost'] as Record<string, number>;
+    const cost = record.totals['cost'] as Record<string, unknown>;
     expect(cost['actual']).toBeCloseTo(analysis.cache!.cost.actual.totals.total, 10);
+    expect(cost['basis']).toEqual({ recordedRequests: 0, simulatedRequests: record.requests.length });
     expect(cost['savingsFraction']).toBeGreaterThan(0.1);
     expect((record['findings'] as { code: string }[]).map((f) => f.code)).toEqual(['volatile_value_in_prefix', 'missing_tail_breakpoint']);
   });

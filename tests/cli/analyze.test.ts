@@ -165,7 +165,7 @@ describe('--json', () => {
     expect(fs.readFileSync(out, 'utf8')).toBe('keep me');
 
     expect((await run(['chat.jsonl', '--json', 'out.json', '--force'])).code).toBe(0);
-    expect(JSON.parse(fs.readFileSync(out, 'utf8'))).toMatchObject({ schema: 'ctxray.analysis/1' });
+    expect(JSON.parse(fs.readFileSync(out, 'utf8'))).toMatchObject({ schema: 'ctxray.analysis/2' });
     expect(fs.readdirSync(dir).filter((n) => n.endsWith('.partial'))).toEqual([]);
   });
 
@@ -180,7 +180,7 @@ describe('--json', () => {
   it('writes the record alone to stdout with --json -', async () => {
     const result = await run(['chat.jsonl', '--json', '-']);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ schema: 'ctxray.analysis/1', totals: { requests: 2 } });
+    expect(JSON.parse(result.stdout)).toMatchObject({ schema: 'ctxray.analysis/2', totals: { requests: 2 } });
   });
 });
 

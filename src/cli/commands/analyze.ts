@@ -36,7 +36,7 @@ options:
   --calibrate     count the largest Claude request exactly with Anthropic's count_tokens endpoint (one
                   call; reads ANTHROPIC_API_KEY, and ANTHROPIC_BASE_URL when set) and rescale every
                   Claude estimate by exact ÷ estimate
-  --json <out>    also write the analysis as JSON (schema ctxray.analysis/1); '-' writes it to stdout
+  --json <out>    also write the analysis as JSON (schema ctxray.analysis/2); '-' writes it to stdout
                   instead of the summary
   --html <out>    also write a self-contained HTML report (findings, treemap, cache table, diffs; no script)
   --content       show tool names and block excerpts in the terminal findings and the HTML report
@@ -388,7 +388,7 @@ export const analyzeCommand: Command = async (argv, terminalIo) => {
   const color = colorEnabled(io.env, process.stdout.isTTY === true);
   if (!jsonToStdout) {
     io.stdout(renderTerminalReport(analysis, { color, verbose: args.verbose }));
-    if (analysis.cache) io.stdout(renderCacheSummary(analysis.cache, { color, content: args.content === true, verbose: args.verbose }));
+    if (analysis.cache) io.stdout(renderCacheSummary(analysis.cache, { models: analysis.modelUse, color, content: args.content === true, verbose: args.verbose }));
     const fileNames = analysis.files.map((file) => file.name);
     io.stdout(renderTranscriptReport(analysis, { color, fileNames, summary: folders.indices.size > 0 || fileNames.length > 1 }));
   }

@@ -1,8 +1,12 @@
 // The cache part of the terminal summary: conversations, simulated cost (actual vs optimized, the labelled
 // 1,000-session projection) and the findings with their fixes. Tool names appear only with --content.
 import { describeRequests, type CacheAnalysis, type ConversationLink } from '../../core/cache/index.ts';
+import { actualText, basisText, costHeadline, unpricedText } from '../../core/cache/headline.ts';
+import type { ModelUse } from '../../core/analysis/types.ts';
 
 export interface CacheTerminalOptions {
+  /** The input's models and whether each is priced (Analysis.modelUse): the headline names the unpriced ones. */
+  models: readonly ModelUse[];
   color: boolean;
   /** Show payload-derived labels (tool names) that findings keep apart from their message. */
   content: boolean;
@@ -37,29 +41,40 @@ export function renderCacheSummary(cache: CacheAnalysis, options: CacheTerminalO
   }
   if (options.verbose === true) lines.push(...requestRows(cache));
 
-  const { actual, optimized, potentialSavings, savingsFraction, projection } = cache.cost;
-  lines.push('', paint(1, 'Prompt cache (simulated)'));
-  lines.push(`  total actual cost:    $${dollars.format(actual.totals.total)}`);
+  const { actual, billed, optimizedCost, potentialSavings, savingsFraction, projection } = cache.cost;
+  const headline = costHeadline(billed.totals, options.models);
+  const unpriced = unpricedText(headline);
+  lines.push('', paint(1, 'Cost'));
+  if (unpriced !== null) lines.push(`  ${paint(33, unpriced)} (${number.format(billed.totals.unpriced)} request(s) in no dollar figure below)`);
+  lines.push(`  actual cost:          ${actualText(headline)}  (${basisText(headline)})`);
   lines.push(
     cache.cost.optimizedRejected
-      ? `  total optimized cost: $${dollars.format(optimized.totals.total)}  (as sent: fixing the findings plus a tail breakpoint on each Claude request would cost $${dollars.format(cache.cost.optimizedScenarioCost)})`
-      : `  total optimized cost: $${dollars.format(optimized.totals.total)}  (findings fixed, plus a breakpoint on each Claude request's tail)`,
+      ? `  optimized cost:       $${dollars.format(optimizedCost)}  (no fix the simulation models would lower it: with them it would cost $${dollars.format(cache.cost.optimizedScenarioCost)})`
+      : `  optimized cost:       $${dollars.format(optimizedCost)}  (the actual cost minus what fixing the findings and a breakpoint on each Claude request's tail would avoid)`,
   );
   lines.push(`  potential savings:    $${dollars.format(potentialSavings)} (${(savingsFraction * 100).toFixed(1)}%)`);
   lines.push(
     `  × ${number.format(projection.sessions)} sessions like this one (a plain multiplication): $${dollars.format(projection.actual)} → $${dollars.format(projection.optimized)}`,
   );
-  if (actual.totals.unpriced > 0) lines.push(`  ${number.format(actual.totals.unpriced)} request(s) name a model with no price entry: simulated, not priced`);
+  const inferred = cache.inferred.markers.filter((marker) => marker !== null).length;
+  lines.push(
+    `  simulated as sent:    $${dollars.format(actual.totals.total)}` +
+      (inferred > 0 ? `  (${number.format(inferred)} request(s) with a tail breakpoint inferred from recorded usage)` : ''),
+  );
   if (actual.simulation.assumedWithinTtl) lines.push('  requests without a timestamp are assumed to arrive within every cache TTL');
-  if (cache.requestsWithUnknownBreakpoints > 0) {
+  if (cache.inferred.uninferred > 0) {
     lines.push(
-      `  ${number.format(cache.requestsWithUnknownBreakpoints)} request(s) rebuilt from a transcript, which does not record cache breakpoints: the actual scenario assumes none, so its cost is an upper bound`,
+      `  ${number.format(cache.inferred.uninferred)} Claude request(s) rebuilt from a log that records no cache breakpoint, and whose recorded usage shows none to infer: simulated with none`,
     );
   }
 
   lines.push('');
   if (cache.findings.length === 0) {
-    lines.push('No findings — this sequence caches cleanly (the optimized cost is the actual cost).');
+    lines.push(
+      unpriced === null
+        ? 'No findings — this sequence caches cleanly (the optimized cost is the actual cost).'
+        : `No findings, but the cost is incomplete — ${unpriced}.`,
+    );
     return lines.join('\n') + '\n';
   }
   lines.push(paint(1, `Findings (${cache.findings.length})`));

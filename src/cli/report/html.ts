@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Analysis } from '../../core/analysis/types.ts';
 import type { CacheAnalysis, Finding } from '../../core/cache/index.ts';
 import { diffSegments } from '../../core/cache/prefix.ts';
+import { actualText, basisText, costHeadline, unpricedText } from '../../core/cache/headline.ts';
 import type { DiffHunk } from '../../core/cache/myers.ts';
 import { CATEGORIES, type Category, type ParsedRequest } from '../../core/model.ts';
 import { visibleLabel } from '../../core/text/invisible.ts';
@@ -42,7 +43,7 @@ export function renderHtmlReport(analysis: Analysis, cache: CacheAnalysis, optio
   const csp = `default-src 'none'; style-src 'sha256-${styleHash}'; img-src 'none'; base-uri 'none'; form-action 'none'`;
   const body = [
     header(analysis, cache),
-    findingsSection(cache.findings, options),
+    findingsSection(cache.findings, unpricedText(costHeadline(cache.cost.billed.totals, analysis.modelUse)), options),
     costSection(cache),
     treemapSection(analysis),
     cacheTableSection(analysis, cache),
@@ -102,13 +103,23 @@ function header(analysis: Analysis, cache: CacheAnalysis): string {
 <h1>ctxray report</h1>
 <p class="muted">${escapeHtml(analysis.generatedBy)} · prices as of ${escapeHtml(analysis.pricedOn)} · Claude token counts are estimates (≈) · the cache figures are a simulation of the providers' documented rules</p>
 <p>${formatCount(requests)} request${requests === 1 ? '' : 's'} in ${formatCount(cache.conversations.count)} conversation${cache.conversations.count === 1 ? '' : 's'} · models: ${models || 'none'}</p>
+${headlineParagraph(analysis, cache)}
 ${ttl}
 </header>`;
 }
 
-function findingsSection(findings: readonly Finding[], options: HtmlReportOptions): string {
+/** What was paid and on which basis, and the unpriced models, before anything else. */
+function headlineParagraph(analysis: Analysis, cache: CacheAnalysis): string {
+  const headline = costHeadline(cache.cost.billed.totals, analysis.modelUse);
+  const unpriced = unpricedText(headline);
+  return `<p class="headline"><strong>Actual ${escapeHtml(actualText(headline))}</strong> (${escapeHtml(basisText(headline))})${unpriced === null ? '' : ` · <strong class="unpriced">${escapeHtml(unpriced)}</strong>`}</p>`;
+}
+
+function findingsSection(findings: readonly Finding[], unpriced: string | null, options: HtmlReportOptions): string {
   if (findings.length === 0) {
-    return '<section><h2>Findings</h2><p>No findings: the optimized cost equals the actual cost, so this sequence caches cleanly.</p></section>';
+    return unpriced === null
+      ? '<section><h2>Findings</h2><p>No findings: the optimized cost equals the actual cost, so this sequence caches cleanly.</p></section>'
+      : `<section><h2>Findings</h2><p>No findings, but the cost is incomplete: ${escapeHtml(unpriced)}.</p></section>`;
   }
   const items = findings.map((finding) => {
     const detail = options.content && finding.detail !== null ? `<p class="muted">${escapeHtml(visibleLabel(finding.detail))}</p>` : '';
@@ -129,25 +140,30 @@ function findingsSection(findings: readonly Finding[], options: HtmlReportOption
 }
 
 function costSection(cache: CacheAnalysis): string {
-  const { actual, optimized, potentialSavings, savingsFraction, projection } = cache.cost;
+  const { actual, billed, optimizedCost, potentialSavings, savingsFraction, projection } = cache.cost;
   const unpriced =
-    actual.totals.unpriced > 0
-      ? `<p class="muted">${formatCount(actual.totals.unpriced)} request(s) name a model with no price entry: simulated, not priced.</p>`
+    billed.totals.unpriced > 0
+      ? `<p class="muted">${formatCount(billed.totals.unpriced)} request(s) name a model with no price entry: not priced.</p>`
       : '';
   const output =
     actual.totals.outputRecorded < cache.cost.actual.costs.length
       ? '<p class="muted">Output tokens are priced only where the log records them; elsewhere they count as 0.</p>'
       : '';
+  const inferred = cache.inferred.markers.filter((marker) => marker !== null).length;
   const transcript =
-    cache.requestsWithUnknownBreakpoints > 0
-      ? `<p class="muted">${formatCount(cache.requestsWithUnknownBreakpoints)} request(s) were rebuilt from a transcript, which does not record cache breakpoints: the actual scenario assumes none, so its cost is an upper bound.</p>`
-      : '';
+    (inferred > 0
+      ? `<p class="muted">${formatCount(inferred)} request(s) come from a log that does not record cache breakpoints: the simulation puts one on each request's tail, with the TTL the recorded writes show.</p>`
+      : '') +
+    (cache.inferred.uninferred > 0
+      ? `<p class="muted">${formatCount(cache.inferred.uninferred)} Claude request(s) come from a log that records no breakpoint and whose recorded usage shows none to infer: simulated with none.</p>`
+      : '');
   return `<section><h2>Cost</h2>
 <table><tbody>
-<tr><th class="l">Actual (as sent)</th><td>${usd(actual.totals.total)}</td></tr>
-<tr><th class="l">Optimized (volatile values normalized, keys and tools sorted, Anthropic tail breakpoint)</th><td>${usd(optimized.totals.total)}</td></tr>
+<tr><th class="l">Actual (${escapeHtml(basisText(billed.totals))})</th><td>${usd(billed.totals.total)}</td></tr>
+<tr><th class="l">Optimized (the actual cost minus what normalizing volatile values, sorting keys and tools and an Anthropic tail breakpoint would avoid)</th><td>${usd(optimizedCost)}</td></tr>
 <tr><th class="l">Potential savings</th><td>${usd(potentialSavings)} (${(savingsFraction * 100).toFixed(1)}%)</td></tr>
 <tr><th class="l">Projection to ${formatCount(projection.sessions)} sessions like this one (a plain multiplication)</th><td>${usd(projection.actual)} → ${usd(projection.optimized)}</td></tr>
+<tr><th class="l">Simulated as sent (the model beside the record)</th><td>${usd(actual.totals.total)}</td></tr>
 </tbody></table>${unpriced}${output}${transcript}</section>`;
 }
 
@@ -185,15 +201,19 @@ function treemapSection(analysis: Analysis): string {
 function cacheTableSection(analysis: Analysis, cache: CacheAnalysis): string {
   const rows = analysis.requests.map((request, i) => {
     const simulated = cache.cost.actual.simulation.requests[i];
-    const exact = analysis.tokens[i]?.exact ?? false;
+    const billed = cache.cost.billed.requests[i];
+    const recorded = billed?.basis === 'recorded';
+    // Recorded figures are the provider's own count: exact, whatever the tokenizer.
+    const exact = recorded || (analysis.tokens[i]?.exact ?? false);
     const kind = cache.conversations.kind[i] ?? 'new';
     const compared = cache.conversations.continues[i];
     const link = compared === null || compared === undefined ? kind : `${kind} ${compared + 1}`;
     const cell = (value: number | undefined) => `<td>${formatTokens(value ?? 0, exact)}</td>`;
-    return `<tr id="request-${i + 1}"><td>${i + 1}</td><td class="l">${(cache.conversations.conversationOf[i] ?? 0) + 1}</td><td class="l">${escapeHtml(link)}</td><td class="l">${escapeHtml(request.model ?? '—')}</td>${cell(simulated?.promptTokens)}${cell(simulated?.read)}${cell(simulated?.write5m)}${cell(simulated?.write1h)}${cell(simulated?.uncached)}<td>${simulated?.hit ? 'hit' : 'miss'}</td><td>${usd(cache.cost.actual.costs[i]?.total ?? null)}</td><td>${usd(cache.cost.optimized.costs[i]?.total ?? null)}</td></tr>`;
+    const prompt = billed === undefined ? 0 : billed.read + billed.write5m + billed.write1h + billed.uncached;
+    return `<tr id="request-${i + 1}"><td>${i + 1}</td><td class="l">${(cache.conversations.conversationOf[i] ?? 0) + 1}</td><td class="l">${escapeHtml(link)}</td><td class="l">${escapeHtml(request.model ?? '—')}</td><td class="l">${recorded ? 'recorded' : 'simulated'}</td>${cell(prompt)}${cell(billed?.read)}${cell(billed?.write5m)}${cell(billed?.write1h)}${cell(billed?.uncached)}<td>${(billed?.read ?? 0) > 0 ? 'hit' : 'miss'}</td><td>${usd(billed?.cost.total ?? null)}</td><td>${usd(billed?.optimizedCost ?? null)}</td><td>${formatTokens(simulated?.read ?? 0, analysis.tokens[i]?.exact ?? false)}</td><td>${usd(cache.cost.actual.costs[i]?.total ?? null)}</td></tr>`;
   });
   return `<section><h2>Cache, request by request</h2>
-<table><thead><tr><th>#</th><th class="l">Conv.</th><th class="l">Link</th><th class="l">Model</th><th>Prompt</th><th>Read</th><th>Write 5m</th><th>Write 1h</th><th>Uncached</th><th>Cache</th><th>Cost</th><th>Optimized</th></tr></thead>
+<table><thead><tr><th>#</th><th class="l">Conv.</th><th class="l">Link</th><th class="l">Model</th><th class="l">Basis</th><th>Prompt</th><th>Read</th><th>Write 5m</th><th>Write 1h</th><th>Uncached</th><th>Cache</th><th>Cost</th><th>Optimized</th><th>Simulated read</th><th>Simulated cost</th></tr></thead>
 <tbody>
 ${rows.join('\n')}
 </tbody></table></section>`;

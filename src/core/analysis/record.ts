@@ -13,7 +13,7 @@ import {
 import { summaryRecord, transcriptsRecord } from '../transcripts/index.ts';
 import { isoTime } from '../transcripts/time.ts';
 
-export const ANALYSIS_SCHEMA = 'ctxray.analysis/1';
+export const ANALYSIS_SCHEMA = 'ctxray.analysis/2';
 
 export interface SegmentRecord {
   category: Category;

@@ -29,7 +29,7 @@ interface Entry {
 interface PlannedBreakpoint {
   block: number;
   ttl: CacheMarker['ttl'];
-  source: 'explicit' | 'automatic';
+  source: BreakpointInfo['source'];
 }
 
 interface Plan {
@@ -49,8 +49,9 @@ export class AnthropicCache {
     view: RequestView,
     pricing: ModelPricing | null,
     cacheScope: string,
+    inferred: CacheMarker | null = null,
   ): RequestCacheResult {
-    const plan = planBreakpoints(request, view, this.scenario);
+    const plan = planBreakpoints(request, view, this.scenario, inferred);
     const events = plan.events;
     const minTokens = pricing?.minCacheableTokens ?? UNKNOWN_MODEL_MIN_TOKENS;
     const breakpoints: BreakpointInfo[] = plan.breakpoints.map((bp) => {
@@ -135,9 +136,16 @@ export class AnthropicCache {
 /**
  * Breakpoints in block order, after placing the automatic one. Explicit markers on blocks stay where they are;
  * the optimized scenario always adds a tail breakpoint (keeping at most 3 explicit ones so the request stays
- * within the limit) and resolves a TTL conflict in favour of the explicit marker.
+ * within the limit) and resolves a TTL conflict in favour of the explicit marker. `inferred` is a tail breakpoint
+ * inferred from recorded usage for a log that records no cache_control: it stands in for the top-level marker in
+ * both scenarios (and sets the optimized scenario's TTL).
  */
-export function planBreakpoints(request: ParsedRequest, view: RequestView, scenario: Scenario): Plan {
+export function planBreakpoints(
+  request: ParsedRequest,
+  view: RequestView,
+  scenario: Scenario,
+  inferred: CacheMarker | null = null,
+): Plan {
   const events: SimulationEvent[] = [];
   let explicit: PlannedBreakpoint[] = [];
   const markerOf = (block: number) => request.segments[view.segmentOf[block]!]!.cacheMarker;
@@ -145,8 +153,9 @@ export function planBreakpoints(request: ParsedRequest, view: RequestView, scena
     const marker = markerOf(block);
     if (marker !== null) explicit.push({ block, ttl: marker.ttl, source: 'explicit' });
   }
-  const automaticMarker: CacheMarker | null =
-    scenario === 'optimized' ? (request.topLevelCacheMarker ?? { ttl: '5m' }) : request.topLevelCacheMarker;
+  const sentMarker = request.topLevelCacheMarker ?? inferred;
+  const automaticSource: BreakpointInfo['source'] = request.topLevelCacheMarker === null && inferred !== null ? 'inferred' : 'automatic';
+  const automaticMarker: CacheMarker | null = scenario === 'optimized' ? (sentMarker ?? { ttl: '5m' }) : sentMarker;
   let automatic: PlannedBreakpoint | null = null;
   let rejected = false;
   if (automaticMarker !== null) {
@@ -156,7 +165,7 @@ export function planBreakpoints(request: ParsedRequest, view: RequestView, scena
     } else {
       const existing = markerOf(target);
       if (existing === null) {
-        automatic = { block: target, ttl: automaticMarker.ttl, source: 'automatic' };
+        automatic = { block: target, ttl: automaticMarker.ttl, source: automaticSource };
       } else if (existing.ttl !== automaticMarker.ttl && scenario === 'actual') {
         events.push({ code: 'automatic_ttl_conflict', segment: view.segmentOf[target]!, value: null });
         rejected = true;

@@ -2,17 +2,22 @@
 // and findings, computed from the analysis' own (possibly calibrated) token counts. Re-run it after anything that
 // changes those counts (calibration), so the cache figures never lag behind the tokens they are built on.
 import type { Analysis } from '../analysis/types.ts';
-import { analyzeCache } from './index.ts';
+import { analyzeCache, type CacheAnalysisInput } from './index.ts';
 
-export function withCacheAnalysis(analysis: Analysis): Analysis {
-  const cache = analyzeCache({
+/** The cache analysis' input from an analysis' own (possibly calibrated) counts; every caller builds it here. */
+export function cacheInputOf(analysis: Analysis): CacheAnalysisInput {
+  return {
     requests: analysis.requests,
     segmentTokens: analysis.segmentTokens,
     overheadTokens: analysis.overheadTokens,
     pricingOf: (i) => analysis.models[i]?.pricing ?? null,
     // A transcript records what was said, not where the agent put cache_control.
     breakpointsUnknown: (i) => analysis.files[analysis.requests[i]?.file ?? -1]?.envelope === 'transcript',
-  });
+  };
+}
+
+export function withCacheAnalysis(analysis: Analysis): Analysis {
+  const cache = analyzeCache(cacheInputOf(analysis));
   return {
     ...analysis,
     cache,

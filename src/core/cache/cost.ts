@@ -1,14 +1,18 @@
-// Prices each request's simulated cache figures with the request's own model, in the actual and the optimized
-// scenario. An unknown model yields a null cost and is counted, never priced as some other model. Output tokens
-// come from recorded usage when the log has it, else 0 (the request body alone does not say how long the answer
-// was), and every total says how many requests had it.
+// Prices each request's cache figures with the request's own model: the simulation as sent and optimized, and
+// the usage the provider recorded. What was paid (`billed`) is the recorded usage wherever the log records it and
+// the simulation as sent elsewhere; the optimized figure is what was paid minus what the fixes would avoid.
+// An unknown model yields a null cost and is counted, never priced as some other model. Output tokens come from
+// recorded usage when the log has it, else 0 (the request body alone does not say how long the answer was), and
+// every total says how many requests had it.
 
-import type { ParsedRequest } from '../model.ts';
+import { providerOf, type ParsedRequest } from '../model.ts';
 import { effectivePricing } from '../pricing/lookup.ts';
 import type { PricedModel } from '../pricing/table.ts';
 import type { ModelPricing } from '../pricing/types.ts';
 import { simulateCache } from './simulate.ts';
 import type {
+  BilledRequest,
+  BilledTotals,
   CostComparison,
   CostTotals,
   RequestCacheResult,
@@ -79,6 +83,37 @@ export function priceRequest(
   };
 }
 
+/**
+ * What the provider's recorded usage costs at the request's model prices, priced exactly as the simulation's
+ * figures are, so recorded and simulated cost compare line for line. Null without recorded usage.
+ */
+export function priceRecorded(request: ParsedRequest, pricing: ModelPricing | null): RequestCost | null {
+  const usage = request.recorded;
+  if (usage === null) return null;
+  return priceRequest(request, recordedAsCache(request, pricing), pricing);
+}
+
+/** Recorded usage in the simulation's shape (no breakpoints, no events), so both are priced by one function. */
+function recordedAsCache(request: ParsedRequest, pricing: ModelPricing | null): RequestCacheResult {
+  const usage = request.recorded!;
+  return {
+    requestIndex: request.index,
+    provider: providerOf(request.format),
+    cacheScope: pricing?.id ?? request.model ?? '',
+    promptTokens: usage.input + usage.cacheRead + usage.cacheWrite5m + usage.cacheWrite1h,
+    read: usage.cacheRead,
+    write5m: usage.cacheWrite5m,
+    write1h: usage.cacheWrite1h,
+    uncached: usage.input,
+    hit: usage.cacheRead > 0,
+    breakpoints: [],
+    hitSegment: null,
+    rejected: false,
+    promptCacheKey: request.options.promptCacheKey !== null,
+    events: [],
+  };
+}
+
 function totalsOf(costs: readonly RequestCost[]): CostTotals {
   const totals: CostTotals = { total: 0, priced: 0, unpriced: 0, outputRecorded: 0 };
   for (const cost of costs) {
@@ -100,29 +135,69 @@ export function scenarioReport(input: Omit<SimulationInput, 'scenario'>, scenari
 }
 
 /**
- * Actual vs optimized, the difference (potential savings) and the labelled projection to 1,000 sessions. Where the
- * optimized scenario would cost more than the requests as sent (a tail breakpoint whose write nothing later reads,
- * as on one-off requests), the requests as sent are already the cheaper choice: the optimized figures are the
- * actual ones, and `optimizedScenarioCost` keeps what the rejected scenario would have cost.
+ * What was paid, what the fixes would avoid of it, and the labelled projection to 1,000 sessions.
+ *
+ * Per request the actual figures are its recorded usage when the log records it (an all-zero record is an
+ * aborted call: it billed nothing but its output), else the simulation as sent. The fixes are priced by the
+ * simulation: on each request they avoid (cost as sent − cost optimized), and the optimized cost is the actual one
+ * minus that, never below 0. Where the optimized scenario would cost more than the requests as sent (a tail
+ * breakpoint whose write nothing later reads, as on one-off requests), the requests as sent already are the
+ * cheaper choice: nothing is avoided, and `optimizedScenarioCost` keeps what the rejected scenario would have cost.
  */
 export function costScenarios(input: Omit<SimulationInput, 'scenario'>): CostComparison {
   const actual = scenarioReport(input, 'actual');
   const simulated = scenarioReport(input, 'optimized');
   const rejected = simulated.totals.total > actual.totals.total;
   const optimized = rejected ? actual : simulated;
-  const potentialSavings = actual.totals.total - optimized.totals.total;
+  const billed = billedRequests(input, actual, optimized);
+  const totals = billedTotals(billed);
+  const optimizedCost = billed.reduce((sum, row) => sum + (row.optimizedCost ?? 0), 0);
+  const potentialSavings = Math.max(0, totals.total - optimizedCost);
   return {
     actual,
     optimized,
+    billed: { requests: billed, totals },
+    optimizedCost,
     optimizedScenarioCost: simulated.totals.total,
     optimizedRejected: rejected,
     potentialSavings,
-    savingsFraction: actual.totals.total > 0 ? potentialSavings / actual.totals.total : 0,
+    savingsFraction: totals.total > 0 ? potentialSavings / totals.total : 0,
     projection: {
       sessions: PROJECTED_SESSIONS,
-      actual: actual.totals.total * PROJECTED_SESSIONS,
-      optimized: optimized.totals.total * PROJECTED_SESSIONS,
+      actual: totals.total * PROJECTED_SESSIONS,
+      optimized: optimizedCost * PROJECTED_SESSIONS,
       savings: potentialSavings * PROJECTED_SESSIONS,
     },
   };
+}
+
+function billedRequests(
+  input: Omit<SimulationInput, 'scenario'>,
+  actual: ScenarioReport,
+  optimized: ScenarioReport,
+): BilledRequest[] {
+  return input.requests.map((request, i): BilledRequest => {
+    const asSent = actual.simulation.requests[i]!;
+    const asSentCost = actual.costs[i]!;
+    const recorded = request.recorded === null ? null : recordedAsCache(request, input.pricingOf(i));
+    const figures = recorded ?? asSent;
+    const cost = recorded === null ? asSentCost : priceRequest(request, recorded, input.pricingOf(i));
+    const optimizedTotal = optimized.costs[i]?.total ?? null;
+    const avoided = asSentCost.total === null || optimizedTotal === null ? 0 : asSentCost.total - optimizedTotal;
+    return {
+      requestIndex: request.index,
+      basis: recorded === null ? 'simulated' : 'recorded',
+      read: figures.read,
+      write5m: figures.write5m,
+      write1h: figures.write1h,
+      uncached: figures.uncached,
+      cost,
+      optimizedCost: cost.total === null ? null : Math.max(0, cost.total - avoided),
+    };
+  });
+}
+
+function billedTotals(rows: readonly BilledRequest[]): BilledTotals {
+  const recordedRequests = rows.filter((row) => row.basis === 'recorded').length;
+  return { ...totalsOf(rows.map((row) => row.cost)), recordedRequests, simulatedRequests: rows.length - recordedRequests };
 }

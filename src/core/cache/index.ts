@@ -5,6 +5,7 @@ import type { Conversations } from './conversations.ts';
 import { findConversations } from './conversations.ts';
 import { costScenarios } from './cost.ts';
 import { findFindings, type Finding } from './findings.ts';
+import { inferFromUsage, type InferredFromUsage } from './inferred.ts';
 import { findNearDuplicates, type NearDuplicateGroup } from './near-duplicates.ts';
 import { comparePrefix, type PrefixComparison } from './prefix.ts';
 import type { CostComparison, SimulationInput } from './types.ts';
@@ -22,6 +23,8 @@ export interface CacheAnalysis {
   /** Per request: its prefix against the request it is compared with (`conversations.continues`), or null. */
   prefixes: (PrefixComparison | null)[];
   cost: CostComparison;
+  /** Breakpoints and setup sizes inferred from recorded usage for logs that do not record them (inferred.ts). */
+  inferred: InferredFromUsage;
   nearDuplicates: NearDuplicateGroup[];
   findings: Finding[];
   /** How many requests come from transcripts that do not record cache breakpoints (see `breakpointsUnknown`). */
@@ -33,12 +36,29 @@ export function analyzeCache(input: CacheAnalysisInput): CacheAnalysis {
   const prefixes = conversations.continues.map((compared, r) =>
     compared === null ? null : comparePrefix(input.requests[compared]!.segments, input.requests[r]!.segments),
   );
-  const cost = costScenarios(input);
-  const nearDuplicates = findNearDuplicates(input.requests, conversations);
   const breakpointsUnknown = input.breakpointsUnknown ?? (() => false);
+  const inferred = inferFromUsage({
+    requests: input.requests,
+    reconstructed: input.requests.map((_, r) => sum(input.segmentTokens[r]) + (input.overheadTokens[r] ?? 0)),
+    conversations,
+    breakpointsUnknown,
+  });
+  // The unrecorded setup leads every request's prefix, so it is simulated as tokens before the first block.
+  const cost = costScenarios({
+    ...input,
+    overheadTokens: input.overheadTokens.map((tokens, r) => tokens + (inferred.setupTokens[r] ?? 0)),
+    inferredMarkerOf: (r) => inferred.markers[r] ?? null,
+  });
+  const nearDuplicates = findNearDuplicates(input.requests, conversations);
   const findings = findFindings({ ...input, breakpointsUnknown, conversations, costs: cost, nearDuplicates });
   const unknownCount = input.requests.filter((_, i) => breakpointsUnknown(i)).length;
-  return { conversations, prefixes, cost, nearDuplicates, findings, requestsWithUnknownBreakpoints: unknownCount };
+  return { conversations, prefixes, cost, inferred, nearDuplicates, findings, requestsWithUnknownBreakpoints: unknownCount };
+}
+
+function sum(values: readonly number[] | undefined): number {
+  let total = 0;
+  for (const value of values ?? []) total += value;
+  return total;
 }
 
 export type { Conversations, ConversationLink } from './conversations.ts';

@@ -2,10 +2,8 @@
 // writes and prompt size beside what the simulation and the token estimate reconstructed, and count how often
 // both agree on whether the request read the cache.
 
-import { providerOf, type ParsedRequest, type RecordedUsage } from '../model.ts';
-import type { ModelPricing } from '../pricing/types.ts';
-import { priceRequest } from './cost.ts';
-import type { RequestCacheResult, RequestCost, SimulationResult } from './types.ts';
+import type { ParsedRequest, RecordedUsage } from '../model.ts';
+import type { RequestCacheResult, SimulationResult } from './types.ts';
 
 export interface CacheFigures {
   read: number;
@@ -88,31 +86,4 @@ export function compareObserved(
     readAgreementRate: rows.length > 0 ? readAgreements / rows.length : null,
     writeAgreements: rows.filter((row) => row.writeAgrees).length,
   };
-}
-
-/**
- * What the provider's recorded usage costs at the request's model prices, priced exactly as the simulation's
- * figures are (cost.ts), so recorded and simulated cost compare line for line. Null without recorded usage.
- */
-export function priceRecorded(request: ParsedRequest, pricing: ModelPricing | null): RequestCost | null {
-  const usage = request.recorded;
-  if (usage === null) return null;
-  const figures = recordedFigures(usage);
-  const asSimulated: RequestCacheResult = {
-    requestIndex: request.index,
-    provider: providerOf(request.format),
-    cacheScope: pricing?.id ?? request.model ?? '',
-    promptTokens: figures.prompt,
-    read: usage.cacheRead,
-    write5m: usage.cacheWrite5m,
-    write1h: usage.cacheWrite1h,
-    uncached: usage.input,
-    hit: usage.cacheRead > 0,
-    breakpoints: [],
-    hitSegment: null,
-    rejected: false,
-    promptCacheKey: request.options.promptCacheKey !== null,
-    events: [],
-  };
-  return priceRequest(request, asSimulated, pricing);
 }

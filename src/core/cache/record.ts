@@ -4,6 +4,7 @@
 import type { ConversationLink } from './conversations.ts';
 import type { Severity, FindingCode } from './findings.ts';
 import type { CacheAnalysis } from './index.ts';
+import type { CostBasis } from './types.ts';
 
 export interface RequestCacheRecord {
   /** 0-based conversation number. */
@@ -15,7 +16,12 @@ export interface RequestCacheRecord {
   comparedWith: number | null;
   /** Segments shared from the start with `comparedWith`, or null when there is none. */
   commonPrefixSegments: number | null;
+  /**
+   * The request's actual cache figures and cost: its recorded usage when the log records it (`basis:
+   * "recorded"`), else the simulation as sent; the simulation is always beside it (`simulated`).
+   */
   cache: {
+    basis: CostBasis;
     read: number;
     write5m: number;
     write1h: number;
@@ -23,12 +29,16 @@ export interface RequestCacheRecord {
     hit: boolean;
     /** USD with the request's own model; null when the model has no pricing entry. */
     cost: number | null;
+    /** `cost` minus what the fixes would avoid on this request (see cost.ts); null when unpriced. */
     optimizedCost: number | null;
+    simulated: { read: number; write5m: number; write1h: number; uncached: number; cost: number | null };
   };
 }
 
 export interface CostTotalsRecord {
+  /** What was paid: recorded usage priced where the log records it, the simulation as sent elsewhere. */
   actual: number;
+  /** `actual` minus what the fixes would avoid. */
   optimized: number;
   potentialSavings: number;
   savingsFraction: number;
@@ -38,6 +48,10 @@ export interface CostTotalsRecord {
   projection: { sessions: number; actual: number; optimized: number; savings: number };
   /** True when some request had no timestamp: such requests are assumed within every entry's TTL. */
   assumedWithinTtl: boolean;
+  /** How many requests `actual` took from recorded usage and how many from the simulation. */
+  basis: { recordedRequests: number; simulatedRequests: number };
+  /** The simulation's own totals: as sent and optimized (USD). */
+  simulated: { asSent: number; optimized: number };
 }
 
 export interface FindingRecord {
@@ -59,6 +73,7 @@ export function requestCacheRecord(cache: CacheAnalysis, requestIndex: number): 
   const link = cache.conversations.kind[requestIndex] ?? 'new';
   const compared = cache.conversations.continues[requestIndex] ?? null;
   const simulated = cache.cost.actual.simulation.requests[requestIndex];
+  const billed = cache.cost.billed.requests[requestIndex];
   return {
     conversation: cache.conversations.conversationOf[requestIndex] ?? 0,
     continues: link === 'continues' || link === 'edited' ? compared : null,
@@ -66,27 +81,37 @@ export function requestCacheRecord(cache: CacheAnalysis, requestIndex: number): 
     comparedWith: compared,
     commonPrefixSegments: cache.prefixes[requestIndex]?.commonSegments ?? null,
     cache: {
-      read: simulated?.read ?? 0,
-      write5m: simulated?.write5m ?? 0,
-      write1h: simulated?.write1h ?? 0,
-      uncached: simulated?.uncached ?? 0,
-      hit: simulated?.hit ?? false,
-      cost: cache.cost.actual.costs[requestIndex]?.total ?? null,
-      optimizedCost: cache.cost.optimized.costs[requestIndex]?.total ?? null,
+      basis: billed?.basis ?? 'simulated',
+      read: billed?.read ?? 0,
+      write5m: billed?.write5m ?? 0,
+      write1h: billed?.write1h ?? 0,
+      uncached: billed?.uncached ?? 0,
+      hit: (billed?.read ?? 0) > 0,
+      cost: billed?.cost.total ?? null,
+      optimizedCost: billed?.optimizedCost ?? null,
+      simulated: {
+        read: simulated?.read ?? 0,
+        write5m: simulated?.write5m ?? 0,
+        write1h: simulated?.write1h ?? 0,
+        uncached: simulated?.uncached ?? 0,
+        cost: cache.cost.actual.costs[requestIndex]?.total ?? null,
+      },
     },
   };
 }
 
 export function costTotalsRecord(cache: CacheAnalysis): CostTotalsRecord {
-  const { actual, optimized, potentialSavings, savingsFraction, projection } = cache.cost;
+  const { actual, optimized, billed, optimizedCost, potentialSavings, savingsFraction, projection } = cache.cost;
   return {
-    actual: actual.totals.total,
-    optimized: optimized.totals.total,
+    actual: billed.totals.total,
+    optimized: optimizedCost,
     potentialSavings,
     savingsFraction,
-    unpricedRequests: actual.totals.unpriced,
+    unpricedRequests: billed.totals.unpriced,
     projection: { ...projection },
     assumedWithinTtl: actual.simulation.assumedWithinTtl,
+    basis: { recordedRequests: billed.totals.recordedRequests, simulatedRequests: billed.totals.simulatedRequests },
+    simulated: { asSent: actual.totals.total, optimized: optimized.totals.total },
   };
 }
 

@@ -25,7 +25,7 @@ export function simulateCache(input: SimulationInput): SimulationResult {
     const scope = cacheScopeOf(request, pricing);
     if (providerOf(request.format) === 'anthropic') {
       const view = anthropicViews.build(request, tokens, overhead, strippedThinking(request, pricing));
-      requests.push(anthropic.simulate(request, view, pricing, scope));
+      requests.push(anthropic.simulate(request, view, pricing, scope, input.inferredMarkerOf?.(i) ?? null));
     } else {
       requests.push(openai.simulate(request, openaiViews.build(request, tokens, overhead), pricing, scope));
     }

@@ -4,7 +4,7 @@
 
 import type { ParsedRequest } from '../model.ts';
 import { compareObserved, type CacheFigures, type ObservedComparison } from './observed.ts';
-import type { CostComparison, SimulationEventCode } from './types.ts';
+import type { CostBasis, CostComparison, SimulationEventCode } from './types.ts';
 
 export interface CacheTableRow {
   index: number;
@@ -22,9 +22,13 @@ export interface CacheTableRow {
   hit: boolean;
   rejected: boolean;
   breakpoints: number;
-  /** USD under the actual and the optimized scenario; null for an unpriced model. */
+  /** Where `cost` comes from: the recorded usage, or the simulation as sent. */
+  basis: CostBasis;
+  /** USD: the actual cost (recorded where recorded), and with the fixes applied; null for an unpriced model. */
   cost: number | null;
   optimizedCost: number | null;
+  /** USD of the simulated figures of this row (the simulation as sent). */
+  simulatedCost: number | null;
   /** Codes of the simulation's diagnostics for this request, each once. */
   events: SimulationEventCode[];
   /** Recorded usage figures, when the log has them. */
@@ -41,8 +45,13 @@ export interface CacheTable {
     write5m: number;
     write1h: number;
     uncached: number;
+    /** What was paid: recorded usage priced where the log records it, the simulation elsewhere. */
     actualCost: number;
     optimizedCost: number;
+    /** The simulation as sent, priced. */
+    simulatedCost: number;
+    recordedRequests: number;
+    simulatedRequests: number;
     unpriced: number;
     outputRecorded: number;
     /** OpenAI requests carrying a prompt_cache_key (its value is never kept). */
@@ -81,8 +90,10 @@ export function cacheTable(requests: readonly ParsedRequest[], cost: CostCompari
       hit: result.hit,
       rejected: result.rejected,
       breakpoints: result.breakpoints.length,
-      cost: cost.actual.costs[i]?.total ?? null,
-      optimizedCost: cost.optimized.costs[i]?.total ?? null,
+      basis: cost.billed.requests[i]?.basis ?? 'simulated',
+      cost: cost.billed.requests[i]?.cost.total ?? null,
+      optimizedCost: cost.billed.requests[i]?.optimizedCost ?? null,
+      simulatedCost: cost.actual.costs[i]?.total ?? null,
       events: [...new Set(result.events.map((event) => event.code))],
       recorded: observedRow?.recorded ?? null,
       readAgrees: observedRow?.readAgrees ?? null,
@@ -97,9 +108,12 @@ export function cacheTable(requests: readonly ParsedRequest[], cost: CostCompari
       write5m: totals.write5m,
       write1h: totals.write1h,
       uncached: totals.uncached,
-      actualCost: cost.actual.totals.total,
-      optimizedCost: cost.optimized.totals.total,
-      unpriced: cost.actual.totals.unpriced,
+      actualCost: cost.billed.totals.total,
+      optimizedCost: cost.optimizedCost,
+      simulatedCost: cost.actual.totals.total,
+      recordedRequests: cost.billed.totals.recordedRequests,
+      simulatedRequests: cost.billed.totals.simulatedRequests,
+      unpriced: cost.billed.totals.unpriced,
       outputRecorded: cost.actual.totals.outputRecorded,
       promptCacheKeys: totals.promptCacheKeys,
     },

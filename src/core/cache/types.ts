@@ -2,7 +2,7 @@
 // calibration, and by the orchestrator (index.ts) and findings that consume their events.
 // Token figures are whole tokens; money is USD. Nothing here ever holds payload text.
 
-import type { ParsedRequest } from '../model.ts';
+import type { CacheMarker, ParsedRequest } from '../model.ts';
 import type { ModelPricing } from '../pricing/types.ts';
 
 /**
@@ -20,6 +20,12 @@ export interface SimulationInput {
   /** Pricing and cache rules of request `i`'s model; null = unknown model (simulated, never priced). */
   pricingOf: (requestIndex: number) => ModelPricing | null;
   scenario: Scenario;
+  /**
+   * A breakpoint inferred from recorded usage for a request whose log does not record cache_control (a
+   * transcript): placed on the request's tail like a top-level `cache_control`, with this TTL. Null or absent:
+   * nothing inferred (see inferred.ts).
+   */
+  inferredMarkerOf?: (requestIndex: number) => CacheMarker | null;
 }
 
 /**
@@ -61,8 +67,11 @@ export interface BreakpointInfo {
   /** Lookback position of that block (`segment.position`). */
   position: number;
   ttl: '5m' | '1h';
-  /** `explicit` = marker on the block; `automatic` = Anthropic top-level cache_control / OpenAI implicit mode. */
-  source: 'explicit' | 'automatic';
+  /**
+   * `explicit` = marker on the block; `automatic` = Anthropic top-level cache_control / OpenAI implicit mode;
+   * `inferred` = not in the log, inferred from its recorded usage (a transcript's rolling tail breakpoint).
+   */
+  source: 'explicit' | 'automatic' | 'inferred';
   /** Tokens of the prefix that ends at this block, overhead included. */
   prefixTokens: number;
   /** False when the prefix is below the model's minimum: this breakpoint never caches. */
@@ -150,17 +159,48 @@ export interface ScenarioReport {
   totals: CostTotals;
 }
 
+/** Where a request's actual figures come from. */
+export type CostBasis = 'recorded' | 'simulated';
+
+/** One request's actual cost: the recorded usage priced where the log records it, else the simulation as sent. */
+export interface BilledRequest {
+  requestIndex: number;
+  basis: CostBasis;
+  /** The figures the cost was priced from (recorded usage, or the simulation as sent). */
+  read: number;
+  write5m: number;
+  write1h: number;
+  uncached: number;
+  cost: RequestCost;
+  /**
+   * Cost with the fixes applied: this request's actual cost minus what the fixes avoid on it (its simulated cost
+   * as sent minus its optimized simulated cost); never below 0. Null when the model has no price.
+   */
+  optimizedCost: number | null;
+}
+
+export interface BilledTotals extends CostTotals {
+  /** Requests whose actual figures are their recorded usage / the simulation as sent. */
+  recordedRequests: number;
+  simulatedRequests: number;
+}
+
 export interface CostComparison {
+  /** The simulation of the requests as sent (with inferred breakpoints where the log records none). */
   actual: ScenarioReport;
-  /** The optimized scenario, or the actual one when that is cheaper (see `optimizedRejected`). */
+  /** The optimized simulation, or the simulation as sent when that is cheaper (see `optimizedRejected`). */
   optimized: ScenarioReport;
+  /** What was paid: per request the recorded usage where the log records it, else the simulation as sent. */
+  billed: { requests: BilledRequest[]; totals: BilledTotals };
+  /** The billed total with the fixes applied (Σ `billed.requests[].optimizedCost`), USD. */
+  optimizedCost: number;
   /** What the optimized scenario's simulation cost, even when it was rejected (USD). */
   optimizedScenarioCost: number;
   /** The optimized scenario cost more than the requests as sent, so the requests as sent stand as optimized. */
   optimizedRejected: boolean;
-  /** actual − optimized total (USD); never negative, since a costlier "optimization" is rejected. */
+  /** billed − optimizedCost (USD): what the fixes would avoid of what was paid; never negative. */
   potentialSavings: number;
-  /** potentialSavings / actual total, 0 when the actual total is 0. */
+  /** potentialSavings / billed total, 0 when the billed total is 0. */
   savingsFraction: number;
   /** Plain multiplication: this input's totals × `projection.sessions`, labelled as such in every view. */
   projection: { sessions: number; actual: number; optimized: number; savings: number };

@@ -11,7 +11,9 @@
 // usage vs the simulated cost, and whether idle gaps longer than the cache TTL really emptied the cache.
 import type { ParsedRequest } from '../model.ts';
 import { providerOf } from '../model.ts';
-import { compareObserved, priceRecorded, recordedFigures } from '../cache/observed.ts';
+import { priceRecorded } from '../cache/cost.ts';
+import { hasUnrecordedSetup } from '../cache/inferred.ts';
+import { compareObserved, recordedFigures } from '../cache/observed.ts';
 import type { Conversations } from '../cache/conversations.ts';
 import type { ScenarioReport } from '../cache/types.ts';
 import type { ModelPricing } from '../pricing/types.ts';
@@ -155,9 +157,6 @@ export interface TranscriptAgreement {
   requests: RequestAgreement[];
   conversations: ConversationAgreement[];
 }
-
-const hasUnrecordedSetup = (request: ParsedRequest): boolean =>
-  request.notes.some((note) => note.code === 'transcript_missing_system' || note.code === 'transcript_missing_tools');
 
 /**
  * The request each request follows in time: the one it continues in its conversation, else (a compaction or a

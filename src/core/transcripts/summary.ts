@@ -3,7 +3,7 @@
 // when its usage was recorded (recorded prompt, cache figures, output, and their cost at the model's prices), and
 // as simulated otherwise; every total says how many of its requests were recorded.
 import type { ParsedRequest } from '../model.ts';
-import { priceRecorded } from '../cache/observed.ts';
+import { priceRecorded } from '../cache/cost.ts';
 import type { Conversations } from '../cache/conversations.ts';
 import type { Finding, FindingCode, Severity } from '../cache/findings.ts';
 import type { ScenarioReport } from '../cache/types.ts';

@@ -1,6 +1,7 @@
 // The Cache panel: the simulated prompt cache per request (reads, writes, misses, tokens, cost in both scenarios),
 // the recorded usage beside it where the log has it, and the totals with the potential savings. Text-free: the
 // rows come from the worker's `cache-table` query.
+import { basisText } from '../../core/cache/headline.ts';
 import type { CacheTable, CacheTableRow } from '../../core/cache/table.ts';
 import type { CacheTableAnswer } from '../../worker/handlers/cache-table.ts';
 import { el } from '../dom.ts';
@@ -36,9 +37,10 @@ function summary(table: CacheTable): HTMLElement {
   const lines: HTMLElement[] = [
     el('p', {
       text:
-        `Simulated cost ${money(totals.actualCost)}; optimized ${money(totals.optimizedCost)} ` +
-        `(findings fixed, deterministic JSON and tool order, a breakpoint on every Claude request's tail). ` +
-        `Potential savings ${money(table.potentialSavings)} (${formatPercent(table.potentialSavings, totals.actualCost)}).`,
+        `Actual cost ${money(totals.actualCost)} (${basisText(totals)}); optimized ${money(totals.optimizedCost)} ` +
+        `(minus what fixing the findings, deterministic JSON and tool order and a breakpoint on every Claude request's tail would avoid). ` +
+        `Potential savings ${money(table.potentialSavings)} (${formatPercent(table.potentialSavings, totals.actualCost)}). ` +
+        `Simulated as sent: ${money(totals.simulatedCost)}.`,
     }),
     el('p', {
       className: 'muted',
@@ -108,7 +110,8 @@ function rowOf(row: CacheTableRow, request: RequestView | undefined, withRecorde
     numCell(tokens(row.write5m)),
     numCell(tokens(row.write1h)),
     numCell(tokens(row.uncached)),
-    numCell(money(row.cost)),
+    numCell(money(row.simulatedCost)),
+    numCell(money(row.cost), row.basis),
     numCell(money(row.optimizedCost)),
   ];
   if (withRecorded) {
@@ -129,7 +132,7 @@ function rowOf(row: CacheTableRow, request: RequestView | undefined, withRecorde
 
 function tableOf(table: CacheTable, requests: readonly RequestView[], selected: number, totalsExact: boolean): HTMLElement {
   const withRecorded = table.observed.compared > 0;
-  const headers = ['#', 'Model', 'Prompt', 'Read', 'Write 5m', 'Write 1h', 'Miss', 'Cost', 'Optimized'];
+  const headers = ['#', 'Model', 'Prompt', 'Read', 'Write 5m', 'Write 1h', 'Miss', 'Simulated cost', 'Actual cost', 'Optimized'];
   if (withRecorded) headers.push('Recorded read', 'Recorded write', 'Read agrees');
   headers.push('Diagnostics');
   const [start, end] = visibleRange(table.rows.length, selected);
@@ -148,6 +151,7 @@ function tableOf(table: CacheTable, requests: readonly RequestView[], selected: 
       numCell(total(t.write5m)),
       numCell(total(t.write1h)),
       numCell(total(t.uncached)),
+      numCell(money(t.simulatedCost)),
       numCell(money(t.actualCost)),
       numCell(money(t.optimizedCost)),
       el('td', { attrs: { colspan: String(withRecorded ? 4 : 1) } }),

@@ -3,6 +3,7 @@
 // page's view already holds.
 import './findings.css';
 import type { Finding, Severity } from '../../core/cache/index.ts';
+import { basisText, unpricedText } from '../../core/cache/headline.ts';
 import type { FindingsAnswer } from '../../worker/handlers/findings.ts';
 import { el } from '../dom.ts';
 import { formatUsd } from '../../render/format.ts';
@@ -14,9 +15,13 @@ const MAX_LINKS = 60;
 
 function summaryOf(answer: FindingsAnswer): HTMLElement {
   const { findings } = answer;
+  const unpriced = unpricedText(answer.headline);
   if (findings.length === 0) {
     return el('p', {
-      text: `No findings: the optimized cost (${formatUsd(answer.optimizedCost)}) equals the actual cost (${formatUsd(answer.actualCost)}), so this input caches cleanly.`,
+      text:
+        unpriced === null
+          ? `No findings: the optimized cost (${formatUsd(answer.optimizedCost)}) equals the actual cost (${formatUsd(answer.actualCost)}), so this input caches cleanly.`
+          : `No findings, but the cost is incomplete: ${unpriced}.`,
     });
   }
   const counts = (['error', 'warning', 'info'] as const satisfies readonly Severity[])
@@ -24,7 +29,7 @@ function summaryOf(answer: FindingsAnswer): HTMLElement {
     .filter(([, count]) => count > 0)
     .map(([severity, count]) => `${count} ${severity}${count === 1 ? '' : 's'}`);
   return el('p', {
-    text: `${findings.length} finding${findings.length === 1 ? '' : 's'} (${counts.join(', ')}). Simulated cost ${formatUsd(answer.actualCost)}, optimized ${formatUsd(answer.optimizedCost)}.`,
+    text: `${findings.length} finding${findings.length === 1 ? '' : 's'} (${counts.join(', ')}). Actual cost ${formatUsd(answer.actualCost)} (${basisText(answer.headline)}), optimized ${formatUsd(answer.optimizedCost)}.${unpriced === null ? '' : ` ${unpriced}.`}`,
   });
 }
 

@@ -1,6 +1,7 @@
 // The cache analysis (conversations, simulation, findings) of the session's input: the analysis' `cache` section
 // when the analysis carries one, else computed here once per session from the analysis' own token counts.
 import type { Analysis } from '../../core/analysis/types.ts';
+import { cacheInputOf } from '../../core/cache/attach.ts';
 import { analyzeCache, type CacheAnalysis } from '../../core/cache/index.ts';
 import { requireSession, type WorkerSession } from '../session.ts';
 
@@ -17,12 +18,7 @@ export function cacheAnalysisOf(session: WorkerSession | null): CacheAnalysis {
   let cache = computed.get(current);
   if (cache === undefined) {
     const analysis = current.analysis as Analysis;
-    cache = analyzeCache({
-      requests: analysis.requests,
-      segmentTokens: analysis.segmentTokens,
-      overheadTokens: analysis.overheadTokens,
-      pricingOf: (i) => analysis.models[i]?.pricing ?? null,
-    });
+    cache = analyzeCache(cacheInputOf(analysis));
     computed.set(current, cache);
   }
   return cache;

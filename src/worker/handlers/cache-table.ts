@@ -5,6 +5,7 @@
 import type { Analysis } from '../../core/analysis/types.ts';
 import { calibrateAnalysis } from '../../core/cache/calibrate-analysis.ts';
 import { calibrationFromUsage, type Calibration } from '../../core/cache/calibrate.ts';
+import { cacheInputOf } from '../../core/cache/attach.ts';
 import { analyzeCache, type CacheAnalysis } from '../../core/cache/index.ts';
 import { cacheTable, type CacheTable } from '../../core/cache/table.ts';
 import { QueryError, requireSession, type WorkerSession } from '../session.ts';
@@ -37,12 +38,7 @@ export function cacheTableQuery(session: WorkerSession | null, params?: unknown)
   let calibrated = calibratedBySession.get(current);
   if (calibrated === undefined) {
     const scaled = calibrateAnalysis(analysis, available);
-    calibrated = analyzeCache({
-      requests: scaled.requests,
-      segmentTokens: scaled.segmentTokens,
-      overheadTokens: scaled.overheadTokens,
-      pricingOf: (i) => scaled.models[i]?.pricing ?? null,
-    });
+    calibrated = analyzeCache(cacheInputOf(scaled));
     calibratedBySession.set(current, calibrated);
   }
   return { ...cacheTable(current.requests, calibrated.cost), availableCalibration: available, appliedCalibration: available };

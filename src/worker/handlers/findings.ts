@@ -1,6 +1,8 @@
 // Worker side of the Findings and Conversations panels: text-free results of the cache analysis.
 import type { ConversationLink, Finding } from '../../core/cache/index.ts';
-import type { WorkerSession } from '../session.ts';
+import type { Analysis } from '../../core/analysis/types.ts';
+import { costHeadline, type CostHeadline } from '../../core/cache/headline.ts';
+import { requireSession, type WorkerSession } from '../session.ts';
 import { cacheAnalysisOf } from './cache-analysis.ts';
 
 export interface FindingsAnswer {
@@ -8,6 +10,8 @@ export interface FindingsAnswer {
   /** Actual and optimized cost, so the panel can say why "no findings" holds. */
   actualCost: number;
   optimizedCost: number;
+  /** What the headline says: the basis of `actualCost` and the models with no price entry. */
+  headline: CostHeadline;
   /** Requests rebuilt from a transcript, whose cache breakpoints the log does not record. */
   requestsWithUnknownBreakpoints: number;
 }
@@ -16,8 +20,9 @@ export function findingsQuery(session: WorkerSession | null): FindingsAnswer {
   const cache = cacheAnalysisOf(session);
   return {
     findings: cache.findings,
-    actualCost: cache.cost.actual.totals.total,
-    optimizedCost: cache.cost.optimized.totals.total,
+    actualCost: cache.cost.billed.totals.total,
+    optimizedCost: cache.cost.optimizedCost,
+    headline: costHeadline(cache.cost.billed.totals, (requireSession(session).analysis as Analysis).modelUse),
     requestsWithUnknownBreakpoints: cache.requestsWithUnknownBreakpoints,
   };
 }

@@ -1,0 +1,106 @@
+// What a transcript does not record, inferred from the usage it does record, so the simulation "as sent" models
+// what the agent really sent:
+// - the cache breakpoint: pi and Claude Code put a rolling breakpoint on the newest block of every request (and
+//   on the system prompt, which sits inside the unrecorded setup). Its TTL is read from the recorded writes: a
+//   session that wrote 1-hour entries (Claude Code on recent versions, pi with long retention) used 1h, one that
+//   only wrote or read 5-minute entries used 5m, and one whose recorded usage shows no cache activity at all sent
+//   no breakpoint;
+// - the size of the unrecorded system prompt and tools: recorded prompt − reconstructed prompt, so the simulated
+//   prompt is the provider's count. A request without a usable record takes the last size its conversation and
+//   model recorded.
+// Nothing is invented for logs that record cache_control (request captures): they are simulated as written.
+import { providerOf, type CacheMarker, type ParsedRequest } from '../model.ts';
+import type { Conversations } from './conversations.ts';
+
+export interface InferenceInput {
+  requests: readonly ParsedRequest[];
+  /** Per request, reconstructed prompt tokens (segments + overhead). */
+  reconstructed: readonly number[];
+  conversations: Conversations;
+  /** Requests whose log does not record where the agent put its breakpoints. */
+  breakpointsUnknown: (requestIndex: number) => boolean;
+}
+
+export interface InferredFromUsage {
+  /** Per request: the tail breakpoint inferred from recorded usage, or null (recorded, or nothing to infer from). */
+  markers: (CacheMarker | null)[];
+  /** Per request: tokens of the unrecorded system prompt and tools inferred from recorded usage; 0 when none. */
+  setupTokens: number[];
+  /** Anthropic requests whose log records no breakpoint and whose recorded usage gave none to infer. */
+  uninferred: number;
+}
+
+/** The transcript left out the system prompt and/or the tool definitions (the importers note it). */
+export const hasUnrecordedSetup = (request: ParsedRequest): boolean =>
+  request.notes.some((note) => note.code === 'transcript_missing_system' || note.code === 'transcript_missing_tools');
+
+interface CacheActivity {
+  recorded: number;
+  wrote1h: boolean;
+  cached: boolean;
+}
+
+export function inferFromUsage(input: InferenceInput): InferredFromUsage {
+  const { requests } = input;
+  // Per file and model (one session can run its side calls on another model with other settings), and per file.
+  const byGroup = new Map<string, CacheActivity>();
+  const note = (key: string, request: ParsedRequest) => {
+    let activity = byGroup.get(key);
+    if (activity === undefined) {
+      activity = { recorded: 0, wrote1h: false, cached: false };
+      byGroup.set(key, activity);
+    }
+    const usage = request.recorded!;
+    activity.recorded++;
+    activity.wrote1h ||= usage.cacheWrite1h > 0;
+    activity.cached ||= usage.cacheRead + usage.cacheWrite5m + usage.cacheWrite1h > 0;
+  };
+  requests.forEach((request, r) => {
+    if (!inferable(input, request, r) || request.recorded === null || promptOfUsage(request) === 0) return;
+    note(groupKey(request), request);
+    note(`${request.file}`, request);
+  });
+  let uninferred = 0;
+  const markers = requests.map((request, r): CacheMarker | null => {
+    if (!inferable(input, request, r)) return null;
+    const activity = byGroup.get(groupKey(request)) ?? byGroup.get(`${request.file}`);
+    if (activity === undefined || !activity.cached) {
+      uninferred++;
+      return null;
+    }
+    return { ttl: activity.wrote1h ? '1h' : '5m' };
+  });
+  return { markers, setupTokens: setupTokens(input), uninferred };
+}
+
+/** An Anthropic request rebuilt from a log without cache_control: no marker anywhere, none recorded. */
+function inferable(input: InferenceInput, request: ParsedRequest, r: number): boolean {
+  return (
+    input.breakpointsUnknown(r) &&
+    providerOf(request.format) === 'anthropic' &&
+    request.topLevelCacheMarker === null &&
+    !request.segments.some((segment) => segment.cacheMarker !== null)
+  );
+}
+
+const groupKey = (request: ParsedRequest): string => `${request.file}\u0000${request.model ?? ''}`;
+
+function promptOfUsage(request: ParsedRequest): number {
+  const usage = request.recorded;
+  return usage === null ? 0 : usage.input + usage.cacheRead + usage.cacheWrite5m + usage.cacheWrite1h;
+}
+
+function setupTokens(input: InferenceInput): number[] {
+  const lastKnown = new Map<string, number>();
+  return input.requests.map((request, r) => {
+    if (!hasUnrecordedSetup(request)) return 0;
+    const group = `${input.conversations.conversationOf[r] ?? 0}\u0000${request.model ?? ''}`;
+    const recorded = promptOfUsage(request);
+    if (recorded > 0) {
+      const inferred = Math.max(0, recorded - (input.reconstructed[r] ?? 0));
+      lastKnown.set(group, inferred);
+      return inferred;
+    }
+    return lastKnown.get(group) ?? 0;
+  });
+}
