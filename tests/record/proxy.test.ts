@@ -194,6 +194,18 @@ describe('the proxy', () => {
     expect(record.usage).toBeNull();
   });
 
+  it('forwards concurrent exchanges independently and records each one', async () => {
+    const before = records.length;
+    const bodies = Array.from({ length: 8 }, (_, i) => JSON.stringify({ model: 'claude-sonnet-4-5-20250929', max_tokens: 8, stream: i % 2 === 0, messages: [{ role: 'user', content: `request ${i}` }] }));
+    const answers = await Promise.all(bodies.map((body) => request(proxy.port, '/v1/messages', { 'anthropic-version': '2023-06-01', 'content-type': 'application/json' }, body)));
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const written = records.slice(before);
+    expect(written).toHaveLength(8);
+    expect(written.map((r) => (r.request['body'] as { messages: { content: string }[] }).messages[0]!.content).sort()).toEqual(bodies.map((_, i) => `request ${i}`).sort());
+    for (const record of written) expect(record.usage).not.toBeNull();
+  });
+
   it('records a body that is not JSON as text, and bytes that are not UTF-8 as base64', async () => {
     const before = records.length;
     await request(proxy.port, '/v1/messages', { 'content-type': 'text/plain' }, 'not json {');

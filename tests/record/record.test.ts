@@ -174,6 +174,38 @@ describe('ctxray record -- node client.mjs', () => {
   }, 60_000);
 });
 
+/** The SDKs come with @mariozechner/pi-ai (a dependency); the test says so and skips when they cannot be loaded. */
+const sdksAvailable = await Promise.all([import('@anthropic-ai/sdk'), import('openai')]).then(
+  () => true,
+  () => false,
+);
+
+describe('ctxray record -- node sdk-client.mjs (the official Anthropic and OpenAI SDKs)', () => {
+  it.skipIf(!sdksAvailable)('the SDKs reach the provider through the variables record sets, and each exchange is written with its usage', async () => {
+    const finished = await runCli(
+      ['record', '--out', 'sdk.jsonl', '--upstream-anthropic', upstream.origin, '--upstream-openai', upstream.origin, '--', process.execPath, path.join(__dirname, 'fixtures/sdk-client.mjs'), 'sdk-report.json'],
+      { cwd: dir, env: { ANTHROPIC_API_KEY: SECRETS.FAKE_ANTHROPIC_KEY, OPENAI_API_KEY: SECRETS.FAKE_OPENAI_KEY, ANTHROPIC_BASE_URL: 'https://must-not-be-used.invalid', OPENAI_BASE_URL: 'https://must-not-be-used.invalid/v1' } },
+    ).done;
+    expect(finished.status, finished.stderr).toBe(0);
+    const seen = JSON.parse(fs.readFileSync(path.join(dir, 'sdk-report.json'), 'utf8')) as unknown[];
+    const records = captureLines(path.join(dir, 'sdk.jsonl'));
+    expect(records.map((r) => `${r.request.method} ${r.request.path}`)).toEqual(['POST /v1/messages', 'POST /v1/messages', 'POST /v1/chat/completions', 'POST /v1/responses']);
+    expect(records.map((r) => r.usage)).toEqual([
+      ANTHROPIC_JSON.usage,
+      { input_tokens: 3, cache_creation_input_tokens: 0, cache_read_input_tokens: 1200, output_tokens: 9 },
+      { prompt_tokens: 1520, completion_tokens: 4, total_tokens: 1524, prompt_tokens_details: { cached_tokens: 1408 } },
+      { input_tokens: 900, input_tokens_details: { cached_tokens: 768 }, output_tokens: 12, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 912 },
+    ]);
+    // What the SDKs parsed out of the forwarded responses is what the capture says the provider sent.
+    expect(seen[0]).toMatchObject(ANTHROPIC_JSON.usage);
+    expect(seen[1]).toMatchObject({ input_tokens: 3, cache_read_input_tokens: 1200, output_tokens: 9 });
+    expect(seen[2]).toEqual(records[2]!.usage);
+    expect(seen[3]).toEqual(records[3]!.usage);
+    const text = fs.readFileSync(path.join(dir, 'sdk.jsonl'), 'utf8');
+    expect(secretPieces().filter((piece) => text.includes(piece))).toEqual([]);
+  }, 60_000);
+});
+
 describe('ctxray record: exit status, refusals', () => {
   const record = (args: string[]) => runCli(['record', ...args], { cwd: dir }).done;
 
@@ -199,6 +231,14 @@ describe('ctxray record: exit status, refusals', () => {
     expect(symlink.status).toBe(1);
     expect(symlink.stderr).toContain('(OUTPUT_SYMLINK)');
     expect(fs.existsSync(path.join(dir, 'nowhere.jsonl'))).toBe(false);
+  });
+
+  it('prints the capture name through the terminal sanitizer', async () => {
+    const name = 'evil\u001b]52;c;aGk=\u0007.jsonl';
+    const finished = await record(['--out', name, '--', process.execPath, '-e', '0']);
+    expect(finished.status).toBe(0);
+    expect(finished.stderr).not.toContain('\u001b');
+    expect(finished.stderr).toContain('evil\\u001b]52;c;aGk=\\u0007.jsonl');
   });
 
   it('exits 127 when the command cannot be found, 1 on bad arguments, with no capture left behind by bad arguments', async () => {
