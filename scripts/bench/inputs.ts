@@ -79,7 +79,7 @@ export async function benchInputs(dir: string, gatewayMegabytes: number): Promis
 }
 
 /** Gateway records until about `megabytes` of JSONL: batches of 40 interleaved 24-turn conversations. */
-function* gatewayRecords(megabytes: number): Generator<Json> {
+export function* gatewayRecords(megabytes: number): Generator<Json> {
   let bytes = 0;
   let batch = 0;
   while (bytes < megabytes * 1e6) {

@@ -30,7 +30,8 @@ function post(message: FromWorker): void {
 function failure(error: unknown, signal: AbortSignal): WorkerError {
   if (signal.aborted) return { kind: 'cancelled', message: 'Cancelled.' };
   if (error instanceof QueryError) return { kind: 'unknown-query', message: error.message };
-  if (error instanceof Error && error.name === 'InputError') return { kind: 'input', message: error.message };
+  // A work limit (LIMIT_RECORDS, …) is a refusal of the input like any other located input error.
+  if (error instanceof Error && (error.name === 'InputError' || error.name === 'WorkLimitError')) return { kind: 'input', message: error.message };
   const message = error instanceof Error ? error.message : String(error);
   return { kind: 'internal', message: `Internal error in the analysis: ${message}` };
 }

@@ -8,7 +8,8 @@ import { analyzeInput } from '../../core/analysis/analyze.ts';
 import { buildRecord } from '../../core/analysis/record.ts';
 import { calibrateAnalysis } from '../../core/cache/calibrate-analysis.ts';
 import type { Analysis } from '../../core/analysis/types.ts';
-import { InputError, type InputFile, type ReadProgress } from '../../core/input/index.ts';
+import { InputError, WorkLimitError, type InputFile, type InputLimits, type ReadProgress } from '../../core/input/index.ts';
+import { applyWorkLimitFlag, WORK_LIMIT_FLAGS, WORK_LIMIT_HELP, workLimitMessage } from '../work-limits.ts';
 import { progressReporter } from '../progress.ts';
 import type { WireFormat } from '../../core/model.ts';
 import { checkOutputPath, writeOutputSafely } from '../fs/safe-output.ts';
@@ -46,12 +47,15 @@ options:
                   stderr (shown anyway when stderr is a terminal)
   -h, --help      show this help
 
+work limits (a read that reaches one stops with its code, e.g. LIMIT_RECORDS, and exits 1; raise only):
+${WORK_LIMIT_HELP}
+
 A folder is read recursively (.jsonl, .json, .gz, in sorted order); its unreadable files are reported and
 skipped. Requests with recorded usage (agent transcripts) add observed vs simulated; a folder or several files
 add totals per day and per model, the costliest conversations and findings.
 '-' as an input reads standard input. NO_COLOR turns colors off (they are off when stdout is not a terminal).
-exit status: 0 ok, 1 bad arguments, unreadable input or a failed --calibrate, 2 when --fail-on is met,
-130 when interrupted (Ctrl-C) while reading
+exit status: 0 ok, 1 bad arguments, unreadable input, a work limit reached or a failed --calibrate,
+2 when --fail-on is met, 130 when interrupted (Ctrl-C) while reading
 `;
 
 const FORMAT_NAMES: Record<string, WireFormat | 'auto'> = {
@@ -81,13 +85,15 @@ export interface AnalyzeArgs {
   content?: boolean;
   /** Files found in folder inputs, filled when they are opened: outputs may not overwrite them either. */
   folderFiles?: string[];
+  /** Work limits raised with --max-records and the like. */
+  limits?: Partial<InputLimits>;
 }
 
 const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
 
 export class UsageError extends Error {}
 
-const VALUE_OPTIONS = new Set(['--format', '--model', '--json', '--html', '--fail-on']);
+const VALUE_OPTIONS = new Set(['--format', '--model', '--json', '--html', '--fail-on', ...Object.keys(WORK_LIMIT_FLAGS)]);
 
 export function parseAnalyzeArgs(argv: readonly string[]): AnalyzeArgs {
   const args: AnalyzeArgs = { inputs: [], format: 'auto', model: null, json: null, force: false, verbose: false, help: false };
@@ -154,8 +160,13 @@ export function parseAnalyzeArgs(argv: readonly string[]): AnalyzeArgs {
       case '--help':
         args.help = true;
         break;
-      default:
-        throw new UsageError(`unknown option ${arg}`);
+      default: {
+        const limits = args.limits ?? {};
+        const applied = applyWorkLimitFlag(name, value, limits);
+        if (applied === null) throw new UsageError(`unknown option ${arg}`);
+        if (applied.error !== null) throw new UsageError(applied.error);
+        args.limits = limits;
+      }
     }
   }
   if (!args.help && args.inputs.length === 0) throw new UsageError('no input file (give one or more files, or - for stdin)');
@@ -323,13 +334,16 @@ export const analyzeCommand: Command = async (argv, terminalIo) => {
     process.kill(process.pid, 'SIGINT');
   };
   process.on('SIGINT', onInterrupt);
+  let fileNames: string[] = [];
   try {
     const files = await openInputs(args, io, folders);
+    fileNames = files.map((file) => file.name);
     args.folderFiles = folders.paths;
     analysis = await analyzeInput(files, {
       format: args.format,
       model: args.model,
       signal: cancel.signal,
+      ...(args.limits !== undefined && { limits: args.limits }),
       ...(progress !== null && { onProgress: (p: ReadProgress) => progress.update(p) }),
     });
     cancel.signal.throwIfAborted();
@@ -341,6 +355,11 @@ export const analyzeCommand: Command = async (argv, terminalIo) => {
     }
     if (error instanceof UsageError) {
       io.stderr(`ctxray analyze: ${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof WorkLimitError) {
+      const name = args.inputs[error.file] === '-' ? '(stdin)' : (fileNames[error.file] ?? `file ${error.file + 1}`);
+      io.stderr(`ctxray analyze: ${workLimitMessage(error, name)}\n`);
       return 1;
     }
     if (error instanceof InputError) {

@@ -13,6 +13,8 @@ import {
   type DupesRecord,
 } from '../../core/dupes/index.ts';
 import type { ReadError } from '../../core/model.ts';
+import type { InputLimits } from '../../core/input/index.ts';
+import { applyWorkLimitFlag, WORK_LIMIT_FLAGS, WORK_LIMIT_HELP } from '../work-limits.ts';
 
 const USAGE = `usage: ctxray dupes <file|-> [--markdown] [--out <file>]
 
@@ -24,6 +26,9 @@ options:
   --markdown     human-readable evidence report (summary, duplicate table, disclaimers, JSON verbatim)
   --out <file>   write the report to <file> instead of standard output
   --help         show this help
+
+work limits of a request log (one reached is unknown, with its code, e.g. LIMIT_RECORDS; raise only):
+${WORK_LIMIT_HELP}
 
 exit codes: 0 pass (no duplicate) · 1 fail (duplicates found) · 2 unknown, unsupported input or bad arguments
 `;
@@ -40,6 +45,7 @@ interface DupesArgs {
   input: string;
   markdown: boolean;
   out: string | null;
+  limits: Partial<InputLimits>;
 }
 
 type Parsed = { ok: true; args: DupesArgs } | { ok: false; help: boolean; message: string };
@@ -48,9 +54,17 @@ function parseArgs(argv: readonly string[]): Parsed {
   let input: string | null = null;
   let markdown = false;
   let out: string | null = null;
+  const limits: Partial<InputLimits> = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--help' || arg === '-h') return { ok: false, help: true, message: '' };
+    const eq = arg.indexOf('=');
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    if (WORK_LIMIT_FLAGS[flag] !== undefined) {
+      const applied = applyWorkLimitFlag(flag, eq > 0 ? arg.slice(eq + 1) : argv[++i], limits);
+      if (applied !== null && applied.error !== null) return { ok: false, help: false, message: applied.error };
+      continue;
+    }
     if (arg === '--markdown') markdown = true;
     else if (arg === '--out') {
       const value = argv[++i];
@@ -66,7 +80,7 @@ function parseArgs(argv: readonly string[]): Parsed {
     } else input = arg;
   }
   if (input === null) return { ok: false, help: false, message: 'missing input file (or - for standard input)' };
-  return { ok: true, args: { input, markdown, out } };
+  return { ok: true, args: { input, markdown, out, limits } };
 }
 
 /**
@@ -96,7 +110,7 @@ export const dupesCommand: Command = async (argv, io) => {
     io.stderr(`ctxray dupes: ${parsed.message}\n\n${USAGE}`);
     return 2;
   }
-  const { input, markdown, out } = parsed.args;
+  const { input, markdown, out, limits } = parsed.args;
 
   let record: DupesRecord;
   let bytes: Uint8Array | null = null;
@@ -114,7 +128,7 @@ export const dupesCommand: Command = async (argv, io) => {
       mapping: null,
     });
   } else {
-    const evaluation = await evaluateDupesInputDetailed({ name: input === '-' ? 'stdin' : path.basename(input), bytes });
+    const evaluation = await evaluateDupesInputDetailed({ name: input === '-' ? 'stdin' : path.basename(input), bytes }, { limits });
     record = evaluation.record;
     if (record.result === 'unknown' && record.reason !== null) io.stderr(`${unknownLine(record, evaluation.firstReadError)}\n`);
   }

@@ -31,6 +31,11 @@ export const REASON_CODES = [
   'UNSUPPORTED_INPUT',
   'INCOMPLETE_INPUT',
   'LOG_TOO_LARGE',
+  'LIMIT_RECORDS',
+  'LIMIT_BLANK_LINES',
+  'LIMIT_REQUESTS',
+  'LIMIT_SEGMENTS',
+  'LIMIT_TEXTS',
 ] as const;
 export type ReasonCode = (typeof REASON_CODES)[number];
 
@@ -64,6 +69,11 @@ export const REASON_MEANINGS: Record<ReasonCode, string> = {
   UNSUPPORTED_INPUT: 'The input is neither an envelope nor a request log ctxray reads.',
   INCOMPLETE_INPUT: 'Some records of the log could not be read and no duplicate was found in the rest.',
   LOG_TOO_LARGE: 'The request log is larger than 2,147,483,648 bytes (2 GiB) after gzip decompression.',
+  LIMIT_RECORDS: 'The request log has more records than the reader\'s work limit (1,000,000 per file by default).',
+  LIMIT_BLANK_LINES: 'The request log has more blank lines than the reader\'s work limit (1,000,000 per file by default).',
+  LIMIT_REQUESTS: 'The request log has more requests than the reader\'s work limit (200,000 by default).',
+  LIMIT_SEGMENTS: 'The request log has more segments than the reader\'s work limit (8,000,000 by default).',
+  LIMIT_TEXTS: 'The request log has more distinct texts than the reader\'s work limit (1,000,000 by default).',
 };
 
 /** Which field of the input a refusal points at; names come from the contract, never from the input. */
@@ -94,6 +104,8 @@ export interface RefusalDetail {
   actual?: number;
   /** Request logs: how many records could not be read (see INCOMPLETE_INPUT / UNSUPPORTED_INPUT). */
   skippedRecords?: number;
+  /** Request logs: the 1-based line (record number in a JSON array) where a work limit (LIMIT_*) stopped the read. */
+  line?: number;
 }
 
 export interface Refusal {

@@ -11,7 +11,7 @@ import { requestLogBlocks } from './request-log.ts';
 import { buildDupesRecord, type DupesRecord } from './record.ts';
 import { isPlainObject, type SourceOutcome } from './types.ts';
 import { gunzipChunks, hasGzipMagic } from '../input/gzip.ts';
-import { readRequests } from '../input/index.ts';
+import { readRequests, WorkLimitError, type InputLimits } from '../input/index.ts';
 import type { ParsedRequest, ReadError } from '../model.ts';
 
 export interface DupesInput {
@@ -24,6 +24,8 @@ export interface EvaluateOptions {
   signal?: AbortSignal;
   /** Request-log size cap after decompression; MAX_LOG_BYTES unless a test lowers it. */
   maxLogBytes?: number;
+  /** The reader's work limits (records, requests, …), raised by the CLI's --max-* flags or lowered by tests. */
+  limits?: Partial<InputLimits>;
 }
 
 /** What a file is, judged from the keys of its first JSON object. */
@@ -182,13 +184,22 @@ async function evaluate(
       ? { name: input.name.replace(/\.gz$/i, ''), bytes: cappedInflation(input.bytes, maxLogBytes, signal) }
       : { name: input.name, bytes: input.bytes };
     // The reader's own ceiling is lowered too: a gzip member inside the inflated bytes is inflated again there.
-    const read = await readRequests([file], { limits: { maxDecompressedBytes: maxLogBytes }, ...(signal && { signal }) });
+    const limits = { ...options.limits, maxDecompressedBytes: maxLogBytes };
+    const read = await readRequests([file], { limits, ...(signal && { signal }) });
     diagnostics.firstReadError = read.errors[0] ?? null;
     return dupesRecordForRequests(read.requests, read.errors.length);
   } catch (error) {
     if (isAbort(error, signal)) throw error;
     // Inflating stopped one chunk past the cap, so only the cap is known.
     if (error instanceof LogTooLarge) return logRefusal();
+    if (error instanceof WorkLimitError) {
+      return buildDupesRecord({
+        ok: false,
+        refusal: refuse(error.code, { limit: error.limit, ...(error.line > 0 && { line: error.line }) }),
+        adapter: null,
+        mapping: 'request-log-messages-v1',
+      });
+    }
     return buildDupesRecord({ ok: false, refusal: refuse('INPUT_UNREADABLE'), adapter: null, mapping: null });
   }
 }

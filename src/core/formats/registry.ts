@@ -11,6 +11,7 @@ import { importAnthropicMessages } from './anthropic-messages.ts';
 import { importOpenAiChat } from './openai-chat.ts';
 import { importOpenAiResponses } from './openai-responses.ts';
 import type { ImportContext, TextStore } from './segments.ts';
+import type { WorkBudget } from '../input/budget.ts';
 import { claudeCodeImporter } from './claude-code.ts';
 import { codexRolloutImporter } from './codex-rollout.ts';
 import { piSessionImporter } from './pi-session.ts';
@@ -34,6 +35,8 @@ export interface TranscriptContext {
   file: number;
   fileName: string;
   signal?: AbortSignal;
+  /** The read's work limits: every rebuilt request is counted as it is made (input/budget.ts). */
+  budget?: WorkBudget;
 }
 
 export interface TranscriptImport {

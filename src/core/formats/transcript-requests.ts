@@ -22,5 +22,7 @@ export interface RebuiltRequest {
 export function importRebuilt(rebuilt: RebuiltRequest, ctx: TranscriptContext): ParsedRequest {
   const request = WIRE_IMPORTERS[rebuilt.format](rebuilt.body, { store: ctx.store, file: ctx.file, line: rebuilt.line, index: 0 });
   const notes: RequestNote[] = [...request.notes, ...rebuilt.missing.map((code) => note(code))];
-  return { ...request, notes, timestamp: rebuilt.timestamp, recorded: rebuilt.recorded };
+  const rebuiltRequest = { ...request, notes, timestamp: rebuilt.timestamp, recorded: rebuilt.recorded };
+  ctx.budget?.addRequest(rebuiltRequest);
+  return rebuiltRequest;
 }

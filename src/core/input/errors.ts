@@ -12,6 +12,27 @@ export class InputError extends Error {
   }
 }
 
+/** Which work limit a read reached (limits.ts); public codes, printed by the CLI and the app. */
+export type WorkLimitCode = 'LIMIT_RECORDS' | 'LIMIT_BLANK_LINES' | 'LIMIT_REQUESTS' | 'LIMIT_SEGMENTS' | 'LIMIT_TEXTS';
+
+/**
+ * A work limit was reached: the read stops as a whole (unlike a broken record, nothing after it is read), so the
+ * run ends in bounded time and memory. `file` is the index of the file being read, `line` where it stopped.
+ */
+export class WorkLimitError extends InputError {
+  readonly code: WorkLimitCode;
+  readonly limit: number;
+  file: number;
+
+  constructor(code: WorkLimitCode, what: string, limit: number, line: number, file = 0) {
+    super(`${code}: more than ${limit.toLocaleString('en-US')} ${what}; reading stopped here`, line);
+    this.name = 'WorkLimitError';
+    this.code = code;
+    this.limit = limit;
+    this.file = file;
+  }
+}
+
 /** The abort reason of a signal as a throwable value (a DOMException AbortError unless the caller gave one). */
 export function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The read was aborted', 'AbortError');

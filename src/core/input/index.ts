@@ -16,7 +16,8 @@ import {
 } from '../formats/registry.ts';
 import { TextStore } from '../formats/segments.ts';
 import { batchOutputUsage, classifyRecord, isOutputKind, unwrapRecord, type EnvelopeKind } from './envelope.ts';
-import { InputError, throwIfAborted } from './errors.ts';
+import { WorkBudget } from './budget.ts';
+import { InputError, throwIfAborted, WorkLimitError } from './errors.ts';
 import { isObject } from './json-value.ts';
 import { resolveLimits, type InputLimits } from './limits.ts';
 import { textLines } from './lines.ts';
@@ -26,7 +27,7 @@ import { decodedChunks, rawChunks } from './source.ts';
 import { recordedUsage } from './usage.ts';
 
 export { DEFAULT_LIMITS, type InputLimits } from './limits.ts';
-export { InputError } from './errors.ts';
+export { InputError, WorkLimitError, type WorkLimitCode } from './errors.ts';
 
 export interface InputFile {
   name: string;
@@ -119,8 +120,9 @@ export async function readRequests(files: InputFile[], options: ReadOptions = {}
   const outputs: PendingOutput[] = [];
   const outputFiles = new Set<number>();
   const turns = new EventLoopTurns();
+  const budget = new WorkBudget(limits, store);
   for (let f = 0; f < files.length; f++) {
-    const reader = new FileReader(files[f]!, f, { limits, store, resent, requests, errors, outputs, options, turns });
+    const reader = new FileReader(files[f]!, f, { limits, store, resent, requests, errors, outputs, options, turns, budget });
     const summary = await reader.read();
     if (isOutputKind(summary.envelope as EnvelopeKind)) outputFiles.add(f);
     summaries.push(summary);
@@ -143,6 +145,8 @@ interface ReadState {
   outputs: PendingOutput[];
   options: ReadOptions;
   turns: EventLoopTurns;
+  /** Requests, segments and distinct texts of the whole read, against their limits. */
+  budget: WorkBudget;
 }
 
 /** Reads one file into the shared state. */
@@ -184,7 +188,7 @@ class FileReader {
     try {
       const raw = rawChunks(this.input.bytes, (n) => this.countBytes(n), signal);
       const decoded = decodedChunks(this.input.name, raw, limits.maxDecompressedBytes, signal);
-      const lines = textLines(decoded, { maxRecordBytes: limits.maxRecordBytes, signal });
+      const lines = textLines(decoded, { maxRecordBytes: limits.maxRecordBytes, maxBlankLines: limits.maxBlankLines, signal });
       const source = readRecords(lines, limits, signal, this.state.resent.forFile());
       this.layout = source.layout;
       this.elementLine = source.elementLine;
@@ -198,6 +202,9 @@ class FileReader {
         throwIfAborted(signal);
         await this.state.turns.take(signal);
         this.records++;
+        if (this.records > limits.maxRecords) {
+          throw new WorkLimitError('LIMIT_RECORDS', 'records per file', limits.maxRecords, record.line, this.file);
+        }
         if (!decided) {
           head.push(record);
           if ('value' in record) headValues++;
@@ -216,7 +223,9 @@ class FileReader {
         for (const held of head) this.take(held, transcript, transcriptRecords);
       }
     } catch (error) {
-      if (!(error instanceof InputError)) throw error;
+      // A work limit ends the whole read; it names the file it stopped in.
+      if (error instanceof WorkLimitError) error.file = this.file;
+      if (!(error instanceof InputError) || error instanceof WorkLimitError) throw error;
       // A file-level failure (truncated gzip, a limit): what was read before it still counts.
       this.error(error.line, error.message);
     }
@@ -286,7 +295,7 @@ class FileReader {
   }
 
   private async importTranscript(importer: TranscriptImporter, records: TranscriptRecord[]): Promise<void> {
-    const context = { store: this.state.store, file: this.file, fileName: this.input.name, signal: this.state.options.signal };
+    const context = { store: this.state.store, file: this.file, fileName: this.input.name, signal: this.state.options.signal, budget: this.state.budget };
     const result = await importer.importFile(records, context);
     this.state.requests.push(...result.requests);
     this.state.errors.push(...result.errors);
@@ -386,6 +395,7 @@ class FileReader {
     request.customId = unwrapped.customId;
     request.timestamp = unwrapped.timestamp;
     if (unwrapped.usage !== null) request.recorded = recordedUsage(unwrapped.usage, format);
+    this.state.budget.addRequest(request);
     this.state.requests.push(request);
   }
 

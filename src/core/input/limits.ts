@@ -24,6 +24,20 @@ export interface InputLimits {
    * broken lines must not turn into ten million error objects.
    */
   maxErrorsPerFile: number;
+  /**
+   * Work limits: the byte limits bound bytes, not work. A 6 MB gzip inflates to millions of tiny records, each of
+   * which costs objects and analysis time; these stop such a read with a located WorkLimitError (errors.ts).
+   * Records (non-blank lines, array elements) per file.
+   */
+  maxRecords: number;
+  /** Blank lines per file (skipped by a byte scan, but a 4 GiB file of newlines is still four billion of them). */
+  maxBlankLines: number;
+  /** Requests over the whole read (all files): each is kept, tokenized and simulated. */
+  maxRequests: number;
+  /** Segments over the whole read: the sum of every request's segment count. */
+  maxSegments: number;
+  /** Distinct interned texts over the whole read. */
+  maxDistinctTexts: number;
 }
 
 /** 8 GiB: a month of gateway logs fits; a crafted 1 KB → 100 GB gzip does not. */
@@ -38,12 +52,34 @@ export const MAX_NESTING_DEPTH = 512;
 /** 1,000 listed errors per file. */
 export const MAX_ERRORS_PER_FILE = 1000;
 
+/** 1,000,000 records per file. */
+export const MAX_RECORDS = 1_000_000;
+/** 1,000,000 blank lines per file: a log has a handful. */
+export const MAX_BLANK_LINES = 1_000_000;
+/** 200,000 requests per read: a year of one agent's sessions; tiny requests cost ~3.7 KB each to analyze. */
+export const MAX_REQUESTS = 200_000;
+/**
+ * 8,000,000 segments per read (a transcript resends its history, so segments grow with turns²); a resent
+ * segment costs ~3 µs of analysis, so this bounds the analysis of a read to about half a minute.
+ */
+export const MAX_SEGMENTS = 8_000_000;
+/**
+ * 1,000,000 distinct texts per read (a block's text and its wire JSON are two): a distinct block costs ~1.4 KB
+ * and ~45 µs to read and analyze.
+ */
+export const MAX_DISTINCT_TEXTS = 1_000_000;
+
 export const DEFAULT_LIMITS: Readonly<InputLimits> = Object.freeze({
   maxDecompressedBytes: MAX_DECOMPRESSED_BYTES,
   maxDocumentBytes: MAX_DOCUMENT_BYTES,
   maxRecordBytes: MAX_RECORD_BYTES,
   maxNestingDepth: MAX_NESTING_DEPTH,
   maxErrorsPerFile: MAX_ERRORS_PER_FILE,
+  maxRecords: MAX_RECORDS,
+  maxBlankLines: MAX_BLANK_LINES,
+  maxRequests: MAX_REQUESTS,
+  maxSegments: MAX_SEGMENTS,
+  maxDistinctTexts: MAX_DISTINCT_TEXTS,
 });
 
 export function resolveLimits(overrides: Partial<InputLimits> | undefined): InputLimits {

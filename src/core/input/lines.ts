@@ -2,18 +2,67 @@
 // multi-byte UTF-8 sequence) and decoded one by one with a fatal decoder, so an invalid byte is reported with its
 // offset and only its own line is lost. UTF-16 (recognised by its BOM only) is decoded as a stream.
 
-import { InputError, throwIfAborted } from './errors.ts';
+import { InputError, throwIfAborted, WorkLimitError } from './errors.ts';
 import { formatBytes } from './limits.ts';
 import { firstInvalidUtf8Offset } from './utf8-check.ts';
 
 export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be';
 
-/** One line of the file: its text, or why it could not be read. `line` is 1-based. */
-export type TextLine = { line: number; text: string } | { line: number; error: string };
+/**
+ * One line of the file: its text, or why it could not be read; or a run of `blank` blank lines (nothing but
+ * spaces, tabs and CR) starting at `line`, counted by a byte scan instead of being decoded one by one. `line` is
+ * 1-based.
+ */
+export type TextLine = { line: number; text: string } | { line: number; error: string } | { line: number; blank: number };
 
 export interface LineReaderOptions {
   maxRecordBytes: number;
+  /** Blank lines the file may hold before the read stops with LIMIT_BLANK_LINES. */
+  maxBlankLines: number;
   signal?: AbortSignal;
+}
+
+/** Counts blank lines against their limit; throws WorkLimitError at the first line past it. */
+class BlankLines {
+  private count = 0;
+
+  constructor(private readonly max: number) {}
+
+  add(firstLine: number, lines: number): void {
+    if (this.count + lines > this.max) {
+      const line = firstLine + (this.max - this.count);
+      throw new WorkLimitError('LIMIT_BLANK_LINES', 'blank lines per file', this.max, line);
+    }
+    this.count += lines;
+  }
+}
+
+const SPACE = 0x20;
+const TAB = 0x09;
+const CR = 0x0d;
+
+/**
+ * Where the run of blank lines (only spaces, tabs, CR, each ended by LF) that starts at `start` ends, and how many
+ * lines it holds (in `count.lines`). A plain function, not part of the generator: V8 optimizes this loop far
+ * better on its own (~3 ns a byte instead of ~20).
+ */
+function blankRunEnd(chunk: Uint8Array, start: number, count: { lines: number }): number {
+  const length = chunk.byteLength;
+  let at = start;
+  let lines = 0;
+  for (;;) {
+    let i = at;
+    while (i < length) {
+      const b = chunk[i]!;
+      if (b !== SPACE && b !== TAB && b !== CR) break;
+      i++;
+    }
+    if (i >= length || chunk[i] !== LF) break;
+    lines++;
+    at = i + 1;
+  }
+  count.lines = lines;
+  return at;
 }
 
 /** How many leading bytes are inspected for NUL bytes before the file is accepted as text. */
@@ -105,6 +154,8 @@ async function* utf8Lines(chunks: AsyncIterable<Uint8Array>, options: LineReader
   let line = 0;
   let fileOffset = 0;
   let lineStart = 0;
+  const blanks = new BlankLines(options.maxBlankLines);
+  const scan = { lines: 0 };
 
   const finish = (): TextLine => {
     line++;
@@ -140,6 +191,20 @@ async function* utf8Lines(chunks: AsyncIterable<Uint8Array>, options: LineReader
     throwIfAborted(options.signal);
     let start = 0;
     for (;;) {
+      if (pendingBytes === 0 && !overflow) {
+        // Blank lines at the start of a line are counted in one run (a file of newlines is a bomb shape).
+        const at = blankRunEnd(chunk, start, scan);
+        const run = scan.lines;
+        if (run > 0) {
+          blanks.add(line + 1, run);
+          const first = line + 1;
+          line += run;
+          fileOffset += at - start;
+          lineStart = fileOffset;
+          start = at;
+          yield { line: first, blank: run };
+        }
+      }
       const nl = chunk.indexOf(LF, start);
       const end = nl < 0 ? chunk.byteLength : nl;
       if (!overflow) {
@@ -174,6 +239,7 @@ async function* utf16Lines(
   let carry = '';
   let line = 0;
   let offset = 0;
+  const blanks = new BlankLines(options.maxBlankLines);
   for await (const chunk of chunks) {
     throwIfAborted(options.signal);
     let text: string;
@@ -188,7 +254,11 @@ async function* utf16Lines(
     let from = 0;
     while (nl >= 0) {
       line++;
-      yield { line, text: stripCr(carry.slice(from, nl)) };
+      const text = stripCr(carry.slice(from, nl));
+      if (BLANK_TEXT.test(text)) {
+        blanks.add(line, 1);
+        yield { line, blank: 1 };
+      } else yield { line, text };
       from = nl + 1;
       nl = carry.indexOf('\n', from);
     }
@@ -210,6 +280,8 @@ async function* utf16Lines(
     yield { line, text: stripCr(carry) };
   }
 }
+
+const BLANK_TEXT = /^[ \t\r]*$/;
 
 function stripCr(text: string): string {
   return text.length > 0 && text.charCodeAt(text.length - 1) === 0x0d ? text.slice(0, -1) : text;

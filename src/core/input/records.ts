@@ -57,7 +57,7 @@ export function readRecords(
         yield item;
         continue;
       }
-      if (item.text.trim() === '') continue;
+      if ('blank' in item || item.text.trim() === '') continue;
       first = item;
       break;
     }
@@ -105,7 +105,7 @@ export function readRecords(
         yield parseRecord(first.text, first.line, limits.maxNestingDepth);
         for (const item of ahead) {
           if ('error' in item) yield item;
-          else if (!isBlank(item.text)) yield parseRecord(item.text, item.line, limits.maxNestingDepth);
+          else if ('text' in item && !isBlank(item.text)) yield parseRecord(item.text, item.line, limits.maxNestingDepth);
         }
         yield* jsonlRest(iterator, limits, signal, resent);
         return;
@@ -130,15 +130,16 @@ export function readRecords(
         texts.push('');
         continue;
       }
+      if ('blank' in item) {
+        // Kept as empty lines: the document's line numbers count them.
+        for (let i = 0; i < item.blank; i++) texts.push('');
+        chars += item.blank;
+        if (chars > limits.maxDocumentBytes) throw documentTooLarge(limits, first.line);
+        continue;
+      }
       texts.push(item.text);
       chars += item.text.length + 1;
-      if (chars > limits.maxDocumentBytes) {
-        throw new InputError(
-          `a single JSON document larger than the limit of ${formatBytes(limits.maxDocumentBytes)}; ` +
-            'write one request a line (JSONL) so it can be streamed',
-          first.line,
-        );
-      }
+      if (chars > limits.maxDocumentBytes) throw documentTooLarge(limits, first.line);
     }
     // Line numbers of the document count from the file's first line; blank/unreadable leading lines shift them.
     const lineShift = first.line - 1;
@@ -186,6 +187,14 @@ export function readRecords(
   return { records: generate(), layout: () => layout, elementLine };
 }
 
+function documentTooLarge(limits: InputLimits, line: number): InputError {
+  return new InputError(
+    `a single JSON document larger than the limit of ${formatBytes(limits.maxDocumentBytes)}; ` +
+      'write one request a line (JSONL) so it can be streamed',
+    line,
+  );
+}
+
 async function* jsonlRest(
   iterator: AsyncIterator<TextLine>,
   limits: InputLimits,
@@ -201,7 +210,7 @@ async function* jsonlRest(
       yield item;
       continue;
     }
-    if (isBlank(item.text)) continue;
+    if ('blank' in item || isBlank(item.text)) continue;
     const value = resent?.parse(item.text, limits.maxNestingDepth);
     yield value === undefined ? parseRecord(item.text, item.line, limits.maxNestingDepth) : { line: item.line, value };
   }

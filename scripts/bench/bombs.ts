@@ -1,0 +1,31 @@
+// The bomb shapes of the hostile-input bench (scripts/bench-bombs.ts): each a generator of the file's text, synthetic.
+export interface BombShape {
+  name: string;
+  /** File name under .bench/bombs/. */
+  file: string;
+  gzip: boolean;
+  chunks: () => Iterable<string>;
+  /** CLI argument lists to run on the bomb and on the normal input (the file name is appended). */
+  commands: string[][];
+}
+
+const MIB = 1024 * 1024;
+const TINY = '{"model":"claude-sonnet-4-5","messages":[{"role":"user","content":"hi"}]}\n';
+
+function* repeated(unit: string, totalBytes: number): Generator<string> {
+  const block = unit.repeat(Math.max(1, Math.floor(MIB / unit.length)));
+  for (let written = 0; written < totalBytes; written += block.length) yield block;
+}
+
+export function bombShapes(): BombShape[] {
+  return [
+    // ~7 MB of gzip inflating to 2 GiB of tiny requests (29 M records).
+    { name: 'tiny-records-gz', file: 'tiny-2gib.jsonl.gz', gzip: true, chunks: () => repeated(TINY, 2 * 1024 * MIB), commands: [['analyze'], ['dupes']] },
+    // 1 M tiny requests, plain (74 MB).
+    { name: 'tiny-records-plain', file: 'tiny-1m.jsonl', gzip: false, chunks: () => repeated(TINY, 1_000_000 * TINY.length), commands: [['analyze'], ['dupes']] },
+    // ~4 MB of gzip inflating to 4 GiB of newlines.
+    { name: 'newlines-gz', file: 'newlines-4gib.jsonl.gz', gzip: true, chunks: () => repeated('\n', 4 * 1024 * MIB), commands: [['analyze'], ['dupes']] },
+    // 3 M records that are not objects ("1"), plain (6 MB): every one a located error until the record limit.
+    { name: 'non-object-records', file: 'ones-3m.jsonl', gzip: false, chunks: () => repeated('1\n', 6_000_000), commands: [['analyze'], ['dupes']] },
+  ];
+}
