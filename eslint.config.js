@@ -12,7 +12,7 @@ function reachingUp(layer, above) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'playwright-report/**', 'examples/**', '.stryker-tmp/**', 'reports/**'] },
+  { ignores: ['dist/**', 'lib/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'playwright-report/**', 'examples/**', '.stryker-tmp/**', 'reports/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx's loader so the CLI and the web app share one source tree.
+// The checkout's launcher: runs the TypeScript CLI sources through tsx (a devDependency), so tests and edits need
+// no rebuild. The package's `ctxray` command is lib/cli/bin.js, the same main() built to plain JavaScript by
+// `npm run build:lib` (run by `npm ci` and `npm pack` through "prepare"); `npx ctxray` in a checkout runs that.
 import { register } from 'tsx/esm/api';
 
 register();

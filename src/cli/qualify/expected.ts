@@ -5,9 +5,17 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ExpectedQualification } from '../../core/clearing/qualification-record.ts';
+import { checkQualification, type ExpectedQualification } from '../../core/clearing/qualification-record.ts';
+import type { QualificationStatus } from '../../core/clearing/analyze.ts';
+import { QUALIFICATION_SOURCE_DIGEST } from '../../core/clearing/qualification-expected.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+/**
+ * Run from the TypeScript sources (a checkout) the digest is taken of the sources beside this module. The built
+ * CLI (lib/, the installed package) ships no sources: it uses the digest baked into the core, which `npm run
+ * build` refuses to build with when it is stale, so both name the digest of the sources the build compiled.
+ */
+const FROM_SOURCES = import.meta.url.endsWith('.ts');
 
 /** The sources whose bytes define a qualification, in digest order (paths as named inside the digest). */
 export const QUALIFICATION_SOURCES = [
@@ -31,12 +39,14 @@ export function sourceDigestOf(files: readonly { name: string; bytes: Uint8Array
   return hash.digest('hex');
 }
 
-/** Absolute paths of the qualification sources (this command's inputs: --out must never replace one). */
+/** Absolute paths of the qualification sources (this command's inputs: --out must never replace one); none when built. */
 export function qualificationSourcePaths(): string[] {
+  if (!FROM_SOURCES) return [];
   return QUALIFICATION_SOURCES.map((name) => path.join(HERE, path.basename(name)));
 }
 
 export async function qualificationSourceDigest(): Promise<string> {
+  if (!FROM_SOURCES) return QUALIFICATION_SOURCE_DIGEST;
   const paths = qualificationSourcePaths();
   const files = await Promise.all(
     QUALIFICATION_SOURCES.map(async (name, i) => ({ name, bytes: new Uint8Array(await readFile(paths[i]!)) })),
@@ -66,4 +76,16 @@ export async function installedPiAiVersion(): Promise<string> {
 export async function expectedQualification(): Promise<ExpectedQualification> {
   const [piAiVersion, sourceDigest] = await Promise.all([installedPiAiVersion(), qualificationSourceDigest()]);
   return { piAiVersion, sourceDigest };
+}
+
+/**
+ * A parsed qualification record checked against the installed pi-ai and these sources. Missing or stale is not
+ * invalid input: the clearing record then says PAYLOAD_UNQUALIFIED per API.
+ */
+export async function installedQualificationStatus(record: unknown): Promise<QualificationStatus> {
+  try {
+    return checkQualification(record, await expectedQualification());
+  } catch {
+    return { ok: false, code: 'PAYLOAD_UNQUALIFIED', why: 'installed pi-ai or qualification sources not found' };
+  }
 }
