@@ -10,6 +10,9 @@ import {
   type Calibration,
 } from '../core/cache/calibrate.ts';
 import type { ParsedRequest } from '../core/model.ts';
+import type { Analysis } from '../core/analysis/types.ts';
+import { calibrateAnalysis } from '../core/cache/calibrate-analysis.ts';
+import { withCacheAnalysis } from '../core/cache/attach.ts';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
@@ -103,4 +106,13 @@ export async function calibrateWithCountTokens(
     throw new CalibrationError(`--calibrate: the request at line ${request.line} has no estimated tokens`);
   }
   return { calibration, requestIndex: index, exact, estimated };
+}
+
+/** --calibrate on a finished analysis: the count, and the analysis with the cache figures rebuilt on the calibrated counts. */
+export async function calibratedAnalysis(
+  analysis: Analysis,
+  env: Record<string, string | undefined>,
+): Promise<{ analysis: Analysis; counted: CountTokensCalibration }> {
+  const counted = await calibrateWithCountTokens(analysis.requests, analysis.segmentTokens, analysis.overheadTokens, env);
+  return { analysis: withCacheAnalysis(calibrateAnalysis(analysis, counted.calibration)), counted };
 }

@@ -6,8 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { analyzeInput } from '../../core/analysis/analyze.ts';
 import { buildRecord } from '../../core/analysis/record.ts';
-import { calibrateAnalysis } from '../../core/cache/calibrate-analysis.ts';
 import type { Analysis } from '../../core/analysis/types.ts';
+import { unreadableFiles } from '../../core/analysis/unreadable.ts';
 import { InputError, WorkLimitError, type InputFile, type InputLimits, type ReadProgress } from '../../core/input/index.ts';
 import { applyWorkLimitFlag, WORK_LIMIT_FLAGS, WORK_LIMIT_HELP, workLimitMessage } from '../work-limits.ts';
 import { progressReporter } from '../progress.ts';
@@ -15,9 +15,8 @@ import type { WireFormat } from '../../core/model.ts';
 import { checkOutputPath, writeOutputSafely } from '../fs/safe-output.ts';
 import type { CliIO, Command } from '../io.ts';
 import { terminalSafeIO } from '../terminal-safe.ts';
-import { CalibrationError, calibrateWithCountTokens } from '../calibrate.ts';
+import { CalibrationError, calibratedAnalysis } from '../calibrate.ts';
 import { renderTerminalReport } from '../report/terminal.ts';
-import { withCacheAnalysis } from '../../core/cache/attach.ts';
 import { SEVERITY_RANK, type Severity } from '../../core/cache/index.ts';
 import { renderCacheSummary } from '../report/findings-terminal.ts';
 import { renderHtmlReport } from '../report/html.ts';
@@ -281,20 +280,6 @@ export function colorEnabled(env: CliIO['env'], stdoutIsTerminal: boolean): bool
   return stdoutIsTerminal && env.TERM !== 'dumb';
 }
 
-/** An input that yielded no request at all is unreadable: that is exit 1, with its errors shown. */
-function unreadableFiles(analysis: Analysis, include: (file: number) => boolean = () => true): string[] {
-  const messages: string[] = [];
-  analysis.files.forEach((file, index) => {
-    if (file.requests > 0 || !include(index)) return;
-    const errors = analysis.errors.filter((error) => error.file === index);
-    // A batch output file holds usage for another file's requests, never requests: without errors it read fine.
-    if ((file.envelope === 'anthropic-batch-results' || file.envelope === 'openai-batch-output') && errors.length === 0) return;
-    if (errors.length === 0) messages.push(`${file.name}: no request bodies found`);
-    for (const error of errors) messages.push(`${file.name}${error.line > 0 && error.recordNumber === undefined ? `:${error.line}` : ''}: ${error.message}`);
-  });
-  return messages;
-}
-
 export const analyzeCommand: Command = async (argv, terminalIo) => {
   // Model ids, file names and (with --content) tool names come from the input: no control character gets through.
   const io = terminalSafeIO(terminalIo);
@@ -389,9 +374,9 @@ export const analyzeCommand: Command = async (argv, terminalIo) => {
   const jsonToStdout = args.json === '-';
   if (args.calibrate === true) {
     try {
-      const counted = await calibrateWithCountTokens(analysis.requests, analysis.segmentTokens, analysis.overheadTokens, io.env);
-      // The cache figures are built on the token counts: recompute them on the calibrated counts.
-      analysis = withCacheAnalysis(calibrateAnalysis(analysis, counted.calibration));
+      const calibrated = await calibratedAnalysis(analysis, io.env);
+      analysis = calibrated.analysis;
+      const counted = calibrated.counted;
       const line = analysis.requests[counted.requestIndex]?.line ?? 0;
       const note =
         `calibrated Claude estimates with count_tokens: ${counted.exact} tokens for the request at line ${line} ` +

@@ -6,11 +6,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import initSqlJs from 'sql.js';
 import type { Command, CliIO } from '../io.ts';
-import { analyzeClearing, type JournalSource, type QualificationStatus } from '../../core/clearing/analyze.ts';
+import { analyzeClearing, type JournalSource } from '../../core/clearing/analyze.ts';
 import { API_CODES, CODE_MEANINGS, GLOBAL_CODES, type InputName } from '../../core/clearing/codes.ts';
 import type { InputError } from '../../core/clearing/inputs.ts';
-import { checkQualification } from '../../core/clearing/qualification-record.ts';
-import { expectedQualification } from '../qualify/expected.ts';
+import { installedQualificationStatus } from '../qualify/expected.ts';
 import { checkOutputPath, SQLITE_COMPANION_SUFFIXES, SafeOutputError, writeExclusive } from '../fs/safe-output.ts';
 import { snapshotChanged, takeSnapshot } from '../fs/snapshot.ts';
 
@@ -287,13 +286,7 @@ export const clearingCommand: Command = async (argv: string[], io: CliIO): Promi
   const agentConfig = readJson(jsonPaths.agentConfig, 'agent_config', inputErrors);
   const appAllowlist = readJson(jsonPaths.appAllowlist, 'app_allowlist', inputErrors);
 
-  // Missing or stale qualification is not invalid input: the record says PAYLOAD_UNQUALIFIED per API.
-  let qualification: QualificationStatus;
-  try {
-    qualification = checkQualification(qualificationJson, await expectedQualification());
-  } catch {
-    qualification = { ok: false, code: 'PAYLOAD_UNQUALIFIED', why: 'installed pi-ai or qualification sources not found' };
-  }
+  const qualification = await installedQualificationStatus(qualificationJson);
 
   const SQL = await initSqlJs();
   const { record, diagnostics } = analyzeClearing({

@@ -1,0 +1,16 @@
+// Which inputs could not be read at all: the CLI's exit 1 and the library's rejection, with each file's errors.
+import type { Analysis } from './types.ts';
+
+/** An input that yielded no request at all is unreadable: that is exit 1, with its errors shown. */
+export function unreadableFiles(analysis: Analysis, include: (file: number) => boolean = () => true): string[] {
+  const messages: string[] = [];
+  analysis.files.forEach((file, index) => {
+    if (file.requests > 0 || !include(index)) return;
+    const errors = analysis.errors.filter((error) => error.file === index);
+    // A batch output file holds usage for another file's requests, never requests: without errors it read fine.
+    if ((file.envelope === 'anthropic-batch-results' || file.envelope === 'openai-batch-output') && errors.length === 0) return;
+    if (errors.length === 0) messages.push(`${file.name}: no request bodies found`);
+    for (const error of errors) messages.push(`${file.name}${error.line > 0 && error.recordNumber === undefined ? `:${error.line}` : ''}: ${error.message}`);
+  });
+  return messages;
+}

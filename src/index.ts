@@ -1,0 +1,224 @@
+// The library entry (`import { analyze, dupes, clearing } from 'ctxray'`, docs/library.md): the CLI's three
+// analyses as functions over bytes, strings or streams, each resolving to the record the CLI writes as JSON.
+// Node only: clearing checks the installed @mariozechner/pi-ai version, and sql.js loads its wasm from its package.
+import initSqlJs from 'sql.js';
+import { analyzeInput } from './core/analysis/analyze.ts';
+import { unreadableFiles } from './core/analysis/unreadable.ts';
+import { ANALYSIS_SCHEMA, buildRecord, type ErrorRecord, type FileRecord, type RequestRecord } from './core/analysis/record.ts';
+import type { ModelUse } from './core/analysis/types.ts';
+import { analyzeClearing } from './core/clearing/analyze.ts';
+import type { InputError as ClearingInputError } from './core/clearing/inputs.ts';
+import type { ClearingRecord } from './core/clearing/record.ts';
+import { evaluateDupesInput, type DupesRecord } from './core/dupes/index.ts';
+import type { InputFile, ReadProgress } from './core/input/index.ts';
+import { rawChunks } from './core/input/source.ts';
+import type { WireFormat } from './core/model.ts';
+import { calibratedAnalysis } from './cli/calibrate.ts';
+import { installedQualificationStatus } from './cli/qualify/expected.ts';
+
+export { CTXRAY_VERSION } from './core/analysis/version.ts';
+export { InputError } from './core/input/errors.ts';
+export { CalibrationError } from './cli/calibrate.ts';
+export type { ClearingRecord, DupesRecord, ErrorRecord, FileRecord, ModelUse, ReadProgress, RequestRecord };
+
+/** Rejects analyze when an input yielded no request at all (the CLI's exit 1): one line per file and error. */
+export class UnreadableInputError extends Error {
+  override readonly name = 'UnreadableInputError';
+  constructor(readonly problems: readonly string[]) {
+    super(`unreadable input:\n${problems.map((line) => `  ${line}`).join('\n')}`);
+  }
+}
+
+/**
+ * One input's content: bytes, text (the log itself, never a path), a web ReadableStream, or any async iterable
+ * of chunks (a Node stream such as fs.createReadStream(file)). Streams are read as they arrive, not held whole,
+ * by analyze; dupes and clearing read their inputs whole, as the CLI does.
+ */
+export type Content = Uint8Array | string | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>;
+
+/** Content with the name the reports show (gzip is recognised by its bytes, with or without a .gz name). */
+export interface NamedContent {
+  name: string;
+  content: Content;
+}
+
+/** `--format` values, as the CLI spells them. */
+export type FormatOption = 'anthropic' | 'anthropic-messages' | 'openai' | 'openai-chat' | 'openai-responses' | 'auto';
+
+const FORMATS: Record<FormatOption, WireFormat | 'auto'> = {
+  anthropic: 'anthropic-messages',
+  'anthropic-messages': 'anthropic-messages',
+  openai: 'openai-chat',
+  'openai-chat': 'openai-chat',
+  'openai-responses': 'openai-responses',
+  auto: 'auto',
+};
+
+/** The CLI's analysis options (`ctxray analyze --format --model --calibrate`), plus cancellation and progress. */
+export interface AnalyzeOptions {
+  /** Wire format of every request body; 'auto' (the default) detects it per input. */
+  format?: FormatOption;
+  /** Price and tokenize every request as this model id instead of the one it names. */
+  model?: string;
+  /**
+   * Count the largest Claude request exactly with Anthropic's count_tokens endpoint (one network call, the only
+   * one the library ever makes) and rescale every Claude estimate. The key is sent only in that request's header.
+   */
+  calibrate?: { apiKey: string; baseUrl?: string };
+  signal?: AbortSignal;
+  onProgress?: (progress: ReadProgress) => void;
+}
+
+/** The `ctxray.analysis` record (docs/analysis.schema.json): what `ctxray analyze --json -` prints. */
+export interface AnalysisRecord {
+  schema: typeof ANALYSIS_SCHEMA;
+  generatedBy: string;
+  pricedOn: string;
+  files: FileRecord[];
+  models: ModelUse[];
+  requests: RequestRecord[];
+  errors: ErrorRecord[];
+  /** totals, calibration, findings, nearDuplicates, transcripts, summary: see the schema. */
+  [section: string]: unknown;
+}
+
+/** Inputs of the clearing analysis: the contents of the files `ctxray clearing` names. */
+export interface ClearingInputs {
+  /** pi session journals (.jsonl), in the order they are to be read (the CLI sorts by path). */
+  journals: readonly Content[];
+  /** The checkpointed tool-history SQLite sidecar (docs/clearing/sidecar.md). */
+  sidecar: Content;
+  /** Set when a -wal, -shm or -journal companion file exists beside the sidecar: it is then refused, as the CLI does. */
+  sidecarHasCompanion?: boolean;
+  /** JSON inputs, as JSON text (string or bytes) or already parsed. */
+  routes: unknown;
+  qualification: unknown;
+  agentConfig?: unknown;
+  appAllowlist?: unknown;
+  /** Expected share of cleared results retrieved again, 0..1 (default 0.05). */
+  retrievalRate?: number;
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array | string> {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+}
+
+const encoder = new TextEncoder();
+// As Node's readFileSync(file, 'utf8') decodes for the CLI: invalid bytes become U+FFFD and a BOM is kept.
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** Content as what the core reads: bytes or a web stream of bytes. */
+function bytesOrStream(content: Content): Uint8Array | ReadableStream<Uint8Array> {
+  if (typeof content === 'string') return encoder.encode(content);
+  if (content instanceof Uint8Array || content instanceof ReadableStream) return content;
+  if (isAsyncIterable(content)) {
+    const chunks = content[Symbol.asyncIterator]();
+    return new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await chunks.next();
+        if (next.done === true) controller.close();
+        else controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
+      },
+      async cancel() {
+        await chunks.return?.();
+      },
+    });
+  }
+  throw new TypeError('ctxray: content must be a Uint8Array, a string, a ReadableStream or an async iterable of chunks');
+}
+
+/** Content read whole. */
+async function wholeBytes(content: Content): Promise<Uint8Array> {
+  const source = bytesOrStream(content);
+  if (source instanceof Uint8Array) return source;
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of rawChunks(source, () => undefined)) {
+    chunks.push(chunk);
+    length += chunk.byteLength;
+  }
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+}
+
+function isNamed(value: unknown): value is NamedContent {
+  return typeof value === 'object' && value !== null && 'name' in value && 'content' in value;
+}
+
+/**
+ * Tokens by category, cache simulation and findings of one or more request logs or transcripts (`ctxray
+ * analyze`). Several inputs are one analysis, as several files on the command line are. Unreadable records are
+ * listed in `errors`; an input that yields no request at all rejects with UnreadableInputError (the CLI's exit 1),
+ * a failed limit with InputError, a failed calibration with CalibrationError.
+ */
+export async function analyze(input: Content | NamedContent | readonly NamedContent[], options: AnalyzeOptions = {}): Promise<AnalysisRecord> {
+  const named: readonly NamedContent[] = Array.isArray(input) ? input : [isNamed(input) ? input : { name: 'input', content: input as Content }];
+  const format = options.format === undefined ? 'auto' : FORMATS[options.format];
+  if (format === undefined) throw new TypeError(`ctxray: format must be one of ${Object.keys(FORMATS).join(', ')}`);
+  const files: InputFile[] = named.map(({ name, content }) => ({ name, bytes: bytesOrStream(content) }));
+  let analysis = await analyzeInput(files, {
+    format,
+    model: options.model ?? null,
+    ...(options.signal !== undefined && { signal: options.signal }),
+    ...(options.onProgress !== undefined && { onProgress: options.onProgress }),
+  });
+  const unreadable = unreadableFiles(analysis);
+  if (unreadable.length > 0) throw new UnreadableInputError(unreadable);
+  if (options.calibrate !== undefined) {
+    const env = { ANTHROPIC_API_KEY: options.calibrate.apiKey, ANTHROPIC_BASE_URL: options.calibrate.baseUrl };
+    analysis = (await calibratedAnalysis(analysis, env)).analysis;
+  }
+  return buildRecord(analysis) as AnalysisRecord;
+}
+
+/**
+ * The exact duplicate-context contract of one input (`ctxray dupes`, docs/dupes.md): `result` is pass, fail or
+ * unknown (the CLI's exit 0, 1, 2), with `reason` when unknown.
+ */
+export async function dupes(input: Content | NamedContent): Promise<DupesRecord> {
+  const { name, content } = isNamed(input) ? input : { name: 'input', content: input };
+  return evaluateDupesInput({ name, bytes: await wholeBytes(content) });
+}
+
+/** JSON text (string or bytes) parsed, anything else taken as parsed already; null (not_json) when it does not parse. */
+function jsonInput(value: unknown, input: ClearingInputError['input'], errors: ClearingInputError[]): unknown {
+  if (typeof value !== 'string' && !(value instanceof Uint8Array)) return value;
+  try {
+    return JSON.parse(typeof value === 'string' ? value : decoder.decode(value));
+  } catch {
+    errors.push({ input, reason: 'not_json', at: '' });
+    return null;
+  }
+}
+
+/**
+ * Whether clearing old tool results would pay off (`ctxray clearing`, docs/clearing/README.md): BUILD, DEFER or
+ * STOP per API, from journal and sidecar contents, routes and a qualification record made with the installed
+ * @mariozechner/pi-ai.
+ */
+export async function clearing(inputs: ClearingInputs): Promise<ClearingRecord> {
+  const inputErrors: ClearingInputError[] = [];
+  const journals = await Promise.all(inputs.journals.map(async (journal) => decoder.decode(await wholeBytes(journal))));
+  const sidecar = { bytes: await wholeBytes(inputs.sidecar), companionPresent: inputs.sidecarHasCompanion === true };
+  const routes = jsonInput(inputs.routes, 'routes', inputErrors);
+  const qualificationJson = jsonInput(inputs.qualification, 'qualification', inputErrors);
+  const agentConfig = jsonInput(inputs.agentConfig, 'agent_config', inputErrors);
+  const appAllowlist = jsonInput(inputs.appAllowlist, 'app_allowlist', inputErrors);
+  const { record } = analyzeClearing({
+    SQL: await initSqlJs(),
+    journals,
+    sidecar,
+    routes,
+    qualification: await installedQualificationStatus(qualificationJson),
+    agentConfig,
+    appAllowlist,
+    ...(inputs.retrievalRate !== undefined && { retrievalRate: inputs.retrievalRate }),
+    inputErrors,
+  });
+  return record;
+}

@@ -1,0 +1,114 @@
+// The library entry (src/index.ts → `import … from 'ctxray'`) from the sources: every content shape gives the
+// record the CLI prints, options map as the CLI's do, and bad input is refused with a clear message.
+// tests/package/install.test.ts runs the same entry from an installed tarball.
+import { spawnSync } from 'node:child_process';
+import { createReadStream, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { analyze, clearing, dupes, UnreadableInputError } from '../../src/index.ts';
+
+const ROOT = path.resolve(__dirname, '../..');
+const BIN = path.join(ROOT, 'bin/ctxray.mjs');
+const CHAT = path.join(ROOT, 'examples/synthetic-openai-chat-tools-reordered.jsonl');
+const BUILD_CASE = path.join(ROOT, 'examples/clearing/build');
+
+function cliJson(args: string[]): unknown {
+  return JSON.parse(spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 }).stdout);
+}
+
+describe('analyze', () => {
+  const text = readFileSync(CHAT, 'utf8');
+  const cli = cliJson(['analyze', CHAT, '--json', '-']);
+
+  it('gives the CLI\'s record for a string, bytes, a web stream, a Node stream and string chunks alike', async () => {
+    const half = text.length >> 1;
+    const records = await Promise.all([
+      analyze(text),
+      analyze(new Uint8Array(readFileSync(CHAT))),
+      analyze(Readable.toWeb(createReadStream(CHAT)) as ReadableStream<Uint8Array>),
+      analyze({ name: 'chat.jsonl', content: createReadStream(CHAT, { highWaterMark: 1024 }) }),
+      analyze((async function* () {
+        yield text.slice(0, half);
+        yield text.slice(half);
+      })()),
+    ]);
+    for (const record of records) expect(record).toEqual(cli);
+    expect(records[0]!.requests).toHaveLength(8);
+  });
+
+  it('takes several named inputs as one analysis, as several files on the command line are', async () => {
+    const record = await analyze([
+      { name: 'a.jsonl', content: text },
+      { name: 'b.jsonl', content: text },
+    ]);
+    expect(record).toEqual(cliJson(['analyze', CHAT, CHAT, '--json', '-']));
+    expect(record.files).toHaveLength(2);
+  });
+
+  it('maps --format and --model as the CLI does', async () => {
+    const record = await analyze(text, { format: 'openai', model: 'gpt-4.1' });
+    expect(record).toEqual(cliJson(['analyze', CHAT, '--format', 'openai', '--model', 'gpt-4.1', '--json', '-']));
+    expect(new Set(record.requests.map((request) => request.model))).toEqual(new Set(['gpt-4.1']));
+  });
+
+  it('refuses an unknown format, content of the wrong type, and inputs that yield no request as the CLI does', async () => {
+    await expect(analyze(text, { format: 'openai-batch' as never })).rejects.toThrow('format must be one of anthropic, anthropic-messages, openai');
+    await expect(analyze(42 as never)).rejects.toThrow('content must be a Uint8Array, a string, a ReadableStream or an async iterable');
+    const gz = await analyze({ name: 'log.jsonl.gz', content: text }).catch((error: unknown) => error);
+    expect(gz).toBeInstanceOf(UnreadableInputError);
+    expect((gz as UnreadableInputError).problems).toEqual(['log.jsonl.gz: the file name ends in .gz but the data does not start with the gzip magic bytes 1f 8b']);
+    const words = await analyze([{ name: 'notes.txt', content: 'x' }, { name: 'chat.jsonl', content: text }]).catch((error: unknown) => error);
+    expect((words as UnreadableInputError).problems).toEqual(['notes.txt:1: not JSON or JSONL: the first non-blank line starts with a letter']);
+  });
+
+  it('stops when its signal is aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(analyze(text, { signal: controller.signal })).rejects.toThrow();
+  });
+});
+
+describe('dupes', () => {
+  it('gives the CLI\'s record: fail for the re-read example, unknown for text that is no input it knows', async () => {
+    const reread = path.join(ROOT, 'examples/synthetic-anthropic-file-reread.jsonl');
+    const record = await dupes(createReadStream(reread));
+    expect(record.result).toBe('fail');
+    expect(record).toEqual(cliJson(['dupes', reread]));
+    const unknown = await dupes('not json at all');
+    expect([unknown.result, unknown.reason]).toEqual(['unknown', expect.any(String)]);
+  });
+});
+
+describe('clearing', () => {
+  const file = (name: string) => readFileSync(path.join(BUILD_CASE, name));
+  const journals = ['session-1.jsonl', 'session-2.jsonl', 'session-3.jsonl', 'session-4.jsonl'].map((name) => file(`journals/${name}`));
+  const inputs = {
+    journals,
+    sidecar: file('sidecar.sqlite'),
+    routes: file('routes.json').toString('utf8'),
+    qualification: JSON.parse(file('qualification.json').toString('utf8')) as unknown,
+    agentConfig: file('agent-config.json'),
+    appAllowlist: file('app-allowlist.json'),
+  };
+
+  it('gives the CLI\'s BUILD record for the BUILD example case (JSON as text, bytes or parsed)', async () => {
+    const record = await clearing(inputs);
+    expect(record.verdict).toBe('BUILD');
+    expect(record).toEqual(
+      cliJson([
+        'clearing', '--journals', path.join(BUILD_CASE, 'journals'), '--sidecar', path.join(BUILD_CASE, 'sidecar.sqlite'),
+        '--routes', path.join(BUILD_CASE, 'routes.json'), '--qualification', path.join(BUILD_CASE, 'qualification.json'),
+        '--agent-config', path.join(BUILD_CASE, 'agent-config.json'), '--app-allowlist', path.join(BUILD_CASE, 'app-allowlist.json'),
+      ]),
+    );
+  });
+
+  it('locates routes that are not JSON and refuses a sidecar with a companion, as the CLI does', async () => {
+    const broken = await clearing({ ...inputs, routes: '{ not json' });
+    expect(broken.complete).toBe(false);
+    expect(broken.inputErrors).toContainEqual({ input: 'routes', reason: 'not_json', at: '' });
+    const companion = await clearing({ ...inputs, sidecarHasCompanion: true });
+    expect(companion.codes).toContain('SIDECAR_NOT_OFFLINE');
+  });
+});
