@@ -1,12 +1,15 @@
-// npm run bench [-- --json <file>] [--runs N] [--gateway-mb M] [--growth-mb M]
+// npm run bench [-- --json <file>] [--runs N] [--gateway-mb M] [--growth-mb M] [--only <case,...>]
 // Times the full analysis on synthetic inputs against a floor measured in the same run (decode + JSON.parse of
 // every record + tokenizing each distinct text once). Floor and analysis runs alternate in one process so both see
 // the same load; peak RSS comes from a separate process that streams the file once, as the CLI does.
+// The cold-start case packs and installs the package, then times `node <installed bin> --version` against
+// `node -e 0`. --only runs the named cases: analysis case names, `growth`, `cold-start`.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchInputs, growthInputs, type BenchInput } from './bench/inputs.ts';
+import { measureColdStart, type ColdStart } from './bench/cold-start.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -19,6 +22,8 @@ const jsonOut = option('--json', '');
 const gatewayMb = Number(option('--gateway-mb', '200'));
 const growthMb = Number(option('--growth-mb', '6'));
 const benchDir = join(root, '.bench');
+const only = option('--only', '').split(',').filter(Boolean);
+const selected = (name: string) => only.length === 0 || only.includes(name);
 
 interface Timing {
   timesMs: number[];
@@ -91,8 +96,9 @@ const flagship: BenchInput = { name: 'flagship-24', path: join(root, 'examples/s
 const { statSync } = await import('node:fs');
 flagship.bytes = statSync(flagship.path).size;
 
-console.error(`generating inputs in ${benchDir} (first run only) ...`);
-const inputs = [flagship, ...(await benchInputs(benchDir, gatewayMb))];
+const analysisCases = only.length === 0 || only.some((name) => name !== 'growth' && name !== 'cold-start');
+if (analysisCases || selected('growth')) console.error(`generating inputs in ${benchDir} (first run only) ...`);
+const inputs = analysisCases ? [flagship, ...(await benchInputs(benchDir, gatewayMb))].filter((input) => selected(input.name)) : [];
 const cases: CaseResult[] = [];
 for (const input of inputs) {
   // Large inputs take seconds per run: three runs give a median without taking minutes.
@@ -101,23 +107,31 @@ for (const input of inputs) {
   cases.push(measure(input, count));
 }
 const growth: { scale: number; bytes: number; medianMs: number; cpuMedianMs: number; floorMs: number }[] = [];
-for (const [i, input] of (await growthInputs(benchDir, growthMb)).entries()) {
+for (const [i, input] of (selected('growth') ? await growthInputs(benchDir, growthMb) : []).entries()) {
   console.error(`  growth ${2 ** i}× (${mb(input.bytes)} MB) ...`);
   // As many runs as a case gets: with 3, the median still included the JIT's warm-up on the small inputs.
   const run = runCase<PairedRun>('paired', input.path, runs);
   growth.push({ scale: 2 ** i, bytes: input.bytes, medianMs: round(median(run.analysis.timesMs)), cpuMedianMs: round(median(run.analysis.cpuMs)), floorMs: round(median(run.floor.timesMs)) });
 }
 
+const coldStart: ColdStart | null = selected('cold-start') ? measureColdStart(root, runs * 4 + 1, (line) => console.error(line)) : null;
+
 const header = ['case', 'MB', 'requests', 'median ms', 'min', 'max', 'floor ms', 'ratio', 'CPU ms', 'floor CPU', 'CPU ratio', 'peak RSS MB'];
 const rows = cases.map((c) => [c.name, mb(c.bytes), String(c.requests), String(c.medianMs), String(c.minMs), String(c.maxMs), String(c.floorMs), c.ratio.toFixed(2), String(c.cpuMedianMs), String(c.floorCpuMs), c.cpuRatio.toFixed(2), mb(c.peakRssBytes)]);
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
 const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-console.log(line(header));
+if (rows.length > 0) console.log(line(header));
 for (const row of rows) console.log(line(row));
-console.log(`\ngrowth (same log shape at 1×, 2×, 4×, 8×; wall and CPU median of ${runs}, floor wall median):`);
+if (growth.length > 0) console.log(`\ngrowth (same log shape at 1×, 2×, 4×, 8×; wall and CPU median of ${runs}, floor wall median):`);
 for (const g of growth) {
   const vs = (g.cpuMedianMs / growth[0]!.cpuMedianMs).toFixed(2);
   console.log(`  ${g.scale}×  ${mb(g.bytes).padStart(7)} MB  ${String(g.medianMs).padStart(9)} ms  ${String(g.cpuMedianMs).padStart(9)} ms CPU (${vs}× the 1× CPU)  floor ${g.floorMs} ms`);
 }
+if (coldStart) {
+  console.log(
+    `\ncold start (installed tarball, median of ${coldStart.runs} alternating runs): node <bin> --version ${coldStart.binMedianMs} ms, ` +
+      `node -e 0 ${coldStart.floorMedianMs} ms, ratio ${coldStart.ratio.toFixed(2)} (target ≤ 3)`,
+  );
+}
 console.log('\nInputs are synthetic (scripts/bench/inputs.ts). Ratios compare with the floor measured in the same run.');
-if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ cases, growth }, null, 2) + '\n');
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ cases, growth, coldStart }, null, 2) + '\n');
