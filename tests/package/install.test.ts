@@ -79,9 +79,11 @@ describe('the packed tarball installed into an empty folder', () => {
     expect(TYPESCRIPT_LOADERS.filter((loader) => names.has(loader))).toEqual([]);
   });
 
-  it('analyze on an example prints the checkout\'s record (24 requests, the volatile-prefix finding)', () => {
-    const run = installedCli(ANALYZE_ARGS);
+  it('analyze on an example prints the checkout\'s record (24 requests, the volatile-prefix finding) and writes the versioned HTML report', () => {
+    const html = path.join(installed.dir, 'report.html');
+    const run = installedCli([...ANALYZE_ARGS, '--html', html]);
     expect(run.status).toBe(0);
+    expect(readFileSync(html, 'utf8')).toContain(`ctxray ${VERSION} · prices as of`);
     const record = JSON.parse(run.stdout) as { generatedBy: string; requests: unknown[]; findings: { code: string }[] };
     expect(record.generatedBy).toBe(`ctxray ${VERSION}`);
     expect(record.requests).toHaveLength(24);
