@@ -10,16 +10,16 @@ import { analyzeClearing } from './core/clearing/analyze.ts';
 import type { InputError as ClearingInputError } from './core/clearing/inputs.ts';
 import type { ClearingRecord } from './core/clearing/record.ts';
 import { evaluateDupesInput, type DupesRecord } from './core/dupes/index.ts';
-import type { InputFile, ReadProgress } from './core/input/index.ts';
+import type { InputFile, InputLimits, ReadProgress } from './core/input/index.ts';
 import { rawChunks } from './core/input/source.ts';
 import type { WireFormat } from './core/model.ts';
 import { calibratedAnalysis } from './cli/calibrate.ts';
 import { installedQualificationStatus } from './cli/qualify/expected.ts';
 
 export { CTXRAY_VERSION } from './core/analysis/version.ts';
-export { InputError } from './core/input/errors.ts';
+export { InputError, WorkLimitError } from './core/input/errors.ts';
 export { CalibrationError } from './cli/calibrate.ts';
-export type { ClearingRecord, DupesRecord, ErrorRecord, FileRecord, ModelUse, ReadProgress, RequestRecord };
+export type { ClearingRecord, DupesRecord, ErrorRecord, FileRecord, InputLimits, ModelUse, ReadProgress, RequestRecord };
 
 /** Rejects analyze when an input yielded no request at all (the CLI's exit 1): one line per file and error. */
 export class UnreadableInputError extends Error {
@@ -65,8 +65,16 @@ export interface AnalyzeOptions {
    * one the library ever makes) and rescale every Claude estimate. The key is sent only in that request's header.
    */
   calibrate?: { apiKey: string; baseUrl?: string };
+  /** Work limits (the CLI's --max-records, --max-requests, …; here they may be lowered too). */
+  limits?: Partial<InputLimits>;
   signal?: AbortSignal;
   onProgress?: (progress: ReadProgress) => void;
+}
+
+/** The CLI's dupes options (`--max-*` work limits of a request log), plus cancellation. */
+export interface DupesOptions {
+  limits?: Partial<InputLimits>;
+  signal?: AbortSignal;
 }
 
 /** The `ctxray.analysis` record (docs/analysis.schema.json): what `ctxray analyze --json -` prints. */
@@ -154,7 +162,7 @@ function isNamed(value: unknown): value is NamedContent {
  * Tokens by category, cache simulation and findings of one or more request logs or transcripts (`ctxray
  * analyze`). Several inputs are one analysis, as several files on the command line are. Unreadable records are
  * listed in `errors`; an input that yields no request at all rejects with UnreadableInputError (the CLI's exit 1),
- * a failed limit with InputError, a failed calibration with CalibrationError.
+ * a reached work limit with WorkLimitError (an InputError), a failed calibration with CalibrationError.
  */
 export async function analyze(input: Content | NamedContent | readonly NamedContent[], options: AnalyzeOptions = {}): Promise<AnalysisRecord> {
   const named: readonly NamedContent[] = Array.isArray(input) ? input : [isNamed(input) ? input : { name: 'input', content: input as Content }];
@@ -166,6 +174,7 @@ export async function analyze(input: Content | NamedContent | readonly NamedCont
     model: options.model ?? null,
     ...(options.signal !== undefined && { signal: options.signal }),
     ...(options.onProgress !== undefined && { onProgress: options.onProgress }),
+    ...(options.limits !== undefined && { limits: options.limits }),
   });
   const unreadable = unreadableFiles(analysis);
   if (unreadable.length > 0) throw new UnreadableInputError(unreadable);
@@ -180,9 +189,9 @@ export async function analyze(input: Content | NamedContent | readonly NamedCont
  * The exact duplicate-context contract of one input (`ctxray dupes`, docs/dupes.md): `result` is pass, fail or
  * unknown (the CLI's exit 0, 1, 2), with `reason` when unknown.
  */
-export async function dupes(input: Content | NamedContent): Promise<DupesRecord> {
+export async function dupes(input: Content | NamedContent, options: DupesOptions = {}): Promise<DupesRecord> {
   const { name, content } = isNamed(input) ? input : { name: 'input', content: input };
-  return evaluateDupesInput({ name, bytes: await wholeBytes(content) });
+  return evaluateDupesInput({ name, bytes: await wholeBytes(content) }, options);
 }
 
 /** JSON text (string or bytes) parsed, anything else taken as parsed already; null (not_json) when it does not parse. */

@@ -6,7 +6,7 @@ import { createReadStream, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { analyze, clearing, dupes, UnreadableInputError } from '../../src/index.ts';
+import { analyze, clearing, dupes, UnreadableInputError, WorkLimitError } from '../../src/index.ts';
 
 const ROOT = path.resolve(__dirname, '../..');
 const BIN = path.join(ROOT, 'bin/ctxray.mjs');
@@ -62,6 +62,12 @@ describe('analyze', () => {
     expect((words as UnreadableInputError).problems).toEqual(['notes.txt:1: not JSON or JSONL: the first non-blank line starts with a letter']);
   });
 
+  it('takes the CLI\'s work limits: a read past one rejects with its code', async () => {
+    const limited = await analyze(text, { limits: { maxRecords: 3 } }).catch((error: unknown) => error);
+    expect(limited).toBeInstanceOf(WorkLimitError);
+    expect([(limited as WorkLimitError).code, (limited as WorkLimitError).limit, (limited as WorkLimitError).line]).toEqual(['LIMIT_RECORDS', 3, 4]);
+  });
+
   it('stops when its signal is aborted', async () => {
     const controller = new AbortController();
     controller.abort();
@@ -75,6 +81,8 @@ describe('dupes', () => {
     const record = await dupes(createReadStream(reread));
     expect(record.result).toBe('fail');
     expect(record).toEqual(cliJson(['dupes', reread]));
+    const limited = await dupes(createReadStream(reread), { limits: { maxRecords: 3 } });
+    expect([limited.result, limited.reason]).toEqual(['unknown', 'LIMIT_RECORDS']);
     const unknown = await dupes('not json at all');
     expect([unknown.result, unknown.reason]).toEqual(['unknown', expect.any(String)]);
   });
