@@ -20,6 +20,7 @@ import { WorkBudget } from './budget.ts';
 import { InputError, throwIfAborted, WorkLimitError } from './errors.ts';
 import { isObject } from './json-value.ts';
 import { resolveLimits, type InputLimits } from './limits.ts';
+import { describeShape } from './shape.ts';
 import { textLines } from './lines.ts';
 import { readRecords, type RawRecord, type RecordLayout } from './records.ts';
 import { ResentJsonParser } from './resent-json.ts';
@@ -379,7 +380,7 @@ class FileReader {
       format = detection === null ? this.format : detection.strong ? detection.format : (this.format ?? detection.format);
     }
     if (format === null) {
-      this.error(line, 'not a request body: no `messages` (Anthropic Messages, Chat Completions) or `input`/`instructions` (Responses)');
+      this.error(line, `not a request body: no \`messages\` (Anthropic Messages, Chat Completions) or \`input\`/\`instructions\` (Responses); it looks like ${describeShape(body)}; formats tried: ${this.formatsTried()}`);
       return;
     }
     let request: ParsedRequest;
@@ -391,12 +392,23 @@ class FileReader {
       this.error(line, `could not import this ${format} body (${what})`);
       return;
     }
+    if (readsAsNothing(request)) {
+      // Fail loud: a body whose every message is of an unknown shape is some other file, not a request.
+      this.error(line, `not read: this record matches no format well (none of its ${request.messageCount} messages has a role or type a request format has); it looks like ${describeShape(body)}; formats tried: ${this.formatsTried()}`);
+      return;
+    }
     this.formats.add(format);
     request.customId = unwrapped.customId;
     request.timestamp = unwrapped.timestamp;
     if (unwrapped.usage !== null) request.recorded = recordedUsage(unwrapped.usage, format);
     this.state.budget.addRequest(request);
     this.state.requests.push(request);
+  }
+
+  /** Every importer the reader could have used for this file, for the errors that refuse a record. */
+  private formatsTried(): string {
+    const transcripts = (this.state.options.transcriptImporters ?? TRANSCRIPT_IMPORTERS).map((importer) => importer.id);
+    return [...Object.keys(WIRE_IMPORTERS), ...transcripts].join(', ');
   }
 
   private summary(transcript: TranscriptImporter | null): FileSummary {
@@ -414,6 +426,17 @@ class FileReader {
     const envelope = this.mixed ? 'mixed' : (this.envelope ?? 'none');
     return { format, envelope, layout, records: this.records, requests, errors };
   }
+}
+
+/**
+ * A body that imported to nothing recognisable: it has messages, yet no segment is a message of any kind and most
+ * are unknown shapes (another tool's file with a `messages` key, e.g. a Gemini CLI chat read as Chat Completions).
+ */
+function readsAsNothing(request: ParsedRequest): boolean {
+  if (request.messageCount === 0 || request.segments.some((segment) => segment.category !== 'other')) return false;
+  // Unknown whole messages (an unknown role or item), not unknown blocks inside known messages.
+  const unknownMessages = request.unknownShapes.filter((shape) => /^(?:messages|input)\[\d+\]$/.test(shape.path)).length;
+  return unknownMessages * 2 > request.messageCount;
 }
 
 function values(records: RawRecord[]): TranscriptRecord[] {
