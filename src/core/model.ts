@@ -168,7 +168,9 @@ export type RequestNoteCode =
   /** The body lacks the message list its wire format requires (`messages`, or `input` for Responses). */
   | 'missing_message_array'
   /** Top-level content fields of another wire format were present; kept as `other` segments, not dropped. */
-  | 'foreign_fields';
+  | 'foreign_fields'
+  /** Rebuilt from a provider ctxray does not model (Gemini): tokens estimated, its cache rules and prices not modelled. */
+  | 'provider_not_modelled';
 
 export interface RequestNote {
   code: RequestNoteCode;

@@ -6,11 +6,11 @@ import { readOne } from './helpers.ts';
 describe('refusing files that match no format', () => {
   it('refuses a chat log of another tool (messages without roles) and says what it looks like', async () => {
     const doc = {
-      sessionId: 'synthetic',
-      projectHash: 'abc',
+      conversationId: 'synthetic',
+      title: 'synthetic',
       messages: [
-        { id: '1', timestamp: '2026-01-01T00:00:00Z', type: 'user', content: 'synthetic' },
-        { id: '2', timestamp: '2026-01-01T00:00:01Z', type: 'model', content: 'synthetic', tokens: { input: 3 } },
+        { id: '1', timestamp: '2026-01-01T00:00:00Z', author: 'user', text: 'synthetic' },
+        { id: '2', timestamp: '2026-01-01T00:00:01Z', author: 'model', text: 'synthetic', tokens: { input: 3 } },
       ],
     };
     const result = await readOne('chat.json', JSON.stringify(doc));
@@ -18,7 +18,7 @@ describe('refusing files that match no format', () => {
     expect(result.files[0]).toMatchObject({ requests: 0, errors: 1 });
     const message = result.errors[0]!.message;
     expect(message).toContain('matches no format well');
-    expect(message).toContain('an object {sessionId, projectHash, messages[2] of {id, timestamp, type, content}}');
+    expect(message).toContain('an object {conversationId, title, messages[2] of {id, timestamp, author, text}}');
     expect(message).toMatch(/formats tried: anthropic-messages, openai-chat, openai-responses, .*claude-code/);
     // Key names only: no value of the file is echoed.
     expect(message).not.toContain('synthetic');

@@ -159,9 +159,21 @@ export function renderSummary(summary: TimeRangeSummary, options: TranscriptTerm
  * The transcript parts of `ctxray analyze`: observed vs simulated when some request has recorded usage, and the
  * time-range summary when several files (or a folder) were read.
  */
+/** Said plainly where requests come from a provider whose cache rules and prices ctxray does not model. */
+function renderUnmodelled(analysis: Analysis): string {
+  const count = analysis.requests.filter((request) => request.notes.some((n) => n.code === 'provider_not_modelled')).length;
+  if (count === 0) return '';
+  return (
+    `\n${number.format(count)} request${count === 1 ? ' is a Gemini (Google) call' : 's are Gemini (Google) calls'}: Google's cache rules and prices are NOT modelled.\n` +
+    "  The recorded usage below is what Google reported; token counts are OpenAI-tokenizer estimates, the simulated cache\n" +
+    "  follows OpenAI's rules, not Google's, and nothing is priced.\n"
+  );
+}
+
 export function renderTranscriptReport(analysis: Analysis, options: TranscriptTerminalOptions & { summary: boolean }): string {
   let text = '';
   const agreement = agreementOf(analysis);
+  text += renderUnmodelled(analysis);
   if (agreement !== null && agreement.recordedRequests > 0) text += renderAgreement(agreement, options);
   const summary = options.summary ? summaryOf(analysis) : null;
   if (summary !== null) text += renderSummary(summary, options);

@@ -14,6 +14,7 @@ import type { ImportContext, TextStore } from './segments.ts';
 import type { WorkBudget } from '../input/budget.ts';
 import { claudeCodeImporter } from './claude-code.ts';
 import { codexRolloutImporter } from './codex-rollout.ts';
+import { geminiCliImporter } from './gemini-cli.ts';
 import { piSessionImporter } from './pi-session.ts';
 
 export type WireImporter = (body: JsonObject, ctx: ImportContext) => ParsedRequest;
@@ -76,7 +77,7 @@ export interface TranscriptImporter {
 export const FIRST_RECORDS_FOR_DETECTION = 8;
 
 /** Transcript importers, asked in order. */
-export const TRANSCRIPT_IMPORTERS: TranscriptImporter[] = [codexRolloutImporter, piSessionImporter, claudeCodeImporter];
+export const TRANSCRIPT_IMPORTERS: TranscriptImporter[] = [codexRolloutImporter, piSessionImporter, geminiCliImporter, claudeCodeImporter];
 
 export function transcriptImporterByName(fileName: string, importers: readonly TranscriptImporter[] = TRANSCRIPT_IMPORTERS): TranscriptImporter | null {
   return importers.find((importer) => importer.matchesName(fileName)) ?? null;

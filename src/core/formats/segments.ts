@@ -315,6 +315,8 @@ const NOTE_MESSAGES: Record<RequestNote['code'], string> = {
     'the body has no message list for its wire format (messages for Anthropic Messages and Chat Completions, input for Responses); check --format',
   foreign_fields:
     'the body has top-level content fields of another wire format; they are counted as "other" segments, not read as messages; check --format',
+  provider_not_modelled:
+    "a Gemini (Google) call rebuilt as Chat Completions: its tokens are estimated with an OpenAI tokenizer, and Google's cache rules and prices are not modelled (the recorded usage is the actual; any simulated cache beside it follows OpenAI's rules, not Google's)",
 };
 
 /**
