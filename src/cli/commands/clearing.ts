@@ -9,6 +9,7 @@ import type { Command, CliIO } from '../io.ts';
 import { analyzeClearing, type JournalSource } from '../../core/clearing/analyze.ts';
 import { API_CODES, CODE_MEANINGS, GLOBAL_CODES, type InputName } from '../../core/clearing/codes.ts';
 import type { InputError } from '../../core/clearing/inputs.ts';
+import { SIDECAR_BYTE_LIMIT } from '../../core/clearing/thresholds.ts';
 import { installedQualificationStatus } from '../qualify/expected.ts';
 import { checkOutputPath, SQLITE_COMPANION_SUFFIXES, SafeOutputError, writeExclusive } from '../fs/safe-output.ts';
 import { snapshotChanged, takeSnapshot } from '../fs/snapshot.ts';
@@ -276,7 +277,9 @@ export const clearingCommand: Command = async (argv: string[], io: CliIO): Promi
   const journals = selection.files.map(journalSource);
   let sidecar: { bytes: Uint8Array; companionPresent: boolean } | null = null;
   try {
-    sidecar = { bytes: new Uint8Array(fs.readFileSync(sidecarPath)), companionPresent: companionPresent(sidecarPath) };
+    // Over the size cap it is refused unread: reading it would already cost its size in memory.
+    if (fs.statSync(sidecarPath).size > SIDECAR_BYTE_LIMIT) inputErrors.push({ input: 'sidecar', reason: 'sidecar_size_limit', at: 'file' });
+    else sidecar = { bytes: new Uint8Array(fs.readFileSync(sidecarPath)), companionPresent: companionPresent(sidecarPath) };
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
     inputErrors.push({ input: 'sidecar', reason: missing ? 'missing' : 'unreadable', at: '' });

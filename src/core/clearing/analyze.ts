@@ -25,7 +25,7 @@ import {
 } from './inputs.ts';
 import { headerSkip, parseJournal, readHeader, type JournalSkip } from './journal/parse.ts';
 import { ReplayError, replayJournal, type JournalReplay, type ResultFact } from './journal/replay.ts';
-import { checkOffline, openSidecar, type RetentionMatch, type SidecarReader } from './sidecar.ts';
+import { checkOffline, openSidecar, SidecarQueryError, type RetentionMatch, type SidecarReader } from './sidecar.ts';
 import { categoryOf, identityProven, inventoryCovers, inventoryFor, isExcludedName, type IdentityContext } from './identity.ts';
 import {
   emptyCategories,
@@ -262,7 +262,7 @@ export function analyzeClearing(input: ClearingInput): ClearingOutcome {
   let checkpointed = 0;
   let keepAllConversations = 0;
   const analyzable = routes.ok && sidecar !== null && inputErrors.length === 0;
-  if (analyzable && sidecar !== null) {
+  if (analyzable && sidecar !== null) try {
     // Pre-pass on headers: a session id in two files makes every such file a duplicate.
     const headerLine = (source: string | null | JournalSource) =>
       source === null || typeof source === 'string' ? source : source.firstLine();
@@ -295,6 +295,7 @@ export function analyzeClearing(input: ClearingInput): ClearingOutcome {
         replay = replayJournal(parsed.journal);
         results = pendingResults(replay, sidecar);
       } catch (error) {
+        if (error instanceof SidecarQueryError) throw error;
         if (error instanceof ReplayError) return recordSkip({ reason: error.reason, line: error.line, field: error.field });
         return recordSkip({ reason: 'invalid', line: null, field: 'replay' });
       }
@@ -319,8 +320,21 @@ export function analyzeClearing(input: ClearingInput): ClearingOutcome {
       const { results: _dropped, ...rest } = replay;
       contributions.push({ ordinal: contributions.length, replay: rest, results, boundaries, keepAll });
     });
-    sidecar.close();
     if (contributions.length === 0) globalCodes.add('NO_JOURNALS');
+  } catch (error) {
+    if (!(error instanceof SidecarQueryError)) throw error;
+    // The sidecar failed under a query: it is invalid input, and nothing read so far counts (no journal is blamed
+    // for it, no contribution or skip survives), exactly as if it had been refused on open.
+    inputErrors.push({ input: 'sidecar', reason: 'sidecar_corrupt', at: 'query' });
+    contributions.length = 0;
+    diagnostics.length = 0;
+    for (const reason of JOURNAL_SKIP_REASONS) skippedJournals[reason] = 0;
+    for (const reason of BOUNDARY_SKIP_REASONS) skippedBoundaries[reason] = 0;
+    boundaryTotal = 0;
+    checkpointed = 0;
+    keepAllConversations = 0;
+  } finally {
+    sidecar.close();
   }
   if (inputErrors.length > 0) globalCodes.add('INPUT_INVALID');
   const changed = typeof input.snapshotChanged === 'function' ? input.snapshotChanged() : input.snapshotChanged;

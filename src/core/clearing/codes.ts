@@ -79,6 +79,8 @@ export const INPUT_ERROR_REASONS = [
   'sidecar_schema',
   'sidecar_row_limit',
   'sidecar_value',
+  'sidecar_corrupt',
+  'sidecar_size_limit',
 ] as const;
 export type InputErrorReason = (typeof INPUT_ERROR_REASONS)[number];
 

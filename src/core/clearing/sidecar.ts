@@ -6,7 +6,7 @@ import type { Database, SqlJsStatic, Statement } from 'sql.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import type { InputErrorReason } from './codes.ts';
-import { SIDECAR_ROW_LIMIT } from './thresholds.ts';
+import { SIDECAR_BYTE_LIMIT, SIDECAR_ROW_LIMIT } from './thresholds.ts';
 import { utf8Length } from '../text/utf8.ts';
 
 export const SIDECAR_FORMAT = 'ctxray.tool-history';
@@ -73,6 +73,7 @@ export type OfflineCheck = { ok: true } | { ok: false; code: 'SIDECAR_NOT_OFFLIN
  * 18 and 19 (2 = WAL). Companions present next to the file also mean it is not offline.
  */
 export function checkOffline(bytes: Uint8Array, companionPresent: boolean): OfflineCheck {
+  if (bytes.length > SIDECAR_BYTE_LIMIT) return { ok: false, reason: 'sidecar_size_limit' };
   if (bytes.length < 100) return { ok: false, reason: 'sidecar_not_sqlite' };
   for (let index = 0; index < SQLITE_MAGIC.length; index++) {
     if (bytes[index] !== SQLITE_MAGIC.charCodeAt(index)) return { ok: false, reason: 'sidecar_not_sqlite' };
@@ -101,9 +102,27 @@ export function sha256Hex(text: string): string {
   return bytesToHex(sha256(utf8ToBytes(text)));
 }
 
+/**
+ * A query on an opened sidecar failed (sql.js throws SQLITE_CORRUPT and the like on a page the integrity check did
+ * not reach). The sidecar is at fault, never the journal being matched: the analysis treats it as invalid input.
+ */
+export class SidecarQueryError extends Error {
+  override name = 'SidecarQueryError';
+}
+
+/** Runs one read of the sidecar inside the error boundary: any failure becomes a SidecarQueryError. */
+function guarded<T>(read: () => T): T {
+  try {
+    return read();
+  } catch {
+    throw new SidecarQueryError('a sidecar query failed');
+  }
+}
+
 export interface SidecarReader {
   /** Matches one journal result (identity + its complete plain text) against its sidecar row. */
   match(sessionId: string, runId: string, callId: string, text: string): RetentionMatch;
+  /** Each method throws SidecarQueryError when the database fails under the query. */
   /** The touched conversation's policy ('default' when it has none). */
   policy(sessionId: string): 'default' | 'keep_all';
   checkpoints(sessionId: string): number;
@@ -132,6 +151,11 @@ export function openSidecar(SQL: SqlJsStatic, bytes: Uint8Array): SidecarOpen {
     return { ok: false, reason, at };
   };
   try {
+    // The whole file first: a corrupt page (a zeroed index, a cut b-tree) could otherwise crash a later query or,
+    // worse, silently hide rows. integrity_check, not quick_check: only it also compares every index with its
+    // table, and an index that disagrees makes the row lookups below return wrong answers.
+    const integrity = db.exec('PRAGMA integrity_check(1)')[0]?.values ?? [];
+    if (integrity.length !== 1 || integrity[0]?.[0] !== 'ok') return fail('sidecar_corrupt', 'file');
     // Real tables only: a view under one of these names could compute endless rows (a recursive CTE) and hang
     // every query below.
     const tables = new Set(
@@ -155,16 +179,23 @@ export function openSidecar(SQL: SqlJsStatic, bytes: Uint8Array): SidecarOpen {
 
     const rowCount = Number(scalar(db, 'SELECT COUNT(*) FROM tool_results'));
     if (rowCount > SIDECAR_ROW_LIMIT) return fail('sidecar_row_limit', 'tool_results');
-    // Values outside the documented domains (possible when a writer skipped the CHECK constraints).
+    // Values outside the documented domains (possible when a writer skipped the CHECK constraints). Every test is
+    // NULL-safe: in SQL, NULL NOT IN (…), length(NULL) != 64 and NULL GLOB … are NULL, not true, so a NULL would
+    // pass them; typeof() is never NULL. Key columns are checked too: SQLite lets a NULL into a PRIMARY KEY.
     const badValues = Number(
       scalar(
         db,
-        `SELECT COUNT(*) FROM tool_results WHERE state NOT IN ('committed','finalized','tombstoned')
-           OR redacted NOT IN (0,1) OR truncated NOT IN (0,1)
+        `SELECT COUNT(*) FROM tool_results WHERE typeof(session_id) != 'text' OR typeof(run_id) != 'text'
+           OR typeof(call_id) != 'text'
+           OR typeof(state) != 'text' OR state NOT IN ('committed','finalized','tombstoned')
+           OR typeof(redacted) != 'integer' OR redacted NOT IN (0,1)
+           OR typeof(truncated) != 'integer' OR truncated NOT IN (0,1)
+           OR typeof(redaction_reason) NOT IN ('null','text')
            OR (redaction_reason IS NOT NULL AND redaction_reason NOT IN ('credential','private_evidence','policy'))
            OR typeof(original_bytes) != 'integer' OR typeof(retained_bytes) != 'integer'
            OR original_bytes < 0 OR retained_bytes < 0
-           OR length(sha256) != 64 OR sha256 GLOB '*[^0-9a-f]*'`,
+           OR typeof(sha256) != 'text' OR length(sha256) != 64 OR sha256 GLOB '*[^0-9a-f]*'
+           OR typeof(retained_text) NOT IN ('null','text')`,
       ),
     );
     if (badValues > 0) return fail('sidecar_value', 'tool_results');
@@ -176,27 +207,51 @@ export function openSidecar(SQL: SqlJsStatic, bytes: Uint8Array): SidecarOpen {
     );
     if (duplicates > 0) return fail('duplicate_entry', 'tool_results');
     const badPolicies = Number(
-      scalar(db, "SELECT COUNT(*) FROM conversation_policies WHERE policy NOT IN ('default','keep_all')"),
+      scalar(
+        db,
+        `SELECT COUNT(*) FROM conversation_policies WHERE typeof(session_id) != 'text'
+           OR typeof(policy) != 'text' OR policy NOT IN ('default','keep_all')`,
+      ),
     );
     if (badPolicies > 0) return fail('sidecar_value', 'conversation_policies');
+    const badCheckpoints = Number(
+      scalar(
+        db,
+        `SELECT COUNT(*) FROM checkpoints WHERE typeof(session_id) != 'text' OR typeof(seq) != 'integer' OR seq < 1
+           OR typeof(through_entry_id) != 'text' OR typeof(at_ms) != 'integer'`,
+      ),
+    );
+    if (badCheckpoints > 0) return fail('sidecar_value', 'checkpoints');
   } catch {
     return fail('sidecar_schema', 'query');
   }
 
-  const rowStatement: Statement = db.prepare(
-    `SELECT state, redacted, redaction_reason, truncated, original_bytes, retained_bytes, sha256, retained_text
-       FROM tool_results WHERE session_id = ? AND run_id = ? AND call_id = ?`,
-  );
-  const policyStatement: Statement = db.prepare('SELECT policy FROM conversation_policies WHERE session_id = ?');
-  const checkpointStatement: Statement = db.prepare('SELECT COUNT(*) FROM checkpoints WHERE session_id = ?');
+  let rowStatement: Statement;
+  let policyStatement: Statement;
+  let checkpointStatement: Statement;
+  let rowCount: number;
+  try {
+    rowStatement = db.prepare(
+      `SELECT state, redacted, redaction_reason, truncated, original_bytes, retained_bytes, sha256, retained_text
+         FROM tool_results WHERE session_id = ? AND run_id = ? AND call_id = ?`,
+    );
+    policyStatement = db.prepare('SELECT policy FROM conversation_policies WHERE session_id = ?');
+    checkpointStatement = db.prepare('SELECT COUNT(*) FROM checkpoints WHERE session_id = ?');
+    rowCount = Number(scalar(db, 'SELECT COUNT(*) FROM tool_results'));
+  } catch {
+    return fail('sidecar_corrupt', 'query');
+  }
 
   const reader: SidecarReader = {
-    rowCount: Number(scalar(db, 'SELECT COUNT(*) FROM tool_results')),
+    rowCount,
     match(sessionId, runId, callId, text) {
-      rowStatement.bind([sessionId, runId, callId]);
-      const found = rowStatement.step();
-      const row = found ? rowStatement.get() : null;
-      rowStatement.reset();
+      const row = guarded(() => {
+        rowStatement.bind([sessionId, runId, callId]);
+        const found = rowStatement.step();
+        const values = found ? rowStatement.get() : null;
+        rowStatement.reset();
+        return values;
+      });
       if (row === null) return { status: 'missing', redactionReason: null, truncatedFlag: false };
       const [state, redacted, reason, truncated, originalBytes, retainedBytes, digest, retainedText] = row;
       const redactionReason: RetentionMatch['redactionReason'] =
@@ -217,22 +272,31 @@ export function openSidecar(SQL: SqlJsStatic, bytes: Uint8Array): SidecarOpen {
       return { status: exact ? 'exact' : 'integrity_mismatch', ...base };
     },
     policy(sessionId) {
-      policyStatement.bind([sessionId]);
-      const value = policyStatement.step() ? policyStatement.get()[0] : null;
-      policyStatement.reset();
+      const value = guarded(() => {
+        policyStatement.bind([sessionId]);
+        const found = policyStatement.step() ? policyStatement.get()[0] : null;
+        policyStatement.reset();
+        return found;
+      });
       return value === 'keep_all' ? 'keep_all' : 'default';
     },
     checkpoints(sessionId) {
-      checkpointStatement.bind([sessionId]);
-      const value = checkpointStatement.step() ? Number(checkpointStatement.get()[0]) : 0;
-      checkpointStatement.reset();
-      return value;
+      return guarded(() => {
+        checkpointStatement.bind([sessionId]);
+        const value = checkpointStatement.step() ? Number(checkpointStatement.get()[0]) : 0;
+        checkpointStatement.reset();
+        return value;
+      });
     },
     close() {
-      rowStatement.free();
-      policyStatement.free();
-      checkpointStatement.free();
-      db.close();
+      // Closing a database that failed under a query must not turn into an error of its own.
+      try {
+        rowStatement.free();
+        policyStatement.free();
+        checkpointStatement.free();
+      } finally {
+        db.close();
+      }
     },
   };
   return { ok: true, reader };

@@ -43,6 +43,11 @@ export const CLEARED_PLACEHOLDER = '[tool result cleared; retrievable by id]';
 /** Output tokens of the extra assistant request that asks for a cleared result back (one short tool call). */
 export const RETRIEVAL_CALL_OUTPUT_TOKENS = 60;
 
+/**
+ * Guard against huge sidecars, checked before the file is read: sql.js holds the whole database in memory, next
+ * to the bytes it was opened from (a 1.9 GB file took 5.9 GB), and the integrity check reads every page.
+ */
+export const SIDECAR_BYTE_LIMIT = 512 * 1024 * 1024;
 /** Guard against huge sidecars: more tool-result rows than this is refused as invalid input. */
 export const SIDECAR_ROW_LIMIT = 2_000_000;
 /** Guard against pathological journals: more entries than this in one file makes it invalid. */
