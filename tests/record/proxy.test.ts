@@ -8,7 +8,7 @@ import { startProxy, type RecordingProxy } from '../../src/cli/record/proxy.ts';
 import { keptHeaders, KEPT_REQUEST_HEADERS, redactedPath } from '../../src/cli/record/capture.ts';
 import { parseUpstream, routeRequest } from '../../src/cli/record/route.ts';
 import type { CaptureRecord } from '../../src/cli/record/capture.ts';
-import { childEnvironment, defaultCaptureName, parseRecordArgs, RecordUsageError } from '../../src/cli/commands/record.ts';
+import { childEnvironment, defaultCaptureName, overriddenBaseUrls, parseRecordArgs, RecordUsageError } from '../../src/cli/commands/record.ts';
 import { ANTHROPIC_JSON, startFakeUpstream, type FakeUpstream } from './fake-upstream.ts';
 
 describe('routing', () => {
@@ -92,9 +92,18 @@ describe('arguments', () => {
     [['--bogus'], 'unknown option --bogus'],
     [['claude'], 'goes after --'],
     [['--'], '-- needs a command'],
+    [['--out', '-'], 'standard output belongs to the command'],
   ])('%j is refused: %s', (argv, message) => {
     expect(() => parseRecordArgs(argv)).toThrow(RecordUsageError);
     expect(() => parseRecordArgs(argv)).toThrow(message);
+  });
+
+  it('notes a base URL the shell had set, without printing it, unless that upstream was given', () => {
+    const args = parseRecordArgs(['--upstream-openai', 'http://127.0.0.1:9']);
+    if (args === 'help') throw new Error('unexpected help');
+    const notes = overriddenBaseUrls({ ANTHROPIC_BASE_URL: 'https://user:tok3n@gateway.example', OPENAI_BASE_URL: 'https://other.example/v1' }, args);
+    expect(notes).toEqual(['ANTHROPIC_BASE_URL was set in this shell; Anthropic requests now go to https://api.anthropic.com (give --upstream-anthropic <origin> to keep a gateway)']);
+    expect(overriddenBaseUrls({ ANTHROPIC_BASE_URL: '' }, args)).toEqual([]);
   });
 
   it('names the default capture by the UTC second, and points the child at the proxy', () => {

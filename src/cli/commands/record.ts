@@ -4,6 +4,7 @@
 // JSONL capture that `ctxray analyze` reads. The only command that opens a socket (docs/recording.md).
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
+import { isatty } from 'node:tty';
 import type { CliIO, Command } from '../io.ts';
 import { terminalSafeIO } from '../terminal-safe.ts';
 import { startProxy, type RecordingProxy } from '../record/proxy.ts';
@@ -41,6 +42,8 @@ without a command 0 after Ctrl-C or a kill; 1 for bad arguments, a refused --out
 export interface RecordArgs {
   out: string | null;
   upstreams: Upstreams;
+  /** Which upstreams the command line named (the others are the providers' defaults). */
+  upstreamsGiven: Record<keyof Upstreams, boolean>;
   port: number;
   command: string[];
 }
@@ -80,7 +83,9 @@ export function parseRecordArgs(argv: readonly string[]): RecordArgs | 'help' {
   const portText = values.get('--port') ?? '0';
   const port = Number(portText);
   if (!/^\d{1,5}$/.test(portText) || port > 65_535) throw new RecordUsageError('--port must be a whole number from 0 to 65535');
-  return { out: values.get('--out') ?? null, upstreams, port, command };
+  const out = values.get('--out') ?? null;
+  if (out === '-') throw new RecordUsageError('--out - is not supported: standard output belongs to the command; name a file');
+  return { out, upstreams, port, command, upstreamsGiven: { anthropic: values.has('--upstream-anthropic'), openai: values.has('--upstream-openai') } };
 }
 
 /** ctxray-record-20261201-094512.jsonl.gz: a new name per second, in UTC. */
@@ -100,6 +105,19 @@ export function childEnvironment(env: CliIO['env'], port: number): Record<string
     out[key] = current === undefined || current === '' ? '127.0.0.1,localhost' : `${current},127.0.0.1,localhost`;
   }
   return out;
+}
+
+/**
+ * A base URL already set in the shell pointed the agent somewhere (a gateway, perhaps); record replaces it, so say
+ * where those requests go now. The value itself is not printed: it may carry a user name or a token.
+ */
+export function overriddenBaseUrls(env: CliIO['env'], args: RecordArgs): string[] {
+  const notes: string[] = [];
+  for (const [variable, provider] of [['ANTHROPIC_BASE_URL', 'anthropic'], ['OPENAI_BASE_URL', 'openai']] as const) {
+    if ((env[variable] ?? '') === '' || args.upstreamsGiven[provider]) continue;
+    notes.push(`${variable} was set in this shell; ${provider === 'anthropic' ? 'Anthropic' : 'OpenAI'} requests now go to ${args.upstreams[provider].origin} (give --upstream-${provider} <origin> to keep a gateway)`);
+  }
+  return notes;
 }
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -147,6 +165,7 @@ export const recordCommand: Command = async (argv, rawIO) => {
 
   const base = `http://127.0.0.1:${proxy.port}`;
   io.stderr(`ctxray record: listening on ${base}, writing ${writer.path}\n`);
+  for (const note of overriddenBaseUrls(rawIO.env, args)) io.stderr(`ctxray record: note: ${note}\n`);
   const status = args.command.length > 0 ? await runCommand(args.command, rawIO, proxy.port, io) : await waitForSignal(io, base);
 
   await proxy.close();
@@ -180,7 +199,7 @@ function runCommand(command: string[], rawIO: CliIO, port: number, io: CliIO): P
     const forward = (signal: NodeJS.Signals) => {
       // Ctrl-C at a terminal already reached the child (it shares record's process group); passing it on again
       // would make one Ctrl-C two, which agents take as "quit now".
-      if (signal === 'SIGINT' && process.stdin.isTTY) return;
+      if (signal === 'SIGINT' && isatty(0)) return;
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     };
     const done = (status: number) => {

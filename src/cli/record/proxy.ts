@@ -49,6 +49,23 @@ export function startProxy(port: number, options: ProxyOptions): Promise<Recordi
   const inFlight = new Set<() => void>();
   const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
 
+  // Records are written in the order their exchanges completed, although building one (undoing a compression)
+  // can take longer than the next: each takes a ticket when it completes and waits for the tickets before it.
+  let nextTicket = 0;
+  let nextToWrite = 0;
+  const built = new Map<number, CaptureRecord | null>();
+  /** Takes a built record (null: it could not be built) and writes every record whose turn has come. */
+  function deliver(ticket: number, record: CaptureRecord | null): void {
+    built.set(ticket, record);
+    while (built.has(nextToWrite)) {
+      const next = built.get(nextToWrite);
+      built.delete(nextToWrite++);
+      if (next === null || next === undefined) continue;
+      stats.recorded++;
+      options.onRecord(next);
+    }
+  }
+
   const server = http.createServer((req, res) => {
     const refusal = refusalOf(req);
     const route = refusal === null ? routeRequest(req.method ?? 'GET', req.url ?? '', req.headers) : null;
@@ -59,15 +76,14 @@ export function startProxy(port: number, options: ProxyOptions): Promise<Recordi
       return;
     }
     if (!route.recorded) stats.forwardedOnly++;
-    const exchange = forwardExchange(req, res, route.provider, route.recorded, options.upstreams[route.provider], { now, inFlight, agents });
-    const written = exchange.then((record) => {
-      if (record === null) return;
-      stats.recorded++;
-      options.onRecord(record);
+    const exchange = forwardExchange(req, res, route.provider, route.recorded, options.upstreams[route.provider], { now, inFlight, agents, ticket: () => nextTicket++ });
+    const written = exchange.then((done) => {
+      if (done !== null) deliver(done.ticket, done.record);
     });
     pending.add(written);
     void written.finally(() => pending.delete(written));
   });
+
   // Agent SDKs keep connections open between turns; a 5 s idle limit would only cost reconnects.
   server.keepAliveTimeout = 60_000;
   // Codex can open WebSocket upgrades; they are not proxied (it falls back to HTTP).
@@ -180,17 +196,22 @@ interface ExchangeContext {
   /** Cuts of the exchanges still in flight, for close(). */
   inFlight: Set<() => void>;
   agents: { http: http.Agent; https: https.Agent };
+  /** The next place in the capture's order, taken by a recorded exchange when it completes. */
+  ticket: () => number;
 }
 
-/** Forwards one request and streams its response back; resolves with its record (null when it is not recorded). */
+/**
+ * Forwards one request and streams its response back; resolves with its record and its place in the capture
+ * (null when it is not recorded).
+ */
 function forwardExchange(
   req: http.IncomingMessage,
   res: http.ServerResponse,
   provider: Provider,
   recorded: boolean,
   upstream: URL,
-  { now, inFlight, agents }: ExchangeContext,
-): Promise<CaptureRecord | null> {
+  { now, inFlight, agents, ticket }: ExchangeContext,
+): Promise<{ ticket: number; record: CaptureRecord | null } | null> {
   const requestTime = now().toISOString();
   const requestTap = new BodyTap();
   const responseTap = new BodyTap();
@@ -227,7 +248,12 @@ function forwardExchange(
         resolve(null);
         return;
       }
-      void build(error).then(resolve);
+      const place = ticket();
+      // Building guards every field it reads; should it still fail, the place is given up, not held forever.
+      build(error).then(
+        (record) => resolve({ ticket: place, record }),
+        () => resolve({ ticket: place, record: null }),
+      );
     }
 
     async function build(error: string | null): Promise<CaptureRecord> {
@@ -260,8 +286,9 @@ function forwardExchange(
       if (recorded) response.on('data', (chunk: Buffer) => responseTap.add(chunk));
       response.pipe(res);
       response.on('end', () => finish(null));
-      response.on('aborted', () => finish('the upstream closed the connection mid-response'));
-      response.on('error', () => finish('the upstream connection failed mid-response'));
+      response.on('close', () => {
+        if (!response.complete) finish('the upstream closed the connection mid-response');
+      });
     });
     res.on('close', () => {
       if (!res.writableFinished) finish('the client closed the connection before the response ended');
