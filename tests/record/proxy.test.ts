@@ -132,6 +132,12 @@ function request(port: number, target: string, headers: http.OutgoingHttpHeaders
   });
 }
 
+/** Waits (bounded) until `count` records have been handed over: a record is built after its response ends. */
+async function recordsReach(records: readonly unknown[], count: number): Promise<void> {
+  for (let tries = 0; tries < 500 && records.length < count; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(records.length).toBe(count);
+}
+
 const MESSAGES_BODY = JSON.stringify({ model: 'claude-sonnet-4-5-20250929', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] });
 
 describe('the proxy', () => {
@@ -196,7 +202,7 @@ describe('the proxy', () => {
     const failed = await request(proxy.port, '/v1/chat/completions', { 'content-type': 'application/json', authorization: 'Bearer sk-x' }, '{"model":"gpt-4o","messages":[]}');
     expect(failed.status).toBe(502);
     expect(failed.text).toContain('ECONNREFUSED');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await recordsReach(records, before + 1);
     const record = records[before]!;
     expect(record.response).toEqual({ timestamp: '2026-12-01T10:00:00.000Z', status: null, headers: {}, error: 'the upstream could not be reached (ECONNREFUSED)' });
     expect(record.request['body']).toEqual({ model: 'gpt-4o', messages: [] });
@@ -208,9 +214,8 @@ describe('the proxy', () => {
     const bodies = Array.from({ length: 8 }, (_, i) => JSON.stringify({ model: 'claude-sonnet-4-5-20250929', max_tokens: 8, stream: i % 2 === 0, messages: [{ role: 'user', content: `request ${i}` }] }));
     const answers = await Promise.all(bodies.map((body) => request(proxy.port, '/v1/messages', { 'anthropic-version': '2023-06-01', 'content-type': 'application/json' }, body)));
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await recordsReach(records, before + 8);
     const written = records.slice(before);
-    expect(written).toHaveLength(8);
     expect(written.map((r) => (r.request['body'] as { messages: { content: string }[] }).messages[0]!.content).sort()).toEqual(bodies.map((_, i) => `request ${i}`).sort());
     for (const record of written) expect(record.usage).not.toBeNull();
   });
@@ -226,7 +231,7 @@ describe('the proxy', () => {
       req.on('error', reject);
       req.end(Buffer.from([0xff, 0xfe, 0x00]));
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await recordsReach(records, before + 2);
     expect(records[before]!.request['body']).toBe('not json {');
     expect(records[before + 1]!.request['body_base64']).toBe('//4A');
     // The fake upstream answered JSON with usage both times.

@@ -17,13 +17,21 @@ describe('openCapture', () => {
     expect(opened.writer.path).toBe(path.join(fs.realpathSync(dir), 'c.jsonl.gz'));
     opened.writer.append({ n: 1 });
     opened.writer.append({ n: 2, text: 'é\u2028' });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    // Sync-flushed: the records so far decompress even though the stream is not finished.
-    const partial = fs.readFileSync(opened.writer.path);
-    expect(() => gunzipSync(partial)).toThrow(/unexpected end/i);
-    expect(gunzipSync(partial, { finishFlush: 2 /* Z_SYNC_FLUSH */ }).toString('utf8')).toBe('{"n":1}\n{"n":2,"text":"é\u2028"}\n');
+    // Sync-flushed: the records so far decompress even though the stream is not finished. The flush reaches the
+    // file a few event-loop turns later; wait for it (bounded).
+    const expected = '{"n":1}\n{"n":2,"text":"é\u2028"}\n';
+    const partialText = () => {
+      try {
+        return gunzipSync(fs.readFileSync(opened.writer.path), { finishFlush: 2 /* Z_SYNC_FLUSH */ }).toString('utf8');
+      } catch {
+        return '';
+      }
+    };
+    for (let tries = 0; tries < 200 && partialText() !== expected; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(partialText()).toBe(expected);
+    expect(() => gunzipSync(fs.readFileSync(opened.writer.path))).toThrow(/unexpected end/i);
     await opened.writer.close();
-    expect(gunzipSync(fs.readFileSync(opened.writer.path)).toString('utf8')).toBe('{"n":1}\n{"n":2,"text":"é\u2028"}\n');
+    expect(gunzipSync(fs.readFileSync(opened.writer.path)).toString('utf8')).toBe(expected);
     expect(opened.writer.records).toBe(2);
     expect(fs.statSync(opened.writer.path).mode & 0o777).toBe(0o600);
   });
