@@ -161,7 +161,11 @@ describe('ctxray record -- node client.mjs', () => {
   it('analyze reads the capture as a gateway log with the recorded usage on every request', async () => {
     const analyzed = await runCli(['analyze', 'capture.jsonl.gz', '--json', '-'], { cwd: dir }).done;
     expect(analyzed.status).toBe(0);
-    const record = JSON.parse(analyzed.stdout) as { files: { envelope: string; requests: number; errors: number }[]; requests: { recorded: Record<string, number> | null; cache: Record<string, unknown> }[] };
+    const record = JSON.parse(analyzed.stdout) as {
+      files: { envelope: string; requests: number; errors: number }[];
+      requests: { recorded: Record<string, number> | null; cache: { basis: string; read: number; write5m: number; write1h: number; uncached: number } }[];
+      totals: { cost: { basis: { recordedRequests: number; simulatedRequests: number } } };
+    };
     expect(record.files[0]).toMatchObject({ envelope: 'gateway:request', requests: 5, errors: 0 });
     // Converted to Anthropic's sense (input excludes cache tokens), by hand from the usage above.
     expect(record.requests.map((r) => r.recorded)).toEqual([
@@ -171,6 +175,16 @@ describe('ctxray record -- node client.mjs', () => {
       { input: 112, cacheRead: 1408, cacheWrite5m: 0, cacheWrite1h: 0, output: 4, prompt: 1520 },
       { input: 132, cacheRead: 768, cacheWrite5m: 0, cacheWrite1h: 0, output: 12, prompt: 900 },
     ]);
+    // Observed first: every request's cache figures are the recorded ones, on the recorded basis.
+    expect(record.requests.map((r) => r.cache.basis)).toEqual(Array(5).fill('recorded'));
+    expect(record.requests.map((r) => [r.cache.read, r.cache.write5m, r.cache.write1h, r.cache.uncached])).toEqual([
+      [0, 1200, 0, 21],
+      [1200, 0, 0, 3],
+      [1280, 0, 0, 220],
+      [1408, 0, 0, 112],
+      [768, 0, 0, 132],
+    ]);
+    expect(record.totals.cost.basis).toEqual({ recordedRequests: 5, simulatedRequests: 0 });
   }, 60_000);
 });
 
