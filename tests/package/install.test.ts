@@ -24,7 +24,9 @@ const buildCaseArgs = (qualification = path.join(BUILD_CASE, 'qualification.json
   '--agent-config', path.join(BUILD_CASE, 'agent-config.json'),
   '--app-allowlist', path.join(BUILD_CASE, 'app-allowlist.json'),
 ];
-const ANALYZE_ARGS = ['analyze', path.join(EXAMPLES, 'synthetic-anthropic-agent-cache-bust.jsonl.gz'), '--json', '-'];
+// A gzipped Claude log and an OpenAI one (counted with gpt-tokenizer's o200k vocabulary, loaded from the install).
+const ANALYZED = [path.join(EXAMPLES, 'synthetic-anthropic-agent-cache-bust.jsonl.gz'), path.join(EXAMPLES, 'synthetic-openai-chat-tools-reordered.jsonl')];
+const ANALYZE_ARGS = ['analyze', ...ANALYZED, '--json', '-'];
 const DUPES_ARGS = ['dupes', path.join(EXAMPLES, 'synthetic-anthropic-file-reread.jsonl')];
 
 /** The fenced block after an HTML comment marker in a Markdown file. */
@@ -79,14 +81,15 @@ describe('the packed tarball installed into an empty folder', () => {
     expect(TYPESCRIPT_LOADERS.filter((loader) => names.has(loader))).toEqual([]);
   });
 
-  it('analyze on an example prints the checkout\'s record (24 requests, the volatile-prefix finding) and writes the versioned HTML report', () => {
+  it('analyze on two examples prints the checkout\'s record (24 + 8 requests, the volatile-prefix finding) and writes the versioned HTML report', () => {
     const html = path.join(installed.dir, 'report.html');
     const run = installedCli([...ANALYZE_ARGS, '--html', html]);
     expect(run.status).toBe(0);
     expect(readFileSync(html, 'utf8')).toContain(`ctxray ${VERSION} · prices as of`);
-    const record = JSON.parse(run.stdout) as { generatedBy: string; requests: unknown[]; findings: { code: string }[] };
+    const record = JSON.parse(run.stdout) as { generatedBy: string; requests: { model: string }[]; findings: { code: string }[] };
     expect(record.generatedBy).toBe(`ctxray ${VERSION}`);
-    expect(record.requests).toHaveLength(24);
+    expect(record.requests).toHaveLength(32);
+    expect(record.requests[24]?.model).toBe('gpt-4o-2024-08-06');
     expect(record.findings.map((finding) => finding.code)).toContain('volatile_value_in_prefix');
     expect(run.stdout).toBe(checkoutCli(ANALYZE_ARGS).stdout);
   });
@@ -140,9 +143,9 @@ describe('the packed tarball installed into an empty folder', () => {
         "import { createReadStream, readFileSync, readdirSync } from 'node:fs';",
         "import path from 'node:path';",
         "import { analyze, dupes, clearing } from 'ctxray';",
-        'const [log, reread, dir] = process.argv.slice(2);',
-        'const streamed = await analyze({ name: path.basename(log), content: createReadStream(log) });',
-        'const bytes = await analyze(new Uint8Array(readFileSync(log)));',
+        'const [claude, openai, reread, dir] = process.argv.slice(2);',
+        'const streamed = await analyze([claude, openai].map((log) => ({ name: path.basename(log), content: createReadStream(log) })));',
+        'const bytes = await analyze([claude, openai].map((log) => ({ name: path.basename(log), content: new Uint8Array(readFileSync(log)) })));',
         'const duplicate = await dupes(readFileSync(reread, \'utf8\'));',
         "const journals = readdirSync(path.join(dir, 'journals')).sort().map((name) => createReadStream(path.join(dir, 'journals', name)));",
         "const json = (name) => JSON.parse(readFileSync(path.join(dir, name), 'utf8'));",
@@ -151,7 +154,7 @@ describe('the packed tarball installed into an empty folder', () => {
         '',
       ].join('\n'),
     );
-    const run = node(script, [ANALYZE_ARGS[1]!, DUPES_ARGS[1]!, BUILD_CASE]);
+    const run = node(script, [...ANALYZED, DUPES_ARGS[1]!, BUILD_CASE]);
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     const records = JSON.parse(run.stdout) as Record<'streamed' | 'bytes' | 'duplicate' | 'verdict', unknown>;
@@ -160,6 +163,30 @@ describe('the packed tarball installed into an empty folder', () => {
     expect(records.bytes).toEqual(analyzed);
     expect(records.duplicate).toEqual(JSON.parse(installedCli(DUPES_ARGS).stdout));
     expect(records.verdict).toEqual(JSON.parse(installedCli(buildCaseArgs()).stdout));
+  });
+
+  it('its type declarations check a strict TypeScript consumer (nodenext resolution, no skipLibCheck)', () => {
+    const consumer = path.join(installed.dir, 'consumer.mts');
+    writeFileSync(
+      consumer,
+      [
+        "import { analyze, clearing, dupes, type AnalysisRecord, type ClearingRecord, type DupesRecord } from 'ctxray';",
+        "const record: AnalysisRecord = await analyze('{}', { format: 'anthropic', model: 'claude-sonnet-4-5', limits: { maxRecords: 2_000_000 } });",
+        'const duplicate: DupesRecord = await dupes(new Uint8Array());',
+        'const verdict: ClearingRecord = await clearing({ journals: [], sidecar: new Uint8Array(), routes: {}, qualification: {} });',
+        "const wrong: number = record.generatedBy;",
+        'console.log(record.requests.length, duplicate.result, verdict.verdict, wrong);',
+        '',
+      ].join('\n'),
+    );
+    // The checkout's TypeScript and Node types: the install itself has neither, as a user's runtime need not.
+    const tsc = spawnSync(
+      process.execPath,
+      [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--typeRoots', path.join(ROOT, 'node_modules/@types'), '--types', 'node', consumer],
+      { cwd: installed.dir, encoding: 'utf8', timeout: RUN_TIMEOUT },
+    );
+    // Exactly the one planted error: the declarations themselves are clean and precise enough to catch it.
+    expect(tsc.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^consumer\.mts\(5,7\): error TS2322: Type 'string' is not assignable to type 'number'\.$/)]);
   });
 
   it('refuses deep imports of the internals and bad content with a clear error', () => {
