@@ -62,8 +62,11 @@ export interface Segment {
    */
   text: string;
   /**
-   * Identity for cache-prefix comparison: the block's JSON exactly as sent (key order kept) without its
-   * cache_control marker. Interned, so `===` compares identities in O(1) after the first sighting.
+   * Identity for cache-prefix comparison: the block's JSON as sent (key order kept) without its cache_control
+   * marker, in the form the provider renders: a string content is written as the one-text-block list it stands
+   * for, and the first block of a list carries its message's fields (role, call id), so a string and the same
+   * text as one block are one identity (src/core/formats/rendered-identity.ts). Interned, so `===` compares
+   * identities in O(1) after the first sighting.
    */
   wire: string;
   /** UTF-8 byte length of `wire`. */
@@ -146,6 +149,11 @@ export interface RequestOptions {
   /** Anthropic extended thinking enabled, or an OpenAI reasoning effort. */
   thinking: string | null;
   promptCacheKey: string | null;
+  /**
+   * OpenAI `user`: routes cache lookups when there is no prompt_cache_key (the key replaces it for routing). Used
+   * only to keep cache entries apart; never written to any output.
+   */
+  cacheRoutingUser: string | null;
   promptCacheRetention: string | null;
   /** GPT-5.6+ `prompt_cache_options.mode`. */
   promptCacheMode: 'implicit' | 'explicit' | null;

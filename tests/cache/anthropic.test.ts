@@ -289,13 +289,15 @@ describe('Anthropic: automatic caching read from a request body', () => {
     const last = (i: number) => requests[i]!.segments.length - 1;
     expect(result.requests[0]!.breakpoints).toMatchObject([{ segment: last(0), source: 'automatic', ttl: '5m' }]);
     expect(result.requests[1]!.breakpoints).toMatchObject([{ segment: last(1), source: 'automatic' }]);
-    // The second turn reads the prefix the first one wrote (overhead, the first turn's blocks) and writes the rest.
-    const segments1 = counts[1]!.segments;
-    const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
-    const firstTurn = counts[1]!.overheadTotal + sum(segments1.slice(0, last(0) + 1));
+    // The second turn reads the prefix the first one wrote — the first turn's prompt as it was counted, its own
+    // framing only (the second turn's framing of its two extra messages is not in that entry) — and writes the rest.
+    expect(result.requests[0]!.write5m).toBe(counts[0]!.total);
     expect(result.requests[1]!.hit).toBe(true);
-    expect(result.requests[1]!.read).toBe(firstTurn);
-    expect(result.requests[1]!.write5m).toBe(sum(segments1.slice(last(0) + 1)));
+    expect(result.requests[1]!.read).toBe(counts[0]!.total);
+    expect(result.requests[1]!.write5m).toBe(counts[1]!.total - counts[0]!.total);
+    // Two more messages: 2 × 3 framing tokens beyond their text.
+    const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+    expect(counts[1]!.total - counts[0]!.total).toBe(sum(counts[1]!.segments.slice(last(0) + 1)) + 6);
   });
 });
 

@@ -27,19 +27,24 @@ describe('Anthropic Messages importer', () => {
     expect(request).toMatchObject({ format: 'anthropic-messages', model: 'claude-sonnet-4-5', messageCount: 2, unknownShapes: [], notes: [] });
   });
 
-  it('reads a string system prompt as one segment whose wire is the JSON string', () => {
+  it('reads a string system prompt as one segment whose wire is the text block it renders as', () => {
     const request = anthropic({ model: 'm', max_tokens: 1, system: 'Be brief.', messages: [] });
     expect(request.segments).toHaveLength(1);
-    expect(request.segments[0]).toMatchObject({ category: 'system', role: 'system', path: 'system', text: 'Be brief.', wire: '"Be brief."', bytes: 11, hash: contentHash('"Be brief."') });
+    const wire = '{"type":"text","text":"Be brief."}';
+    expect(request.segments[0]).toMatchObject({ category: 'system', role: 'system', path: 'system', text: 'Be brief.', wire, bytes: 34, hash: contentHash(wire) });
+    // The same prompt written as a one-block list has the same identity.
+    const listed = anthropic({ model: 'm', max_tokens: 1, system: [{ type: 'text', text: 'Be brief.' }], messages: [] });
+    expect(listed.segments[0]!.wire).toBe(wire);
   });
 
   it('keeps the wire as sent minus cache_control, with bytes and hash of that wire', () => {
     const block = { type: 'text', text: 'h\u00e9', cache_control: { type: 'ephemeral', ttl: '1h' } };
     const request = anthropic({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: [block] }] });
     const segment = request.segments[0]!;
-    expect(segment.wire).toBe('{"type":"text","text":"h\u00e9"}');
-    // 26 ASCII characters + é (2 bytes in UTF-8).
-    expect(segment.bytes).toBe(28);
+    // The first block of a message carries the message's role around it.
+    expect(segment.wire).toBe('{"role":"user","content":[{"type":"text","text":"h\u00e9"}]}');
+    // 54 ASCII characters + é (2 bytes in UTF-8).
+    expect(segment.bytes).toBe(56);
     expect(segment.hash).toBe(contentHash(segment.wire));
     expect(segment.cacheMarker).toEqual({ ttl: '1h' });
   });
@@ -49,7 +54,7 @@ describe('Anthropic Messages importer', () => {
       '{"model":"m","max_tokens":1,"messages":[{"role":"user","content":[{"type":"text","text":"x","__proto__":{"p":1},"cache_control":{"type":"ephemeral"}}]}]}',
     ) as Record<string, unknown>;
     const segment = anthropic(body).segments[0]!;
-    expect(segment.wire).toBe('{"type":"text","text":"x","__proto__":{"p":1}}');
+    expect(segment.wire).toBe('{"role":"user","content":[{"type":"text","text":"x","__proto__":{"p":1}}]}');
     expect(segment.cacheMarker).toEqual({ ttl: '5m' });
   });
 
@@ -275,6 +280,7 @@ describe('Anthropic Messages importer', () => {
       toolChoice: 'tool:get_weather',
       thinking: 'adaptive:high',
       promptCacheKey: null,
+      cacheRoutingUser: null,
       promptCacheRetention: null,
       promptCacheMode: null,
       stream: true,

@@ -23,7 +23,8 @@ describe('OpenAI Chat Completions importer', () => {
     ]);
     expect(request.segments[0]!.toolName).toBe('lookup');
     // A string content's block is its message.
-    expect(request.segments[3]!.wire).toBe('{"role":"user","content":"hello"}');
+    // A string content's wire is its message with the content as the one text part it renders as.
+    expect(request.segments[3]!.wire).toBe('{"role":"user","content":[{"type":"text","text":"hello"}]}');
     expect(request.messageCount).toBe(3);
     expect(request.unknownShapes).toEqual([]);
   });
@@ -90,7 +91,9 @@ describe('OpenAI Chat Completions importer', () => {
       ['assistant', null, null, null, false],
       ['assistant', null, null, null, false],
     ]);
-    expect(request.segments[0]).toMatchObject({ cacheMarker: { ttl: '5m' }, wire: '{"type":"text","text":"look"}' });
+    // The first part carries its message (role) around it; the marker is read from the part, not kept in the wire.
+    expect(request.segments[0]).toMatchObject({ cacheMarker: { ttl: '5m' }, wire: '{"role":"user","content":[{"type":"text","text":"look"}]}' });
+    expect(request.segments[1]!.wire.startsWith('{"type":"image_url"')).toBe(true);
     expect(request.segments[3]!.media!.dataBytes).toBe(4);
   });
 
@@ -101,6 +104,7 @@ describe('OpenAI Chat Completions importer', () => {
       tool_choice: { type: 'function', function: { name: 'lookup' } },
       reasoning_effort: 'low',
       prompt_cache_key: 'tenant-a',
+      user: 'synthetic-user-1',
       prompt_cache_retention: '24h',
       prompt_cache_options: { mode: 'explicit', ttl: '30m' },
       stream: true,
@@ -109,6 +113,7 @@ describe('OpenAI Chat Completions importer', () => {
       toolChoice: 'function:lookup',
       thinking: 'low',
       promptCacheKey: 'tenant-a',
+      cacheRoutingUser: 'synthetic-user-1',
       promptCacheRetention: '24h',
       promptCacheMode: 'explicit',
       stream: true,

@@ -74,8 +74,8 @@ describe('element reuse', () => {
     const a = { model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] };
     const b = { model: 'gpt-4o', messages: [{ content: 'x', role: 'user' }] };
     const [first, second] = await together([a, b]);
-    expect(first!.segments[0]!.wire).toBe('{"role":"user","content":"x"}');
-    expect(second!.segments[0]!.wire).toBe('{"content":"x","role":"user"}');
+    expect(first!.segments[0]!.wire).toBe('{"role":"user","content":[{"type":"text","text":"x"}]}');
+    expect(second!.segments[0]!.wire).toBe('{"content":[{"type":"text","text":"x"}],"role":"user"}');
   });
 
   it('compares JSON values with key order', () => {

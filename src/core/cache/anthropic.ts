@@ -24,6 +24,8 @@ interface Entry {
   /** Epoch ms after which the entry is gone; Infinity when it was written or read without a timestamp. */
   expiresAt: number;
   ttlMs: number;
+  /** Tokens of the prefix as written (the least any writer counted, its framing included). */
+  tokens: number;
 }
 
 interface PlannedBreakpoint {
@@ -100,7 +102,8 @@ export class AnthropicCache {
       events.push({ code: 'lookback_exceeded', segment: view.segmentOf[missed.block]!, value: missed.distance });
     }
 
-    const readTokens = hit.block === null ? 0 : view.cumulative[hit.block]!;
+    // A read is at most what was written: this request's own framing beyond the writer's is not in the entry.
+    const readTokens = hit.block === null ? 0 : Math.min(view.cumulative[hit.block]!, entries.get(view.keys[hit.block]!)?.tokens ?? Infinity);
     let lastTokens = 0;
     let last1hTokens = 0;
     for (const bp of usable) {
@@ -118,8 +121,8 @@ export class AnthropicCache {
     result.hitSegment = hit.block === null ? null : view.segmentOf[hit.block]!;
 
     // Refresh what was read, then store every breakpoint's prefix (a later request may read any of them).
-    if (hit.block !== null) touch(entries, view.keys[hit.block]!, hit.ttlMs, now);
-    for (const bp of usable) touch(entries, view.keys[bp.block]!, TTL_MS[bp.ttl], now);
+    if (hit.block !== null) touch(entries, view.keys[hit.block]!, hit.ttlMs, now, readTokens);
+    for (const bp of usable) touch(entries, view.keys[bp.block]!, TTL_MS[bp.ttl], now, view.cumulative[bp.block]!);
     return result;
   }
 
@@ -207,14 +210,15 @@ function isAlive(entry: Entry | undefined, now: number | null): entry is Entry {
   return entry !== undefined && (now === null || now < entry.expiresAt);
 }
 
-function touch(entries: Map<number, Entry>, key: number, ttlMs: number, now: number | null): void {
+function touch(entries: Map<number, Entry>, key: number, ttlMs: number, now: number | null, tokens: number): void {
   const expiresAt = now === null ? Infinity : now + ttlMs;
   const entry = entries.get(key);
   if (entry === undefined) {
-    entries.set(key, { expiresAt, ttlMs });
+    entries.set(key, { expiresAt, ttlMs, tokens });
     return;
   }
   entry.ttlMs = Math.max(entry.ttlMs, ttlMs);
+  entry.tokens = Math.min(entry.tokens, tokens);
   // A hit refreshes the entry for its full TTL; a lapsed entry written again starts over.
   entry.expiresAt = now === null ? Infinity : Math.max(isAlive(entry, now) ? entry.expiresAt : 0, now + entry.ttlMs);
 }

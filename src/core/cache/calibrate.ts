@@ -114,7 +114,8 @@ export function countTokensBody(request: ParsedRequest): Record<string, unknown>
   const messageAt = new Map<number, { role: string; content: unknown[] }>();
   for (const segment of request.segments) {
     if (TOOL_PATH.test(segment.path)) tools.push(JSON.parse(segment.wire));
-    else if (segment.path === 'system') system = JSON.parse(segment.wire);
+    // The wire of a string system prompt is the one text block it renders as.
+    else if (segment.path === 'system') system = [JSON.parse(segment.wire)];
     else if (SYSTEM_BLOCK_PATH.test(segment.path)) systemBlocks.push(JSON.parse(segment.wire));
     else if (MESSAGE_STRING_PATH.test(segment.path)) {
       const message = JSON.parse(segment.wire) as { role?: unknown; content?: unknown };
@@ -126,7 +127,10 @@ export function countTokensBody(request: ParsedRequest): Record<string, unknown>
         messageAt.set(segment.messageIndex, message);
         messages.push(message);
       }
-      message.content.push(JSON.parse(segment.wire));
+      // A message's first block carries the message around it (its wire is the rendered identity, model.ts).
+      const block = JSON.parse(segment.wire) as { role?: unknown; content?: unknown };
+      if (typeof block.role === 'string' && Array.isArray(block.content)) message.content.push(...(block.content as unknown[]));
+      else message.content.push(block);
     }
   }
   const body: Record<string, unknown> = { model: request.model, messages };

@@ -110,9 +110,9 @@ export function findFindings(input: FindingsInput): Finding[] {
     const newer = requests[r]!;
     const explained = checkSetupChanges(groups, older, newer, r, normalized);
     if (link === 'continues' || link === 'edited') {
-      checkModelChange(groups, older, newer, r, compared);
+      checkModelChange(groups, input, older, newer, r, compared, link);
       checkBreakpointBeforeChange(groups, input, older, newer, r, compared, explained);
-    }
+    } else if (link === 'same-setup') checkModelChange(groups, input, older, newer, r, compared, link);
   }
   checkSimulationEvents(groups, input);
   checkCostGap(groups, input);
@@ -270,10 +270,31 @@ function volatileFix(request: ParsedRequest, model: string): string {
   return `${base}, e.g. into the latest user message (${model || 'this model'} does not keep the cache across a mid-conversation system message).`;
 }
 
-function checkModelChange(groups: FindingGroups, older: ParsedRequest, newer: ParsedRequest, r: number, compared: number): void {
-  if (older.model === null || newer.model === null || older.model === newer.model) return;
+/**
+ * A request on another model than the request it is compared with. Caches are per model (the simulation's
+ * `cacheScope`: the priced id, so a dated snapshot and its alias are one model). Within a conversation that is
+ * always a loss; between two conversations sharing a setup, only when the shared prefix was large enough to be
+ * cached and this request did not read it.
+ */
+function checkModelChange(
+  groups: FindingGroups,
+  input: FindingsInput,
+  older: ParsedRequest,
+  newer: ParsedRequest,
+  r: number,
+  compared: number,
+  link: 'continues' | 'edited' | 'same-setup',
+): void {
+  if (older.model === null || newer.model === null) return;
+  const simulated = input.costs.actual.simulation.requests;
+  const olderScope = simulated[compared]?.cacheScope ?? older.model;
+  const newerScope = simulated[r]?.cacheScope ?? newer.model;
+  if (olderScope === newerScope) return;
+  if (link === 'same-setup' && !lostSharedPrefix(input, older, newer, r)) return;
   const from = older.model;
   const to = newer.model;
+  const where = link === 'same-setup' ? 'between conversations that share a setup' : 'mid-conversation';
+  const lost = link === 'same-setup' ? 'the shared setup is re-sent uncached' : 'the whole prompt is re-sent uncached';
   groups.add({
     code: 'model_changed',
     key: `${from}\u0000${to}`,
@@ -281,10 +302,21 @@ function checkModelChange(groups: FindingGroups, older: ParsedRequest, newer: Pa
     segmentPath: null,
     detail: null,
     render: (when) => ({
-      message: `Model changed mid-conversation from ${from} to ${to} (${when}, first after request ${compared + 1}); caches are per model, so the whole prompt is re-sent uncached.`,
+      message: `Model changed ${where} from ${from} to ${to} (${when}, first after request ${compared + 1}); caches are per model, so ${lost}.`,
       fix: 'Keep a conversation on one model; send side tasks (titles, summaries, classification) as separate short requests instead of switching the conversation.',
     }),
   });
+}
+
+/** Whether the prefix two requests share was cacheable on the newer request's model and it read less than that. */
+function lostSharedPrefix(input: FindingsInput, older: ParsedRequest, newer: ParsedRequest, r: number): boolean {
+  const common = comparePrefix(older.segments, newer.segments).commonSegments;
+  if (common === 0) return false;
+  const tokens = input.segmentTokens[r] ?? [];
+  let shared = input.overheadTokens[r] ?? 0;
+  for (let i = 0; i < common; i++) shared += tokens[i] ?? 0;
+  const minimum = input.pricingOf(r)?.minCacheableTokens ?? 1024;
+  return shared >= minimum && (input.costs.actual.simulation.requests[r]?.read ?? 0) < shared;
 }
 
 /**

@@ -57,10 +57,11 @@ export class OpenAICache {
       events: [],
     };
     if (view.segmentOf.length === 0) return result;
+    const partition = cachePartitionOf(request, cacheScope);
     if (pricing?.explicitBreakpoints === true) {
-      simulateBreakpoints(request, view, pricing, this.breakpointEntriesOf(cacheScope), result);
+      simulateBreakpoints(request, view, pricing, this.breakpointEntriesOf(partition), result);
     } else {
-      simulateAutomatic(request, view, pricing, this.entriesOf(cacheScope), result);
+      simulateAutomatic(request, view, pricing, this.entriesOf(partition), result);
     }
     return result;
   }
@@ -77,11 +78,23 @@ export class OpenAICache {
   private entriesOf(scope: string): PrefixEntries {
     let entries = this.scopes.get(scope);
     if (entries === undefined) {
-      entries = { prefixes: new Map(), prompts: new Map() };
+      entries = { prefixes: new Map(), prompts: new Map(), written: new Map() };
       this.scopes.set(scope, entries);
     }
     return entries;
   }
+}
+
+/**
+ * The entries a request can read, within its model's scope: lookups are routed by `prompt_cache_key` (or, without
+ * one, by `user`, which the key replaces), case-sensitively, so requests routed apart never read each other's
+ * entries; and the reasoning effort is rendered at the head of the prompt, so a different effort is a different
+ * prefix from the first token. A NUL separates the parts (it occurs in none of them).
+ */
+export function cachePartitionOf(request: ParsedRequest, cacheScope: string): string {
+  const { promptCacheKey, cacheRoutingUser, thinking } = request.options;
+  const routing = promptCacheKey !== null ? `key:${promptCacheKey}` : cacheRoutingUser !== null ? `user:${cacheRoutingUser}` : '';
+  return `${cacheScope}\u0000${routing}\u0000${thinking ?? ''}`;
 }
 
 function isAlive(expiresAt: number | undefined, now: number | null): boolean {
@@ -111,6 +124,8 @@ function simulateAutomatic(
   // Every earlier prompt's prefixes are stored, so the set is prefix-closed: walk forward until the first miss.
   let longest = -1;
   while (longest + 1 < view.keys.length && isAlive(scope.prefixes.get(view.keys[longest + 1]!), now)) longest++;
+  // A read is at most what was written: this request's own framing beyond the writer's is not in the entry.
+  let readable = longest < 0 ? 0 : Math.min(view.cumulative[longest]!, scope.written.get(view.keys[longest]!) ?? Infinity);
   // The cache holds a request's prompt followed by the answer it generated (recorded usage shows the next turn
   // reading both), so a whole earlier prompt extends through the generated blocks that follow it here.
   for (let i = longest; i >= 0; i--) {
@@ -119,10 +134,14 @@ function simulateAutomatic(
     while (answered + 1 < view.segmentOf.length && GENERATED.has(request.segments[view.segmentOf[answered + 1]!]!.category)) {
       answered++;
     }
-    longest = Math.max(longest, answered);
+    if (answered > longest) {
+      const prompt = Math.min(view.cumulative[i]!, scope.written.get(view.keys[i]!) ?? Infinity);
+      readable = prompt + view.cumulative[answered]! - view.cumulative[i]!;
+      longest = answered;
+    }
     break;
   }
-  const cached = longest < 0 ? 0 : roundDown(view.cumulative[longest]!, pricing?.cacheRounding ?? OPENAI_DEFAULT_ROUNDING);
+  const cached = roundDown(readable, pricing?.cacheRounding ?? OPENAI_DEFAULT_ROUNDING);
   if (cached >= minTokens && view.promptTokens >= minTokens) {
     result.read = cached;
     result.uncached = view.promptTokens - cached;
@@ -131,15 +150,20 @@ function simulateAutomatic(
   }
   // Stored whatever the size: a short prompt plus a long answer can still be cached for the next turn.
   const ttlMs = request.options.promptCacheRetention === 'in_memory' ? IN_MEMORY_TTL_MS : EXTENDED_TTL_MS;
-  for (const key of view.keys) store(scope.prefixes, key, now, ttlMs);
+  view.keys.forEach((key, block) => {
+    store(scope.prefixes, key, now, ttlMs);
+    scope.written.set(key, Math.min(view.cumulative[block]!, scope.written.get(key) ?? Infinity));
+  });
   const whole = view.keys[view.keys.length - 1];
   if (whole !== undefined) store(scope.prompts, whole, now, ttlMs);
 }
 
-/** Automatic-mode entries of one model: every prefix sent, and which of them were whole prompts. */
+/** Automatic-mode entries of one model: every prefix sent, which of them were whole prompts, and their size. */
 interface PrefixEntries {
   prefixes: Map<number, number>;
   prompts: Map<number, number>;
+  /** Tokens of each prefix as written: the least any request sending it counted (its own framing included). */
+  written: Map<number, number>;
 }
 
 function simulateBreakpoints(
@@ -200,21 +224,21 @@ function simulateBreakpoints(
       break;
     }
   }
-  const read = readBlock < 0 ? 0 : roundDown(view.cumulative[readBlock]!, pricing.cacheRounding);
+  const read = readBlock < 0 ? 0 : roundDown(Math.min(view.cumulative[readBlock]!, scope.tokensOf(view.keys[readBlock]!)), pricing.cacheRounding);
   result.read = read;
   result.hit = read > 0;
   result.hitSegment = readBlock < 0 ? null : view.segmentOf[readBlock]!;
   result.write5m = lastBlock < 0 ? 0 : Math.max(0, view.cumulative[lastBlock]! - read);
   result.uncached = view.promptTokens - read - result.write5m;
-  if (readBlock >= 0) scope.write(view.keys[readBlock]!, now);
+  if (readBlock >= 0) scope.write(view.keys[readBlock]!, now, view.cumulative[readBlock]!);
   planned.forEach(({ block }, i) => {
-    if (breakpoints[i]!.eligible) scope.write(view.keys[block]!, now);
+    if (breakpoints[i]!.eligible) scope.write(view.keys[block]!, now, view.cumulative[block]!);
   });
 }
 
 /** GPT-5.6+ entries of one model: written at breakpoints, the latest 80 considered, 30-minute TTL. */
 class BreakpointEntries {
-  private readonly entries = new Map<number, { expiresAt: number; sequence: number }>();
+  private readonly entries = new Map<number, { expiresAt: number; sequence: number; tokens: number }>();
   private writes = 0;
 
   isLive(key: number, now: number | null): boolean {
@@ -223,8 +247,14 @@ class BreakpointEntries {
     return now === null || now < entry.expiresAt;
   }
 
-  write(key: number, now: number | null): void {
+  /** Tokens of the prefix as written (the least any writer counted): a read never exceeds what was written. */
+  tokensOf(key: number): number {
+    return this.entries.get(key)?.tokens ?? Infinity;
+  }
+
+  write(key: number, now: number | null, tokens: number): void {
     this.writes++;
-    this.entries.set(key, { expiresAt: now === null ? Infinity : now + BREAKPOINT_TTL_MS, sequence: this.writes });
+    const written = Math.min(tokens, this.entries.get(key)?.tokens ?? Infinity);
+    this.entries.set(key, { expiresAt: now === null ? Infinity : now + BREAKPOINT_TTL_MS, sequence: this.writes, tokens: written });
   }
 }

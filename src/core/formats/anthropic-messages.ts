@@ -4,6 +4,7 @@
 import type { Category, MediaInfo, ParsedRequest, RequestNote } from '../model.ts';
 import { copyWithout, isObject, stringField, type JsonObject } from '../input/json-value.ts';
 import { inlineMedia, referencedMedia } from './media.ts';
+import { listBlockIdentity, withContentList } from './rendered-identity.ts';
 import {
   assembleRequest,
   cacheMarkerOf,
@@ -47,10 +48,20 @@ export function importAnthropicMessages(body: JsonObject, ctx: ImportContext): P
   const system = body['system'];
   if (typeof system === 'string') {
     builder.element('system', -1, system, () =>
-      builder.add({ category: 'system', path: 'system', text: system, block: system, messageIndex: -1, role: 'system', cacheable: system !== '' }),
+      builder.add({
+        category: 'system',
+        path: 'system',
+        text: system,
+        block: system,
+        // A string system prompt renders as the one text block it stands for.
+        identity: { type: 'text', text: system },
+        messageIndex: -1,
+        role: 'system',
+        cacheable: system !== '',
+      }),
     );
   } else if (Array.isArray(system)) {
-    system.forEach((block, i) => builder.element('system', i, block, () => addBlock(builder, block, `system[${i}]`, -1, 'system')));
+    system.forEach((block, i) => builder.element('system', i, block, () => addBlock(builder, block, `system[${i}]`, -1, 'system', null)));
   } else builder.malformed('system', system);
 
   const messages = Array.isArray(body['messages']) ? body['messages'] : [];
@@ -107,12 +118,13 @@ function addMessage(builder: SegmentListBuilder, message: unknown, m: number): v
       path: `${path}.content`,
       text: content,
       block: message,
+      identity: withContentList(message, 'content', [{ type: 'text', text: content }]),
       messageIndex: m,
       role,
       cacheable: content !== '',
     });
   } else if (Array.isArray(content)) {
-    content.forEach((block, b) => addBlock(builder, block, `${path}.content[${b}]`, m, role));
+    content.forEach((block, b) => addBlock(builder, block, `${path}.content[${b}]`, m, role, { message, index: b }));
   } else if (content !== undefined && content !== null) {
     builder.unknown(`${path}.content`, typeof content, content, m, role);
   }
@@ -134,13 +146,27 @@ function withoutMarker(block: unknown): unknown {
   return isObject(block) && Object.hasOwn(block, 'cache_control') ? copyWithout(block, ['cache_control']) : block;
 }
 
-function addBlock(builder: SegmentListBuilder, block: unknown, path: string, messageIndex: number, role: string): void {
+/** Where a message's content block sits, for its identity (see rendered-identity.ts); null outside messages. */
+interface BlockPlace {
+  message: JsonObject;
+  index: number;
+}
+
+function addBlock(
+  builder: SegmentListBuilder,
+  block: unknown,
+  path: string,
+  messageIndex: number,
+  role: string,
+  place: BlockPlace | null,
+): void {
   if (!isObject(block)) {
     builder.unknown(path, typeof block, block, messageIndex, role);
     return;
   }
   const type = stringField(block, 'type');
-  const base = { path, block, messageIndex, role };
+  const identity = blockIdentity(block, place);
+  const base = { path, block, identity, messageIndex, role };
   switch (type) {
     case 'text': {
       const text = stringField(block, 'text') ?? '';
@@ -203,15 +229,27 @@ function addBlock(builder: SegmentListBuilder, block: unknown, path: string, mes
     return;
   }
   if (type === 'tool_result' || (type !== null && SERVER_RESULT_TYPE.test(type))) {
-    addToolResult(builder, block, type, path, messageIndex, role);
+    addToolResult(builder, block, identity, type, path, messageIndex, role);
     return;
   }
   builder.unknown(path, type ?? '(no type)', block, messageIndex, role);
 }
 
+/**
+ * A content block's identity: a tool_result whose content is a string renders as that text in one text block;
+ * the first block of a message carries the message (its role) around it.
+ */
+function blockIdentity(block: JsonObject, place: BlockPlace | null): unknown {
+  const content = block['content'];
+  const rendered = block['type'] === 'tool_result' && typeof content === 'string' ? withContentList(block, 'content', [{ type: 'text', text: content }]) : block;
+  const inMessage = place === null ? undefined : listBlockIdentity(place.message, 'content', rendered, place.index);
+  return inMessage ?? (rendered === block ? undefined : rendered);
+}
+
 function addToolResult(
   builder: SegmentListBuilder,
   block: JsonObject,
+  identity: unknown,
   type: string,
   path: string,
   messageIndex: number,
@@ -260,6 +298,7 @@ function addToolResult(
     path,
     text,
     block,
+    identity,
     messageIndex,
     role,
     callId,

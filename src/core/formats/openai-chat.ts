@@ -4,6 +4,7 @@
 import type { Category, ParsedRequest, RequestNote, RequestOptions } from '../model.ts';
 import { copyWithout, isObject, objectField, stringField, type JsonObject } from '../input/json-value.ts';
 import { inlineMedia, mediaFromUrl, referencedMedia } from './media.ts';
+import { listBlockIdentity, withContentList } from './rendered-identity.ts';
 import { addResponseFormat } from './response-format.ts';
 import { assembleRequest, emptyOptions, jsonText, keepForeignFields, note, SegmentListBuilder, type ImportContext } from './segments.ts';
 
@@ -77,13 +78,16 @@ function addMessage(builder: SegmentListBuilder, message: unknown, m: number): v
   const toolName = isResult ? stringField(message, 'name') : null;
   const run = isResult ? ('tool_result' as const) : null;
   const content = message['content'];
+  // The message without its tool calls: what its content's identity carries (role, name, tool_call_id).
+  const container = messageWithout(message, ['tool_calls', 'function_call']);
   if (typeof content === 'string') {
-    // A string content has no block of its own: the message (without its tool calls) is the block.
+    // A string content has no block of its own: the message is the block, rendered as a one-text-part list.
     builder.add({
       category,
       path: `${path}.content`,
       text: content,
-      block: messageWithout(message, ['tool_calls', 'function_call']),
+      block: container,
+      identity: withContentList(container, 'content', [{ type: 'text', text: content }]),
       messageIndex: m,
       role,
       callId,
@@ -92,7 +96,9 @@ function addMessage(builder: SegmentListBuilder, message: unknown, m: number): v
       run,
     });
   } else if (Array.isArray(content)) {
-    content.forEach((part, p) => addPart(builder, part, `${path}.content[${p}]`, m, role, category, callId, toolName));
+    content.forEach((part, p) =>
+      addPart(builder, part, `${path}.content[${p}]`, m, role, category, callId, toolName, listBlockIdentity(container, 'content', part, p)),
+    );
   } else if (content !== null && content !== undefined) {
     builder.unknown(`${path}.content`, typeof content, content, m, role);
   }
@@ -155,13 +161,15 @@ function addPart(
   category: Category,
   callId: string | null,
   toolName: string | null,
+  identity: unknown,
 ): void {
   if (!isObject(part)) {
     builder.unknown(path, typeof part, part, m, role);
     return;
   }
   const type = stringField(part, 'type');
-  const base = { path, block: part, messageIndex: m, role, callId, toolName, run: category === 'tool_result' ? ('tool_result' as const) : null };
+  const run = category === 'tool_result' ? ('tool_result' as const) : null;
+  const base = { path, block: part, identity, messageIndex: m, role, callId, toolName, run };
   // Breakpoints are accepted on input parts, not on assistant output.
   const cacheable = role !== 'assistant';
   switch (type) {
@@ -223,6 +231,7 @@ export function openAiOptions(body: JsonObject): RequestOptions {
   const reasoning = objectField(body, 'reasoning');
   options.thinking = stringField(body, 'reasoning_effort') ?? (reasoning ? stringField(reasoning, 'effort') : null);
   options.promptCacheKey = stringField(body, 'prompt_cache_key');
+  options.cacheRoutingUser = stringField(body, 'user');
   options.promptCacheRetention = stringField(body, 'prompt_cache_retention');
   const cacheOptions = objectField(body, 'prompt_cache_options');
   const mode = cacheOptions ? cacheOptions['mode'] : null;

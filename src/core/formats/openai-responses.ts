@@ -5,6 +5,7 @@ import type { Category, ParsedRequest, RequestNote } from '../model.ts';
 import { isObject, objectField, stringField, type JsonObject } from '../input/json-value.ts';
 import { inlineMedia, mediaFromUrl, referencedMedia } from './media.ts';
 import { openAiOptions } from './openai-chat.ts';
+import { listBlockIdentity, withContentList } from './rendered-identity.ts';
 import { addResponseFormat } from './response-format.ts';
 import { assembleRequest, jsonText, keepForeignFields, note, SegmentListBuilder, type ImportContext, type SegmentSpec } from './segments.ts';
 
@@ -184,7 +185,9 @@ function addMessage(builder: SegmentListBuilder, item: JsonObject, path: string,
   }
   const content = item['content'];
   if (typeof content === 'string') {
-    builder.add({ category, path: `${path}.content`, text: content, block: item, messageIndex: index, role, cacheable: false });
+    // Renders as the one text part it stands for (output_text in an assistant message, input_text elsewhere).
+    const part = { type: role === 'assistant' ? 'output_text' : 'input_text', text: content };
+    builder.add({ category, path: `${path}.content`, text: content, block: item, identity: withContentList(item, 'content', [part]), messageIndex: index, role, cacheable: false });
     return;
   }
   if (!Array.isArray(content)) {
@@ -194,7 +197,7 @@ function addMessage(builder: SegmentListBuilder, item: JsonObject, path: string,
   content.forEach((part, p) => {
     const spec = partSpec(part, `${path}.content[${p}]`, index, role, category);
     if (spec === null) builder.unknown(`${path}.content[${p}]`, partType(part), part, index, role);
-    else builder.add(spec);
+    else builder.add({ ...spec, identity: listBlockIdentity(item, 'content', part, p) });
   });
 }
 
@@ -262,19 +265,31 @@ function addOutput(builder: SegmentListBuilder, item: JsonObject, type: string, 
   const callId = stringField(item, 'call_id') ?? stringField(item, 'approval_request_id') ?? stringField(item, 'id');
   const base = { block: item, messageIndex: index, role: null, callId, toolName: stringField(item, 'server_label') };
   const output = type === 'mcp_list_tools' ? item['tools'] : (item['output'] ?? item['tools'] ?? item['approve']);
+  if (Array.isArray(output) && output.length > 0 && type !== 'mcp_list_tools') {
+    // One segment per part, like a message's content: each part keeps its own cache marker, and the first
+    // carries the item (its call_id) so the output's routing stays part of its identity.
+    output.forEach((part, k) => {
+      const partPath = `${path}.output[${k}]`;
+      const identity = listBlockIdentity(item, 'output', part, k);
+      const spec = partSpec(part, partPath, index, null, 'tool_result');
+      const text = spec === null ? jsonText(part) : spec.text;
+      builder.add(
+        spec !== null && spec.media
+          ? { ...spec, identity, callId, run: 'tool_result' }
+          : { ...base, block: part, identity, path: partPath, category: 'tool_result', text, cacheable: spec?.cacheable ?? false, run: 'tool_result' },
+      );
+    });
+    return;
+  }
   const nested: SegmentSpec[] = [];
   let text: string;
-  if (typeof output === 'string') text = output;
-  else if (Array.isArray(output) && type !== 'mcp_list_tools') {
-    const parts: string[] = [];
-    output.forEach((part, k) => {
-      const spec = partSpec(part, `${path}.output[${k}]`, index, null, 'tool_result');
-      if (spec !== null && spec.media) nested.push({ ...spec, callId, cacheable: false, nested: true });
-      else if (spec !== null) parts.push(spec.text);
-      else parts.push(jsonText(part));
-    });
-    text = parts.join('\n');
-  } else if (isObject(output)) {
+  let identity: unknown;
+  if (typeof output === 'string') {
+    text = output;
+    // A string output renders as the one input_text part it stands for.
+    identity = withContentList(item, 'output', [{ type: 'input_text', text: output }]);
+  } else if (Array.isArray(output) && type !== 'mcp_list_tools') text = '';
+  else if (isObject(output)) {
     // A single part (a computer_call_output screenshot) or structured output.
     const spec = partSpec(output, `${path}.output`, index, null, 'tool_result');
     if (spec !== null && spec.media) {
@@ -282,7 +297,7 @@ function addOutput(builder: SegmentListBuilder, item: JsonObject, type: string, 
       text = '';
     } else text = spec !== null ? spec.text : jsonText(output);
   } else text = output === undefined || output === null ? '' : jsonText(output);
-  builder.add({ ...base, path, category: 'tool_result', text, cacheable: false, run: 'tool_result' });
+  builder.add({ ...base, identity, path, category: 'tool_result', text, cacheable: false, run: 'tool_result' });
   for (const spec of nested) builder.add(spec);
 }
 

@@ -107,8 +107,15 @@ export interface SegmentSpec {
   path: string;
   /** What tokenizers count (interned by the builder). */
   text: string;
-  /** The block as sent; its JSON (markers removed) becomes `wire`. */
+  /** The block as sent: its cache marker is read from it, and its JSON (markers removed) becomes `wire`. */
   block: unknown;
+  /**
+   * What the provider renders when that is not the block as written: the form `wire` is made of instead of
+   * `block` (markers removed). Shorthand that renders the same prompt gets the same identity this way: a string
+   * content is written as the one-text-block list it stands for, and the first block of a list carries the fields
+   * of its message (role, call id) that a string content's message would carry.
+   */
+  identity?: unknown;
   messageIndex: number;
   role: string | null;
   toolName?: string | null;
@@ -230,7 +237,7 @@ export class SegmentListBuilder {
   }
 
   add(spec: SegmentSpec): Segment {
-    const { wire, wireId, bytes, hash, loneSurrogate } = this.store.wire(spec.block);
+    const { wire, wireId, bytes, hash, loneSurrogate } = this.store.wire(spec.identity !== undefined ? spec.identity : spec.block);
     const run = spec.run ?? null;
     const nested = spec.nested === true;
     const segment: Segment = {
@@ -293,6 +300,7 @@ export function emptyOptions(): RequestOptions {
     toolChoice: null,
     thinking: null,
     promptCacheKey: null,
+    cacheRoutingUser: null,
     promptCacheRetention: null,
     promptCacheMode: null,
     stream: false,
