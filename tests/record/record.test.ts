@@ -1,5 +1,6 @@
 // `ctxray record` end to end: a stand-in agent (fixtures/client.mjs) behind the recorder, in front of a fake
 // provider on 127.0.0.1 (fake-upstream.ts). Everything is SYNTHETIC; no request leaves the machine.
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -8,7 +9,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANTHROPIC_JSON, ANTHROPIC_STREAM, CHAT_JSON, CHAT_STREAM, RESPONSES_STREAM, startFakeUpstream, type FakeUpstream } from './fake-upstream.ts';
-import { runCli, type Finished } from './helpers.ts';
+import { BIN, runCli, type Finished } from './helpers.ts';
 
 const CLIENT = path.join(__dirname, 'fixtures/client.mjs');
 
@@ -264,6 +265,32 @@ describe('ctxray record: exit status, refusals', () => {
     expect(bad.stderr).toContain('--upstream-openai must be an origin without a path');
     expect(fs.existsSync(path.join(dir, 'bad.jsonl'))).toBe(false);
   });
+});
+
+const hasUlimit = spawnSync('sh', ['-c', 'ulimit -f 4'], { encoding: 'utf8' }).status === 0;
+
+describe.skipIf(!hasUlimit)('ctxray record: a capture that cannot be written', () => {
+  it('keeps forwarding, says so once, and exits 1 although the command succeeded', async () => {
+    // Every file record writes is capped at 512 bytes (ulimit -f 1): the second record cannot fit.
+    const finished = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn('sh', ['-c', 'ulimit -f 1; exec "$@"', 'sh', process.execPath, BIN, 'record', '--out', 'full.jsonl', '--upstream-anthropic', upstream.origin, '--upstream-openai', upstream.origin, '--', process.execPath, CLIENT, '-'], {
+        cwd: dir,
+        env: { ...process.env, ...SECRETS, FAKE_UPSTREAM: upstream.origin },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      child.on('close', (status) => resolve({ status, stdout, stderr }));
+    });
+    // The client's report comes on standard output: the size limit holds for its files too.
+    const got = JSON.parse(finished.stdout) as { status: number }[];
+    expect(got.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200, 404]);
+    expect(finished.stderr.match(/the capture cannot be written \(EFBIG\)/g)).toHaveLength(1);
+    expect(finished.stderr).toMatch(/is incomplete \(EFBIG\)/);
+    expect(finished.status).toBe(1);
+    expect(fs.statSync(path.join(dir, 'full.jsonl')).size).toBeLessThanOrEqual(512);
+  }, 60_000);
 });
 
 describe('ctxray record: stopping', () => {

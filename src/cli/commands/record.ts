@@ -36,7 +36,8 @@ lists, token counts, files) are forwarded only. No request header but anthropic-
 openai-beta and content-type is written: no key, token, cookie or authorization.
 
 exit status: the command's (128 + signal number when a signal ended it; 127 when it could not be started);
-without a command 0 after Ctrl-C or a kill; 1 for bad arguments, a refused --out or a port in use (before anything runs)
+without a command 0 after Ctrl-C or a kill; 1 for bad arguments, a refused --out or a port in use (before anything runs),
+and 1 instead of 0 when the capture could not be written completely
 `;
 
 export interface RecordArgs {
@@ -146,7 +147,9 @@ export const recordCommand: Command = async (argv, rawIO) => {
   }
 
   // The capture is created (exclusively) before anything listens or runs: a refused --out stops everything.
-  const opened = openCapture(args.out ?? defaultCaptureName(new Date()), io.cwd);
+  const opened = openCapture(args.out ?? defaultCaptureName(new Date()), io.cwd, (code) =>
+    io.stderr(`ctxray record: the capture cannot be written (${code}); requests are still forwarded, nothing more is recorded\n`),
+  );
   if (!opened.ok) {
     io.stderr(`ctxray record: ${opened.message} (${opened.code})\n`);
     return 1;
@@ -169,7 +172,13 @@ export const recordCommand: Command = async (argv, rawIO) => {
   const status = args.command.length > 0 ? await runCommand(args.command, rawIO, proxy.port, io) : await waitForSignal(io, base);
 
   await proxy.close();
-  await writer.close();
+  try {
+    await writer.close();
+  } catch (error) {
+    const code = error instanceof Error && 'code' in error ? String(error.code) : 'error';
+    io.stderr(`ctxray record: the capture ${writer.path} is incomplete (${code}); it holds the records written before the failure\n`);
+    return status === 0 ? 1 : status;
+  }
   const { recorded, forwardedOnly, refused } = proxy.stats;
   const extra = [forwardedOnly > 0 ? `${forwardedOnly} forwarded without recording` : '', refused > 0 ? `${refused} refused (sent nowhere)` : ''].filter(Boolean);
   io.stderr(`ctxray record: ${recorded} exchange${recorded === 1 ? '' : 's'} written to ${writer.path}${extra.length > 0 ? ` (${extra.join(', ')})` : ''}\n`);

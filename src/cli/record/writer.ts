@@ -21,7 +21,11 @@ export type OpenedCapture = { ok: true; writer: CaptureWriter } | { ok: false; c
 /** Owner read/write only: the capture holds whole prompts and responses. */
 export const CAPTURE_MODE = 0o600;
 
-export function openCapture(outPath: string, cwd: string): OpenedCapture {
+/**
+ * Creates the capture at `outPath`. `onFailure` hears, once, the error code of the first write that fails (a
+ * full disk, a file-size limit); the proxy keeps forwarding, and close() rejects with that error.
+ */
+export function openCapture(outPath: string, cwd: string, onFailure: (code: string) => void = () => {}): OpenedCapture {
   const check: OutputCheck = checkOutputPath(outPath, [], { cwd });
   if (!check.ok) return check;
   let fd: number;
@@ -34,7 +38,7 @@ export function openCapture(outPath: string, cwd: string): OpenedCapture {
   }
   // open()'s mode is reduced by the umask (0277 would leave 0400): set exactly owner read/write.
   fs.fchmodSync(fd, CAPTURE_MODE);
-  return { ok: true, writer: new StreamCaptureWriter(check.path, fd, /\.gz$/i.test(check.path)) };
+  return { ok: true, writer: new StreamCaptureWriter(check.path, fd, /\.gz$/i.test(check.path), onFailure) };
 }
 
 class StreamCaptureWriter implements CaptureWriter {
@@ -48,18 +52,26 @@ class StreamCaptureWriter implements CaptureWriter {
     readonly path: string,
     fd: number,
     gzip: boolean,
+    private readonly onFailure: (code: string) => void,
   ) {
     this.file = fs.createWriteStream('', { fd, autoClose: true });
-    this.file.on('error', (error) => (this.failure ??= error));
+    this.file.on('error', (error) => this.fail(error));
     this.gzip = gzip ? zlib.createGzip() : null;
     if (this.gzip !== null) {
-      this.gzip.on('error', (error) => (this.failure ??= error));
+      this.gzip.on('error', (error) => this.fail(error));
       this.gzip.pipe(this.file);
     }
   }
 
+  private fail(error: Error): void {
+    if (this.failure !== null) return;
+    this.failure = error;
+    this.onFailure('code' in error ? String(error.code) : 'error');
+  }
+
   append(record: unknown): void {
     if (this.closing !== null) throw new Error('capture file already closed');
+    if (this.failure !== null) return; // the file is broken: what follows cannot be written after a gap
     const line = `${JSON.stringify(record)}\n`;
     if (this.gzip !== null) {
       this.gzip.write(line);
@@ -70,7 +82,9 @@ class StreamCaptureWriter implements CaptureWriter {
 
   close(): Promise<void> {
     this.closing ??= new Promise<void>((resolve, reject) => {
-      this.file.once('close', () => (this.failure === null ? resolve() : reject(this.failure)));
+      const settle = () => (this.failure === null ? resolve() : reject(this.failure));
+      if (this.file.closed) return settle();
+      this.file.once('close', settle);
       if (this.gzip !== null) this.gzip.end();
       else this.file.end();
     });
