@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { analyzeInput } from '../../core/analysis/analyze.ts';
 import { buildRecord } from '../../core/analysis/record.ts';
 import type { Analysis } from '../../core/analysis/types.ts';
-import { unreadableFiles } from '../../core/analysis/unreadable.ts';
+import { holdsNoRequestsByDesign, unreadableFiles } from '../../core/analysis/unreadable.ts';
 import { InputError, WorkLimitError, type InputFile, type InputLimits, type ReadProgress } from '../../core/input/index.ts';
 import { applyWorkLimitFlag, WORK_LIMIT_FLAGS, WORK_LIMIT_HELP, workLimitMessage } from '../work-limits.ts';
 import { progressReporter } from '../progress.ts';
@@ -21,7 +21,7 @@ import { SEVERITY_RANK, type Severity } from '../../core/cache/index.ts';
 import { renderCacheSummary } from '../report/findings-terminal.ts';
 import { renderHtmlReport } from '../report/html.ts';
 import { renderTranscriptReport } from '../report/transcripts.ts';
-import { MAX_FOLDER_FILES, lazyFileStream, listFolder } from '../fs/folder-inputs.ts';
+import { MAX_FOLDER_FILES, companionFiles, lazyFileStream, listFolder } from '../fs/folder-inputs.ts';
 
 export const ANALYZE_USAGE = `usage: ctxray analyze <file...|folder...|-> [options]
 
@@ -198,6 +198,7 @@ function openFolder(full: string, shown: string, files: InputFile[], folders: Fo
 /** Opens each input: stdin is read whole, files are streamed (a log can be hundreds of MB), folders expanded. */
 async function openInputs(args: AnalyzeArgs, io: CliIO, folders: FolderInputs): Promise<InputFile[]> {
   const files: InputFile[] = [];
+  const given = new Set(args.inputs.filter((input) => input !== '-').map((input) => path.resolve(io.cwd, input)));
   for (const input of args.inputs) {
     if (input === '-') {
       files.push({ name: '(stdin)', bytes: await io.readStdin() });
@@ -221,6 +222,14 @@ async function openInputs(args: AnalyzeArgs, io: CliIO, folders: FolderInputs): 
     }
     const stream = Readable.toWeb(fs.createReadStream(full)) as ReadableStream<Uint8Array>;
     files.push({ name: input, bytes: stream, size: stats.size });
+    // A session's subagents and a task's other half are read with it, unless given as inputs themselves.
+    for (const companion of companionFiles(full, input)) {
+      if (given.has(companion.full)) continue;
+      given.add(companion.full);
+      folders.indices.add(files.length);
+      folders.paths.push(companion.full);
+      files.push({ name: companion.name, bytes: lazyFileStream(companion.full), size: companion.size });
+    }
   }
   return files;
 }
@@ -363,7 +372,9 @@ export const analyzeCommand: Command = async (argv, terminalIo) => {
     return 1;
   }
   // Files with unreadable records are listed by the report already; add the folder's files that held no request.
-  const empty = analysis.files.flatMap((file, i) => (folders.indices.has(i) && file.requests === 0 && file.errors === 0 ? [`${file.name}: no request bodies found`] : []));
+  const empty = analysis.files.flatMap((file, i) =>
+    folders.indices.has(i) && file.requests === 0 && file.errors === 0 && !holdsNoRequestsByDesign(file) ? [`${file.name}: no request bodies found`] : [],
+  );
   const skipped = [...folders.skipped, ...empty];
   if (skipped.length > 0) io.stderr(`ctxray analyze: skipped in folder input:\n${skipped.map((line) => `  ${line}`).join('\n')}\n`);
   if (analysis.requests.length === 0) {

@@ -95,3 +95,37 @@ export function lazyFileStream(full: string): ReadableStream<Uint8Array> {
     },
   });
 }
+
+/**
+ * Files an agent keeps beside a session file, which its analysis needs: a Claude Code session's subagent
+ * transcripts (`<session>/subagents/agent-*.jsonl` next to `<session>.jsonl`) and the other half of a Cline / Roo /
+ * Kilo task (`api_conversation_history.json` ↔ `ui_messages.json`). Shown names are relative to the given one's.
+ */
+export function companionFiles(full: string, shown: string): FolderFile[] {
+  const dir = path.dirname(full);
+  const shownDir = path.dirname(shown);
+  const base = path.basename(full);
+  const found: FolderFile[] = [];
+  const add = (fileFull: string, fileShown: string) => {
+    try {
+      const stats = fs.statSync(fileFull);
+      if (stats.isFile()) found.push({ name: fileShown, full: fileFull, size: stats.size });
+    } catch {
+      // Absent or unreadable: the reader reports what the analysis then lacks.
+    }
+  };
+  const partner = { 'api_conversation_history.json': 'ui_messages.json', 'ui_messages.json': 'api_conversation_history.json' }[base];
+  if (partner !== undefined) add(path.join(dir, partner), path.join(shownDir, partner));
+  if (base.endsWith('.jsonl') && !base.startsWith('agent-')) {
+    const stem = base.slice(0, -'.jsonl'.length);
+    const subagents = path.join(dir, stem, 'subagents');
+    let names: string[] = [];
+    try {
+      names = fs.readdirSync(subagents).filter((name) => /^agent-.*\.jsonl$/.test(name)).sort(byCodeUnit);
+    } catch {
+      names = [];
+    }
+    for (const name of names) add(path.join(subagents, name), path.join(shownDir, stem, 'subagents', name));
+  }
+  return found;
+}

@@ -1,5 +1,5 @@
 // Which inputs could not be read at all: the CLI's exit 1 and the library's rejection, with each file's errors.
-import type { Analysis } from './types.ts';
+import type { Analysis, AnalysisFile } from './types.ts';
 
 /** An input that yielded no request at all is unreadable: that is exit 1, with its errors shown. */
 export function unreadableFiles(analysis: Analysis, include: (file: number) => boolean = () => true): string[] {
@@ -7,10 +7,18 @@ export function unreadableFiles(analysis: Analysis, include: (file: number) => b
   analysis.files.forEach((file, index) => {
     if (file.requests > 0 || !include(index)) return;
     const errors = analysis.errors.filter((error) => error.file === index);
-    // A batch output file holds usage for another file's requests, never requests: without errors it read fine.
-    if ((file.envelope === 'anthropic-batch-results' || file.envelope === 'openai-batch-output') && errors.length === 0) return;
+    if (holdsNoRequestsByDesign(file) && errors.length === 0) return;
     if (errors.length === 0) messages.push(`${file.name}: no request bodies found`);
     for (const error of errors) messages.push(`${file.name}${error.line > 0 && error.recordNumber === undefined ? `:${error.line}` : ''}: ${error.message}`);
   });
   return messages;
+}
+
+/**
+ * Files whose content goes into other files' requests, so none of their own is no fault: a batch output file
+ * (usage for another file's requests), and a Cline-format task part (its requests are counted on the task's other
+ * half; task_metadata.json holds none).
+ */
+export function holdsNoRequestsByDesign(file: Pick<AnalysisFile, 'envelope' | 'format'>): boolean {
+  return file.envelope === 'anthropic-batch-results' || file.envelope === 'openai-batch-output' || file.format === 'cline-task';
 }

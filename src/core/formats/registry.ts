@@ -15,6 +15,7 @@ import type { WorkBudget } from '../input/budget.ts';
 import { claudeCodeImporter } from './claude-code.ts';
 import { codexRolloutImporter } from './codex-rollout.ts';
 import { geminiCliImporter } from './gemini-cli.ts';
+import { clineTaskImporter } from './cline-task.ts';
 import { piSessionImporter } from './pi-session.ts';
 
 export type WireImporter = (body: JsonObject, ctx: ImportContext) => ParsedRequest;
@@ -38,6 +39,11 @@ export interface TranscriptContext {
   signal?: AbortSignal;
   /** The read's work limits: every rebuilt request is counted as it is made (input/budget.ts). */
   budget?: WorkBudget;
+  /**
+   * Shared by every file of one read: an importer whose requests need two files (a Cline task's history and UI
+   * log) holds the first here until the second arrives. Keys are prefixed with the importer's id.
+   */
+  companions?: Map<string, unknown>;
 }
 
 export interface TranscriptImport {
@@ -72,12 +78,14 @@ export interface TranscriptImporter {
    * async, to give the event loop turns (and check ctx.signal) while rebuilding a long session.
    */
   importFile(records: readonly TranscriptRecord[], ctx: TranscriptContext): TranscriptImport | Promise<TranscriptImport>;
+  /** After the read's last file: report what is still held in `companions` (a part whose partner never came). */
+  finishRead?(companions: Map<string, unknown>): ReadError[];
 }
 
 export const FIRST_RECORDS_FOR_DETECTION = 8;
 
 /** Transcript importers, asked in order. */
-export const TRANSCRIPT_IMPORTERS: TranscriptImporter[] = [codexRolloutImporter, piSessionImporter, geminiCliImporter, claudeCodeImporter];
+export const TRANSCRIPT_IMPORTERS: TranscriptImporter[] = [codexRolloutImporter, clineTaskImporter, piSessionImporter, geminiCliImporter, claudeCodeImporter];
 
 export function transcriptImporterByName(fileName: string, importers: readonly TranscriptImporter[] = TRANSCRIPT_IMPORTERS): TranscriptImporter | null {
   return importers.find((importer) => importer.matchesName(fileName)) ?? null;

@@ -122,13 +122,21 @@ export async function readRequests(files: InputFile[], options: ReadOptions = {}
   const outputFiles = new Set<number>();
   const turns = new EventLoopTurns();
   const budget = new WorkBudget(limits, store);
+  const companions = new Map<string, unknown>();
   for (let f = 0; f < files.length; f++) {
-    const reader = new FileReader(files[f]!, f, { limits, store, resent, requests, errors, outputs, options, turns, budget });
+    const reader = new FileReader(files[f]!, f, { limits, store, resent, requests, errors, outputs, options, turns, budget, companions });
     const summary = await reader.read();
     if (isOutputKind(summary.envelope as EnvelopeKind)) outputFiles.add(f);
     summaries.push(summary);
   }
   attachBatchOutputs(requests, outputs, outputFiles, errors, summaries);
+  for (const importer of options.transcriptImporters ?? TRANSCRIPT_IMPORTERS) {
+    for (const error of importer.finishRead?.(companions) ?? []) {
+      errors.push(error);
+      const summary = summaries[error.file];
+      if (summary) summary.errors++;
+    }
+  }
   linkSubagents(summaries);
   requests.forEach((request, i) => {
     request.index = i;
@@ -148,6 +156,8 @@ interface ReadState {
   turns: EventLoopTurns;
   /** Requests, segments and distinct texts of the whole read, against their limits. */
   budget: WorkBudget;
+  /** Files an importer holds until their partner file is read (TranscriptContext.companions). */
+  companions: Map<string, unknown>;
 }
 
 /** Reads one file into the shared state. */
@@ -296,7 +306,7 @@ class FileReader {
   }
 
   private async importTranscript(importer: TranscriptImporter, records: TranscriptRecord[]): Promise<void> {
-    const context = { store: this.state.store, file: this.file, fileName: this.input.name, signal: this.state.options.signal, budget: this.state.budget };
+    const context = { store: this.state.store, file: this.file, fileName: this.input.name, signal: this.state.options.signal, budget: this.state.budget, companions: this.state.companions };
     const result = await importer.importFile(records, context);
     this.state.requests.push(...result.requests);
     this.state.errors.push(...result.errors);
