@@ -3,7 +3,7 @@
 // time, peak RSS and exit status per command. The target (issue #19, docs/security.md): every bomb ends within
 // max(30 s, 5 × the normal input's time) and under 1.5 GiB. Inputs are synthetic, generated into .bench/bombs/.
 import { execFileSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,8 +54,11 @@ interface Run {
 }
 
 function run(command: string[], file: string): Run {
+  const report = join(dir, 'report.html');
+  rmSync(report, { force: true });
+  const argv = command.map((arg) => (arg === '{html}' ? report : arg));
   const started = performance.now();
-  const out = execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench/cli-peak.ts'), ...command, file], {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench/cli-peak.ts'), ...argv, file], {
     cwd: dir,
     encoding: 'utf8',
     maxBuffer: 1 << 20,
@@ -63,7 +66,7 @@ function run(command: string[], file: string): Run {
   });
   const seconds = (performance.now() - started) / 1000;
   const result = JSON.parse(out.trim().split('\n').pop()!) as { exit: number; peakRssBytes: number; stderr: string };
-  return { command: command.join(' '), seconds: Math.round(seconds * 100) / 100, ...result };
+  return { command: command.join(' ').replace(' {html}', ''), seconds: Math.round(seconds * 100) / 100, ...result };
 }
 
 interface CaseResult {

@@ -5,7 +5,7 @@ export interface BombShape {
   file: string;
   gzip: boolean;
   chunks: () => Iterable<string>;
-  /** CLI argument lists to run on the bomb and on the normal input (the file name is appended). */
+  /** CLI argument lists to run on the bomb and on the normal input (the file name is appended; `{html}` becomes a fresh report path). */
   commands: string[][];
 }
 
@@ -17,6 +17,23 @@ function* repeated(unit: string, totalBytes: number): Generator<string> {
   for (let written = 0; written < totalBytes; written += block.length) yield block;
 }
 
+/** One request of 16,000 blocks that share 60 words and differ in 8: every pair just under Jaccard 0.85. */
+function* nearDuplicateSet(): Generator<string> {
+  const common = Array.from({ length: 60 }, (_, i) => `w${i}`).join(' ');
+  const content = Array.from({ length: 16_000 }, (_, k) => ({ type: 'text', text: `${common} ${Array.from({ length: 8 }, (_, j) => `x${k}_${j}`).join(' ')}` }));
+  yield JSON.stringify({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content }] }) + '\n';
+}
+
+/** 41 requests of one conversation, each holding 20,000 blocks rotated against the previous one: 40 broken prefixes. */
+function* reorderedHistories(): Generator<string> {
+  const blocks = Array.from({ length: 20_000 }, (_, i) => ({ type: 'text', text: `synthetic block ${i}` }));
+  for (let r = 0; r < 41; r++) {
+    const shift = (r * 7919) % blocks.length;
+    const content = [{ type: 'text', text: 'synthetic task' }, ...blocks.slice(shift), ...blocks.slice(0, shift)];
+    yield JSON.stringify({ model: 'claude-sonnet-4-5', system: 'synthetic system prompt', messages: [{ role: 'user', content }] }) + '\n';
+  }
+}
+
 export function bombShapes(): BombShape[] {
   return [
     // ~7 MB of gzip inflating to 2 GiB of tiny requests (29 M records).
@@ -26,6 +43,8 @@ export function bombShapes(): BombShape[] {
     // ~4 MB of gzip inflating to 4 GiB of newlines.
     { name: 'newlines-gz', file: 'newlines-4gib.jsonl.gz', gzip: true, chunks: () => repeated('\n', 4 * 1024 * MIB), commands: [['analyze'], ['dupes']] },
     // 3 M records that are not objects ("1"), plain (6 MB): every one a located error until the record limit.
+    { name: 'near-duplicate-set', file: 'near-dup-16000.jsonl', gzip: false, chunks: nearDuplicateSet, commands: [['analyze']] },
+    { name: 'reordered-histories', file: 'reordered-41x20000.jsonl', gzip: false, chunks: reorderedHistories, commands: [['analyze', '--html', '{html}']] },
     { name: 'non-object-records', file: 'ones-3m.jsonl', gzip: false, chunks: () => repeated('1\n', 6_000_000), commands: [['analyze'], ['dupes']] },
   ];
 }

@@ -51,7 +51,7 @@ for (let i = 0; i < Number(runsText ?? '3'); i++) {
   const conversations = timed('conversations', () => findConversations(read.requests));
   timed('prefixes', () => conversations.continues.map((c, r) => (c === null ? null : comparePrefix(read.requests[c]!.segments, read.requests[r]!.segments))));
   const costs = timed('cost', () => costScenarios(input));
-  const nearDuplicates = timed('nearDuplicates', () => findNearDuplicates(read.requests, conversations));
+  const nearDuplicates = timed('nearDuplicates', () => findNearDuplicates(read.requests, conversations).groups);
   timed('findings', () => findFindings({ ...input, conversations, costs, nearDuplicates }));
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;

@@ -107,3 +107,40 @@ describe('myersDiff', () => {
     expect(hunks.filter((h) => h.kind !== 'equal')).toHaveLength(2);
   });
 });
+
+describe('myersDiff work budget', () => {
+  const n = 4000;
+  const a = Array.from({ length: n }, (_, i) => i);
+  // Rotated by half: D = n (every item moves), far past a small budget.
+  const rotated = [...a.slice(n / 2), ...a.slice(0, n / 2)];
+
+  it('falls back to a labelled coarse diff: shared head and tail kept, the middle one replacement', () => {
+    const b = [-1, ...rotated, -2].map((x, i) => (i === 0 ? 0 : x));
+    const older = [0, ...a, -2];
+    const hunks = myersDiff(older, b, 10_000);
+    assertValidScript(older, b, hunks);
+    expect(hunks.map((h) => [h.kind, h.coarse === true])).toEqual([
+      ['equal', false],
+      ['delete', true],
+      ['insert', true],
+      ['equal', false],
+    ]);
+    expect([hunks[0]!.aEnd, hunks[3]!.aEnd - hunks[3]!.aStart]).toEqual([1, 1]);
+  });
+
+  it('keeps the shortest script when it fits the budget, with no coarse hunk', () => {
+    const edited = [...a.slice(0, 100), -1, ...a.slice(103, 3000), -2, ...a.slice(3000)];
+    const hunks = myersDiff(a, edited);
+    assertValidScript(a, edited, hunks);
+    expect(hunks.some((h) => h.coarse)).toBe(false);
+    expect(keptCount(hunks)).toBe(lcsLength(a, edited));
+  });
+
+  it('the default budget makes a 20,000-block reordering coarse instead of quadratic', () => {
+    const big = Array.from({ length: 20_000 }, (_, i) => i);
+    const reordered = [...big.slice(10_000), ...big.slice(0, 10_000)];
+    const hunks = myersDiff(big, reordered);
+    assertValidScript(big, reordered, hunks);
+    expect(hunks.every((h) => h.kind === 'equal' || h.coarse === true)).toBe(true);
+  });
+});

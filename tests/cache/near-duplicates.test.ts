@@ -127,7 +127,7 @@ describe('findNearDuplicates', () => {
       },
     ];
     const requests = makeRequests(specs);
-    const groups = findNearDuplicates(requests, findConversations(requests));
+    const groups = findNearDuplicates(requests, findConversations(requests)).groups;
     expect(groups).toEqual([{ requestIndex: 1, segments: [2, 4], similarity: 1 }]);
   });
 });
@@ -146,5 +146,31 @@ describe('many copies in one request', () => {
     expect(sizes).toEqual([3000, 3000]);
     expect(groups.find((g) => g.segments[0] === 0)!.similarity).toBe(1);
     expect(groups.find((g) => g.segments[0] === 3000)!.similarity).toBe(17 / 19);
+  });
+});
+
+describe('work budget', () => {
+  // 300 blocks that each share most shingles with the others but stay under 0.85 with every one of them: every
+  // pair passes the prefix filter and is verified, the quadratic case the budget bounds.
+  const words = Array.from({ length: 60 }, (_, i) => `w${i}`);
+  const block = (k: number) => [...words, `x${k}a`, `x${k}b`, `x${k}c`, `x${k}d`, `x${k}e`, `x${k}f`, `x${k}g`, `x${k}h`].join(' ');
+  const request = () => makeRequest({ messages: Array.from({ length: 300 }, (_, k) => ({ role: 'tool' as const, text: block(k) })) });
+
+  it('stops at the budget and reports the request it cut and how many were left', () => {
+    const requests = [request(), makeRequest({ messages: loopMessages('other', 0) })];
+    const conversations = findConversations(requests);
+    expect(findNearDuplicates(requests, conversations).cut).toBeNull();
+    const lastRequests = new Set(conversations.conversationOf).size;
+    const cut = findNearDuplicates(requests, conversations, 1_000);
+    expect(cut.cut).toEqual({ request: 0, requestsNotCompared: lastRequests - 1 });
+    expect(cut.groups).toEqual([]);
+  });
+
+  it('spends at most the budget (plus one verification) on such a request', () => {
+    const budget = { left: 50_000 };
+    nearDuplicatesInRequest(request(), 0, new Map(), budget);
+    const oneVerification = 2 * shingles(block(0)).length;
+    expect(budget.left).toBeLessThan(0);
+    expect(budget.left).toBeGreaterThanOrEqual(-oneVerification - 1);
   });
 });

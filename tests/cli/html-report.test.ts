@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { analyzeInput } from '../../src/core/analysis/analyze.ts';
 import { analyzeCache } from '../../src/core/cache/index.ts';
-import { escapeHtml, renderHtmlReport } from '../../src/cli/report/html.ts';
+import { escapeHtml, MAX_DIFF_LINES, renderHtmlReport } from '../../src/cli/report/html.ts';
 
 // Synthetic two-turn session whose payload carries markup and a secret-looking tool name, and whose tool list is
 // reordered on the second turn (so there is a finding with a detail and a diff to draw).
@@ -59,5 +59,23 @@ describe('renderHtmlReport', () => {
 
   it('escapes the five HTML specials', () => {
     expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&#60;a href=&#34;x&#34;&#62;&#39;&#38;&#39;&#60;/a&#62;');
+  });
+});
+
+describe('renderHtmlReport on reordered histories', () => {
+  it('labels a coarse diff and draws at most MAX_DIFF_LINES lines of it, counting the rest', async () => {
+    // Two synthetic requests of one conversation: 4,000 blocks, the second rotated by 2,000 (D = 4,000, past the
+    // diff's work budget).
+    const blocks = Array.from({ length: 4000 }, (_, i) => ({ type: 'text', text: `synthetic block ${i}` }));
+    const request = (content: unknown[]) => JSON.stringify({ model: 'claude-sonnet-4-5', system: 'synthetic system prompt', messages: [{ role: 'user', content: [{ type: 'text', text: 'synthetic task' }, ...content] }] });
+    const text = [request(blocks), request([...blocks.slice(2000), ...blocks.slice(0, 2000)])].join('\n') + '\n';
+    const analysis = await analyzeInput([{ name: 'synthetic.jsonl', bytes: new TextEncoder().encode(text) }]);
+    const html = renderHtmlReport(analysis, analysis.cache!, { content: false });
+    expect(html).toContain('Coarse diff: the requests differ by too many edits');
+    const diff = html.slice(html.indexOf('<pre>', html.indexOf('id="diff-2"')), html.indexOf('</pre>', html.indexOf('id="diff-2"')));
+    const drawn = diff.match(/class="(del|add)"/g) ?? [];
+    // Two equal lines (the shared system prompt and task) lead; 498 changed lines are drawn, the other 7,502 counted.
+    expect(drawn.length).toBe(MAX_DIFF_LINES - 2);
+    expect(diff).toContain(`diff cut at ${MAX_DIFF_LINES} lines: ${8000 - (MAX_DIFF_LINES - 2)} more removed or added block(s) not drawn`);
   });
 });

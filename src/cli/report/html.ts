@@ -8,7 +8,7 @@ import type { Analysis } from '../../core/analysis/types.ts';
 import type { CacheAnalysis, Finding } from '../../core/cache/index.ts';
 import { diffSegments } from '../../core/cache/prefix.ts';
 import { actualText, basisText, costHeadline, unpricedText } from '../../core/cache/headline.ts';
-import type { DiffHunk } from '../../core/cache/myers.ts';
+import { isCoarse, type DiffHunk } from '../../core/cache/myers.ts';
 import { CATEGORIES, type Category, type ParsedRequest } from '../../core/model.ts';
 import { visibleLabel } from '../../core/text/invisible.ts';
 import { CATEGORY_COLOURS, CATEGORY_LABELS, LABEL_INK } from '../../render/palette.ts';
@@ -24,6 +24,8 @@ export interface HtmlReportOptions {
 export const MAX_DIFFS = 40;
 /** Unchanged runs longer than this are folded to their first and last lines. */
 const FOLD_EQUAL = 6;
+/** Lines drawn per diff; the rest is counted in one closing line. */
+export const MAX_DIFF_LINES = 500;
 const EXCERPT_CHARS = 160;
 const TREEMAP_WIDTH = 960;
 const TREEMAP_HEIGHT = 420;
@@ -236,14 +238,19 @@ ${rows.join('\n')}
 }
 
 function nearDuplicatesSection(analysis: Analysis, cache: CacheAnalysis): string {
-  if (cache.nearDuplicates.length === 0) return '';
+  const cut = cache.nearDuplicatesCut;
+  const cutNote =
+    cut === null
+      ? ''
+      : `\n<p class="muted">The search stopped at its work budget in request <a href="#request-${cut.request + 1}">${cut.request + 1}</a>: groups from there on may be missing (${cut.requestsNotCompared} later request(s) not compared).</p>`;
+  if (cache.nearDuplicates.length === 0) return cut === null ? '' : `<section><h2>Near-duplicate content</h2>${cutNote}</section>`;
   const rows = cache.nearDuplicates.map((group) => {
     const request = analysis.requests[group.requestIndex];
     const paths = group.segments.map((s) => request?.segments[s]?.path ?? `#${s}`);
     return `<tr><td><a href="#request-${group.requestIndex + 1}">${group.requestIndex + 1}</a></td><td class="l">${paths.map((p) => `<span class="tag">${escapeHtml(p)}</span>`).join(' ')}</td><td>${group.similarity.toFixed(2)}</td></tr>`;
   });
   return `<section><h2>Near-duplicate content (${cache.nearDuplicates.length})</h2>
-<p class="muted">5-word shingles, Jaccard similarity ≥ 0.85, in the last request of each conversation: the same file or output sent more than once. A different measure from the exact duplicate-context contract (ctxray dupes).</p>
+<p class="muted">5-word shingles, Jaccard similarity ≥ 0.85, in the last request of each conversation: the same file or output sent more than once. A different measure from the exact duplicate-context contract (ctxray dupes).</p>${cutNote}
 <table><thead><tr><th>Request</th><th class="l">Blocks</th><th>Lowest similarity</th></tr></thead><tbody>
 ${rows.join('\n')}
 </tbody></table></section>`;
@@ -264,7 +271,10 @@ function diffSection(analysis: Analysis, cache: CacheAnalysis, options: HtmlRepo
     const newer = analysis.requests[r]!;
     const hunks = diffSegments(older.segments, newer.segments);
     const prefix = cache.prefixes[r]!;
-    return `<h3 id="diff-${r + 1}">Request ${r + 1} against request ${compared + 1} (${escapeHtml(cache.conversations.kind[r] ?? '')}; ${prefix.commonSegments} block(s) in common from the start)</h3>
+    const coarse = isCoarse(hunks)
+      ? '\n<p class="muted">Coarse diff: the requests differ by too many edits for a shortest edit script within its work budget, so everything between the shared start and end is shown as removed and added.</p>'
+      : '';
+    return `<h3 id="diff-${r + 1}">Request ${r + 1} against request ${compared + 1} (${escapeHtml(cache.conversations.kind[r] ?? '')}; ${prefix.commonSegments} block(s) in common from the start)</h3>${coarse}
 <pre>${renderHunks(hunks, older, newer, options).join('\n')}</pre>`;
   });
   const more = broken.length > MAX_DIFFS ? `<p class="muted">${broken.length - MAX_DIFFS} more diff(s) not drawn.</p>` : '';
@@ -289,8 +299,15 @@ function renderHunks(hunks: readonly DiffHunk[], older: ParsedRequest, newer: Pa
         lines.push(`<span class="fold">  … ${length - 2} unchanged block(s) …</span>`);
         line(' ', 'eq', newer, hunk.bEnd - 1);
       }
-    } else if (hunk.kind === 'delete') for (let k = hunk.aStart; k < hunk.aEnd; k++) line('−', 'del', older, k);
-    else for (let k = hunk.bStart; k < hunk.bEnd; k++) line('+', 'add', newer, k);
+    } else if (hunk.kind === 'delete') for (let k = hunk.aStart; k < hunk.aEnd && lines.length < MAX_DIFF_LINES; k++) line('−', 'del', older, k);
+    else for (let k = hunk.bStart; k < hunk.bEnd && lines.length < MAX_DIFF_LINES; k++) line('+', 'add', newer, k);
+    if (lines.length >= MAX_DIFF_LINES) {
+      // A diff of tens of thousands of moved blocks would make the report hundreds of MB; the rest is counted.
+      const changed = hunks.reduce((total, h) => total + (h.kind === 'equal' ? 0 : h.aEnd - h.aStart + h.bEnd - h.bStart), 0);
+      const drawn = lines.filter((text) => !text.includes('class="eq"') && !text.includes('class="fold"')).length;
+      lines.push(`<span class="fold">  … diff cut at ${MAX_DIFF_LINES} lines: ${changed - drawn} more removed or added block(s) not drawn …</span>`);
+      break;
+    }
   }
   return lines;
 }

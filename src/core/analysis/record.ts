@@ -79,6 +79,7 @@ export const RECORD_SECTIONS: ReadonlyArray<readonly [key: string, build: Record
   ['requests', requestsSection],
   ['findings', (analysis) => (analysis.cache ? findingsRecord(analysis.cache) : undefined)],
   ['nearDuplicates', (analysis) => (analysis.cache ? nearDuplicatesRecord(analysis.cache) : undefined)],
+  ['nearDuplicatesCut', (analysis) => (analysis.cache?.nearDuplicatesCut ? { ...analysis.cache.nearDuplicatesCut } : undefined)],
   ['transcripts', transcriptsRecord],
   ['summary', summaryRecord],
   ['errors', errorsSection],

@@ -6,7 +6,7 @@ import { findConversations } from './conversations.ts';
 import { costScenarios } from './cost.ts';
 import { findFindings, type Finding } from './findings.ts';
 import { inferFromUsage, type InferredFromUsage } from './inferred.ts';
-import { findNearDuplicates, type NearDuplicateGroup } from './near-duplicates.ts';
+import { findNearDuplicates, type NearDuplicateCut, type NearDuplicateGroup } from './near-duplicates.ts';
 import { comparePrefix, type PrefixComparison } from './prefix.ts';
 import type { CostComparison, SimulationInput } from './types.ts';
 
@@ -26,6 +26,8 @@ export interface CacheAnalysis {
   /** Breakpoints and setup sizes inferred from recorded usage for logs that do not record them (inferred.ts). */
   inferred: InferredFromUsage;
   nearDuplicates: NearDuplicateGroup[];
+  /** Where the near-duplicate search stopped for its work budget; null when it compared everything. */
+  nearDuplicatesCut: NearDuplicateCut | null;
   findings: Finding[];
   /** How many requests come from transcripts that do not record cache breakpoints (see `breakpointsUnknown`). */
   requestsWithUnknownBreakpoints: number;
@@ -49,10 +51,10 @@ export function analyzeCache(input: CacheAnalysisInput): CacheAnalysis {
     overheadTokens: input.overheadTokens.map((tokens, r) => tokens + (inferred.setupTokens[r] ?? 0)),
     inferredMarkerOf: (r) => inferred.markers[r] ?? null,
   });
-  const nearDuplicates = findNearDuplicates(input.requests, conversations);
+  const { groups: nearDuplicates, cut: nearDuplicatesCut } = findNearDuplicates(input.requests, conversations);
   const findings = findFindings({ ...input, breakpointsUnknown, conversations, costs: cost, nearDuplicates });
   const unknownCount = input.requests.filter((_, i) => breakpointsUnknown(i)).length;
-  return { conversations, prefixes, cost, inferred, nearDuplicates, findings, requestsWithUnknownBreakpoints: unknownCount };
+  return { conversations, prefixes, cost, inferred, nearDuplicates, nearDuplicatesCut, findings, requestsWithUnknownBreakpoints: unknownCount };
 }
 
 function sum(values: readonly number[] | undefined): number {
@@ -64,7 +66,7 @@ function sum(values: readonly number[] | undefined): number {
 export type { Conversations, ConversationLink } from './conversations.ts';
 export type { Finding, FindingCode, Severity } from './findings.ts';
 export { FINDING_SEVERITY, SEVERITY_RANK, describeRequests } from './findings.ts';
-export type { NearDuplicateGroup } from './near-duplicates.ts';
+export type { NearDuplicateCut, NearDuplicateGroup } from './near-duplicates.ts';
 export type { PrefixComparison } from './prefix.ts';
 export { diffSegments } from './prefix.ts';
 export type { DiffHunk } from './myers.ts';

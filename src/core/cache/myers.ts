@@ -14,13 +14,28 @@ export interface DiffHunk {
   aEnd: number;
   bStart: number;
   bEnd: number;
+  /**
+   * Set on the delete and insert of a coarse diff: the search for the shortest edit script ran out of its work
+   * budget, so everything between the shared head and tail is shown as one replacement (not minimal).
+   */
+  coarse?: true;
 }
+
+/**
+ * Work budget of one diff, in steps of the search (one per diagonal visited, per item followed along a snake and
+ * per diagonal-array entry filled). Myers costs O((N+M)·D): two reordered lists of 20,000 blocks have D ≈ 40,000,
+ * which took seconds per diff (40 of them made an HTML report take 511 s). The budget still finds every script
+ * of up to ~700 edits, and bounds a diff to about 40 ms; beyond it the diff is coarse and says so.
+ */
+export const DIFF_WORK_BUDGET = 1_000_000;
+
+class BudgetExhausted extends Error {}
 
 /**
  * Shortest edit script from `a` to `b`, as hunks in order. Items compare with `===`; pass interned strings (segment
  * wire identities) or small integers. The equal hunks always form a longest common subsequence.
  */
-export function myersDiff<T>(a: readonly T[], b: readonly T[]): DiffHunk[] {
+export function myersDiff<T>(a: readonly T[], b: readonly T[], workBudget = DIFF_WORK_BUDGET): DiffHunk[] {
   // Map items to small integers once, so the inner loops compare numbers.
   const ids = new Map<T, number>();
   const toIds = (items: readonly T[]): Int32Array => {
@@ -35,9 +50,37 @@ export function myersDiff<T>(a: readonly T[], b: readonly T[]): DiffHunk[] {
     });
     return out;
   };
+  const aIds = toIds(a);
+  const bIds = toIds(b);
   const builder = new HunkBuilder();
-  diffRange(toIds(a), 0, a.length, toIds(b), 0, b.length, builder);
-  return builder.hunks;
+  try {
+    diffRange(aIds, 0, a.length, bIds, 0, b.length, builder, { left: workBudget });
+    return builder.hunks;
+  } catch (error) {
+    if (!(error instanceof BudgetExhausted)) throw error;
+    return coarseDiff(aIds, bIds);
+  }
+}
+
+/** The shared head and tail as equal runs, everything between them as one labelled replacement. */
+function coarseDiff(a: Int32Array, b: Int32Array): DiffHunk[] {
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const aEnd = a.length - tail;
+  const bEnd = b.length - tail;
+  const hunks: DiffHunk[] = [];
+  if (head > 0) hunks.push({ kind: 'equal', aStart: 0, aEnd: head, bStart: 0, bEnd: head });
+  if (aEnd > head) hunks.push({ kind: 'delete', aStart: head, aEnd, bStart: head, bEnd: head, coarse: true });
+  if (bEnd > head) hunks.push({ kind: 'insert', aStart: aEnd, aEnd, bStart: head, bEnd, coarse: true });
+  if (tail > 0) hunks.push({ kind: 'equal', aStart: aEnd, aEnd: a.length, bStart: bEnd, bEnd: b.length });
+  return hunks;
+}
+
+/** Whether a diff is coarse (see DiffHunk.coarse). */
+export function isCoarse(hunks: readonly DiffHunk[]): boolean {
+  return hunks.some((hunk) => hunk.coarse === true);
 }
 
 /** Collects single-kind runs, merging adjacent runs of the same kind. */
@@ -64,6 +107,7 @@ function diffRange(
   bLo: number,
   bHi: number,
   out: HunkBuilder,
+  budget: { left: number },
 ): void {
   // A shared head and tail are always part of some LCS; taking them first keeps the bisection small.
   let head = 0;
@@ -79,14 +123,14 @@ function diffRange(
   if (aLo === aEnd) out.push('insert', aLo, aLo, bLo, bEnd);
   else if (bLo === bEnd) out.push('delete', aLo, aEnd, bLo, bLo);
   else {
-    const split = middleSnake(a, aLo, aEnd, b, bLo, bEnd);
+    const split = middleSnake(a, aLo, aEnd, b, bLo, bEnd, budget);
     if (split === null) {
       // Nothing in common: the whole range is one replacement.
       out.push('delete', aLo, aEnd, bLo, bLo);
       out.push('insert', aEnd, aEnd, bLo, bEnd);
     } else {
-      diffRange(a, aLo, aLo + split.x, b, bLo, bLo + split.y, out);
-      diffRange(a, aLo + split.x, aEnd, b, bLo + split.y, bEnd, out);
+      diffRange(a, aLo, aLo + split.x, b, bLo, bLo + split.y, out, budget);
+      diffRange(a, aLo + split.x, aEnd, b, bLo + split.y, bEnd, out, budget);
     }
   }
   out.push('equal', aEnd, aHi, bEnd, bHi);
@@ -103,12 +147,17 @@ function middleSnake(
   b: Int32Array,
   bLo: number,
   bHi: number,
+  budget: { left: number },
 ): { x: number; y: number } | null {
   const n = aHi - aLo;
   const m = bHi - bLo;
   const maxD = Math.ceil((n + m) / 2);
   const offset = maxD;
   const size = 2 * maxD + 2;
+  // Filling the two diagonal arrays costs their size: on a split far off-centre the recursion allocates again
+  // and again, so this counts too.
+  budget.left -= 2 * size;
+  if (budget.left < 0) throw new BudgetExhausted();
   // forward[k] = furthest x reached on diagonal k (k = x − y); reverse[k] the same measured from the ends.
   const forward = new Int32Array(size).fill(-1);
   const reverse = new Int32Array(size).fill(-1);
@@ -124,16 +173,21 @@ function middleSnake(
   let kReverseEnd = 0;
 
   for (let d = 0; d < maxD; d++) {
+    // Each round visits up to 2·(d + 1) diagonals; the snakes followed are counted as they are walked.
+    budget.left -= 2 * (d + 1);
+    if (budget.left < 0) throw new BudgetExhausted();
     for (let k = -d + kForwardStart; k <= d - kForwardEnd; k += 2) {
       const kIndex = offset + k;
       let x: number;
       if (k === -d || (k !== d && forward[kIndex - 1]! < forward[kIndex + 1]!)) x = forward[kIndex + 1]!;
       else x = forward[kIndex - 1]! + 1;
       let y = x - k;
+      const snakeStart = x;
       while (x < n && y < m && a[aLo + x] === b[bLo + y]) {
         x++;
         y++;
       }
+      budget.left -= x - snakeStart;
       forward[kIndex] = x;
       if (x > n) kForwardEnd += 2;
       else if (y > m) kForwardStart += 2;
@@ -150,10 +204,12 @@ function middleSnake(
       if (k === -d || (k !== d && reverse[kIndex - 1]! < reverse[kIndex + 1]!)) x = reverse[kIndex + 1]!;
       else x = reverse[kIndex - 1]! + 1;
       let y = x - k;
+      const snakeStart = x;
       while (x < n && y < m && a[aHi - x - 1] === b[bHi - y - 1]) {
         x++;
         y++;
       }
+      budget.left -= x - snakeStart;
       reverse[kIndex] = x;
       if (x > n) kReverseEnd += 2;
       else if (y > m) kReverseStart += 2;

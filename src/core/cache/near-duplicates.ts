@@ -24,6 +24,28 @@ export interface NearDuplicateGroup {
   similarity: number;
 }
 
+/**
+ * Work budget of the near-duplicate search over one analysis, in steps: one per candidate pair met in the prefix
+ * index, plus the sizes of both sets for each pair verified. The prefix filter keeps real inputs far below it, but
+ * blocks that all sit just under the threshold pass it pairwise: 16,000 of them took 144 s (×4 per doubling).
+ * Past the budget the search stops where it is and the cut is reported (NearDuplicateCut); groups found so far stay.
+ */
+export const NEAR_DUPLICATE_WORK_BUDGET = 200_000_000;
+
+/** Where the search stopped for its budget. */
+export interface NearDuplicateCut {
+  /** The request whose comparison was cut short (its groups may be incomplete). */
+  request: number;
+  /** Conversations' last requests after it that were not compared at all. */
+  requestsNotCompared: number;
+}
+
+export interface NearDuplicateResult {
+  groups: NearDuplicateGroup[];
+  /** Null when every request was compared completely. */
+  cut: NearDuplicateCut | null;
+}
+
 /** Blocks whose text is content the model reads; tool definitions and tool-call arguments are left out. */
 const SCANNED: ReadonlySet<Category> = new Set<Category>([
   'system',
@@ -204,6 +226,7 @@ export function nearDuplicatesInRequest(
   request: ParsedRequest,
   requestIndex: number,
   shingleMemo = new Map<string, Uint32Array>(),
+  budget: { left: number } = { left: NEAR_DUPLICATE_WORK_BUDGET },
 ): NearDuplicateGroup[] {
   // One entry per distinct text: exact copies (the same file read again) join their entry directly, so a request
   // holding thousands of identical results does not turn into thousands of pairwise comparisons.
@@ -261,7 +284,7 @@ export function nearDuplicatesInRequest(
   };
   const edges: { a: number; b: number; similarity: number }[] = [];
 
-  for (const current of order) {
+  search: for (const current of order) {
     const set = entries[current]!.set;
     const keys = rarestFirst(set);
     const prefixLength = set.length - minimumOverlap(set.length) + 1;
@@ -269,6 +292,7 @@ export function nearDuplicatesInRequest(
     for (let p = 0; p < prefixLength; p++) prefixSlots[p] = table.slotOf(keys[p]! % 0x100000000);
     for (let p = 0; p < prefixLength; p++) {
       for (let node = head[prefixSlots[p]!]!; node !== -1; node = nodeNext[node]!) {
+        if (--budget.left < 0) break search;
         const other = nodeEntry[node]!;
         if (seenBy[other] === current) continue;
         seenBy[other] = current;
@@ -277,6 +301,7 @@ export function nearDuplicatesInRequest(
         const otherSet = entries[other]!.set;
         // Jaccard ≥ 0.85 needs |smaller| ≥ 0.85·|larger|.
         if (otherSet.length * JACCARD_DENOMINATOR < set.length * JACCARD_NUMERATOR) continue;
+        budget.left -= set.length + otherSet.length;
         const shared = intersectionSize(set, otherSet);
         const union = set.length + otherSet.length - shared;
         if (shared * JACCARD_DENOMINATOR < union * JACCARD_NUMERATOR) continue;
@@ -314,12 +339,21 @@ export function nearDuplicatesInRequest(
   return groups.sort((a, b) => a.segments[0]! - b.segments[0]!);
 }
 
-/** Near-duplicate groups in the last request of every conversation, in request order. */
-export function findNearDuplicates(requests: readonly ParsedRequest[], conversations: Conversations): NearDuplicateGroup[] {
+/** Near-duplicate groups in the last request of every conversation, in request order, within the work budget. */
+export function findNearDuplicates(
+  requests: readonly ParsedRequest[],
+  conversations: Conversations,
+  workBudget = NEAR_DUPLICATE_WORK_BUDGET,
+): NearDuplicateResult {
   const lastOf = new Map<number, number>();
   conversations.conversationOf.forEach((conversation, requestIndex) => lastOf.set(conversation, requestIndex));
   const memo = new Map<string, Uint32Array>();
-  return [...lastOf.values()]
-    .sort((a, b) => a - b)
-    .flatMap((requestIndex) => nearDuplicatesInRequest(requests[requestIndex]!, requestIndex, memo));
+  const budget = { left: workBudget };
+  const lasts = [...lastOf.values()].sort((a, b) => a - b);
+  const groups: NearDuplicateGroup[] = [];
+  for (let i = 0; i < lasts.length; i++) {
+    groups.push(...nearDuplicatesInRequest(requests[lasts[i]!]!, lasts[i]!, memo, budget));
+    if (budget.left < 0) return { groups, cut: { request: lasts[i]!, requestsNotCompared: lasts.length - i - 1 } };
+  }
+  return { groups, cut: null };
 }
