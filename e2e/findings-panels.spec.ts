@@ -21,8 +21,13 @@ test('Findings lists what the CLI finds, and a request link opens that request',
   const cards = page.locator('.finding');
   await expect(cards).toHaveCount(cli.length);
   for (const [i, finding] of cli.entries()) await expect(cards.nth(i)).toContainText(finding.code);
+  // A request link opens that request in the Tokens view with the finding's block (system[0]) selected.
   await cards.first().getByRole('button', { name: 'Open request 5' }).click();
   await expectRequest(page, 5);
+  await expect(page.locator('#panel')).toHaveAttribute('data-panel', 'tokens');
+  await expect(page.locator('.treemap .cell[aria-current="true"]')).toBeFocused();
+  await expect(page.locator('.content')).toContainText('system[0]');
+  await page.getByRole('tab', { name: 'Findings' }).click();
   await expect(page.locator('.finding.involves-selected')).toHaveCount(cli.filter((f) => f.requests.includes(4)).length);
 });
 

@@ -115,7 +115,8 @@ test('paste into the box, read a segment as text, and reopen it from a share lin
   await page.locator('#copy-link').click();
   await expect(page.locator('#notice')).toContainText('Link copied');
   const link = await page.evaluate(() => (window as unknown as { copied: string }).copied);
-  expect(link).toMatch(/#input=[A-Za-z0-9_-]+&request=1&panel=tokens$/);
+  // The block selected on request 2 is kept on request 1 and travels in the link.
+  expect(link).toMatch(/#input=[A-Za-z0-9_-]+&request=1&panel=tokens&segment=[^&]+$/);
 
   const second = await context.newPage();
   await second.goto(link);
@@ -226,7 +227,7 @@ test('the format picker overrides detection for the current input, like the CLI 
   await expect(page).not.toHaveURL(/format=/);
 });
 
-test('a pasted input too large for a link is left out of it, with the reason', async ({ page, context }) => {
+test('a pasted input too large for a link is refused a link, with the reason, and a reload says the paste is gone', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-write']);
   await page.goto('./');
   // Incompressible synthetic content: ~40,000 pseudo-random hex digits deflate to far more than 16,384 characters.
@@ -247,5 +248,12 @@ test('a pasted input too large for a link is left out of it, with the reason', a
   await expect(page.locator('.treemap .cell')).toHaveCount(1);
   await page.locator('#copy-link').click();
   await expect(page.locator('#notice')).toContainText('a link carries at most 16,384');
-  await expect(page.locator('#notice')).toContainText('keeps the view settings but not the input');
+  // Refused: a link without its input would open an empty app claiming nothing useful.
+  await expect(page.locator('#notice')).toContainText('no link was copied');
+  await expect(page.locator('#notice')).toHaveAttribute('role', 'alert');
+  // A reload keeps nothing of the paste, and says so instead of claiming local files.
+  await expect(page).toHaveURL(/src=paste/);
+  await page.reload();
+  await expect(page.locator('#notice')).toContainText('was of pasted text');
+  await expect(page.locator('#notice')).not.toContainText('opened locally');
 });

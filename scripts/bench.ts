@@ -3,12 +3,15 @@
 // every record + tokenizing each distinct text once). Floor and analysis runs alternate in one process so both see
 // the same load; peak RSS comes from a separate process that streams the file once, as the CLI does.
 // The cold-start case packs and installs the package, then times `node <installed bin> --version` against
-// `node -e 0`. --only runs the named cases: analysis case names, `growth`, `cold-start`.
+// `node -e 0`. The browser case (scripts/bench/browser.ts) times the built app in Chromium: switching requests and
+// panels on 200 and 28,000 requests, and the first render of the 28,000-request gateway log against the CLI.
+// --only runs the named cases: analysis case names, `growth`, `cold-start`, `browser`.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchInputs, growthInputs, type BenchInput } from './bench/inputs.ts';
+import { benchInputs, gatewayConversationsInput, growthInputs, type BenchInput } from './bench/inputs.ts';
+import { browserBench, type BrowserBench } from './bench/browser.ts';
 import { measureColdStart, type ColdStart } from './bench/cold-start.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -96,7 +99,7 @@ const flagship: BenchInput = { name: 'flagship-24', path: join(root, 'examples/s
 const { statSync } = await import('node:fs');
 flagship.bytes = statSync(flagship.path).size;
 
-const analysisCases = only.length === 0 || only.some((name) => name !== 'growth' && name !== 'cold-start');
+const analysisCases = only.length === 0 || only.some((name) => name !== 'growth' && name !== 'cold-start' && name !== 'browser');
 if (analysisCases || selected('growth')) console.error(`generating inputs in ${benchDir} (first run only) ...`);
 const inputs = analysisCases ? [flagship, ...(await benchInputs(benchDir, gatewayMb))].filter((input) => selected(input.name)) : [];
 const cases: CaseResult[] = [];
@@ -116,6 +119,15 @@ for (const [i, input] of (selected('growth') ? await growthInputs(benchDir, grow
 
 const coldStart: ColdStart | null = selected('cold-start') ? measureColdStart(root, runs * 4 + 1, (line) => console.error(line)) : null;
 
+let browser: BrowserBench | null = null;
+if (selected('browser')) {
+  // The same short conversations, 20 or 2,800 of them: 200 or 28,000 requests (the large log is ~190 MB).
+  const small = await gatewayConversationsInput(benchDir, 20, 10);
+  const large = await gatewayConversationsInput(benchDir, 2800, 10);
+  console.error(`  browser: ${small.name} and ${large.name} (${mb(large.bytes)} MB) in Chromium ...`);
+  browser = await browserBench(root, small, large, Math.min(runs, 3));
+}
+
 const header = ['case', 'MB', 'requests', 'median ms', 'min', 'max', 'floor ms', 'ratio', 'CPU ms', 'floor CPU', 'CPU ratio', 'peak RSS MB'];
 const rows = cases.map((c) => [c.name, mb(c.bytes), String(c.requests), String(c.medianMs), String(c.minMs), String(c.maxMs), String(c.floorMs), c.ratio.toFixed(2), String(c.cpuMedianMs), String(c.floorCpuMs), c.cpuRatio.toFixed(2), mb(c.peakRssBytes)]);
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
@@ -133,5 +145,17 @@ if (coldStart) {
       `node -e 0 ${coldStart.floorMedianMs} ms, ratio ${coldStart.ratio.toFixed(2)} (target ≤ 3)`,
   );
 }
+if (browser !== null) {
+  const b = browser;
+  const row = (c: BrowserBench['small']) =>
+    `  ${c.name.padEnd(16)} ${String(c.requests).padStart(6)} requests  first render ${String(c.firstRenderMs).padStart(6)} ms  request step median ${String(c.switching.medianStepMs).padStart(5)} ms  panel median ${String(c.switching.medianPanelMs).padStart(5)} ms`;
+  console.log('\nbrowser (Chromium, 1440×900; from the input event to the first frame after the view settles):');
+  console.log(row(b.small));
+  console.log(row(b.large));
+  console.log(`  steps (ms): ${b.small.switching.requestStepsMs.join(' ')} | ${b.large.switching.requestStepsMs.join(' ')}`);
+  console.log(`  panels (ms, small | large): ${Object.keys(b.large.switching.panelVisitsMs).map((p) => `${p} ${b.small.switching.panelVisitsMs[p] ?? '–'}|${b.large.switching.panelVisitsMs[p]}`).join(', ')}`);
+  console.log(`  switching at ${b.large.requests} vs ${b.small.requests} requests (medians floored at 50 ms): steps ${b.stepRatio}×, panels ${b.panelRatio}× (target ≤ 2×)`);
+  console.log(`  first render of ${b.large.name} ${b.large.firstRenderMs} ms vs ctxray analyze --json ${b.cliMs} ms: ${b.firstRenderRatio}× (target ≤ 3×)`);
+}
 console.log('\nInputs are synthetic (scripts/bench/inputs.ts). Ratios compare with the floor measured in the same run.');
-if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ cases, growth, coldStart }, null, 2) + '\n');
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ cases, growth, coldStart, browser }, null, 2) + '\n');

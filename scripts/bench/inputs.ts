@@ -92,6 +92,15 @@ export function* gatewayRecords(megabytes: number): Generator<Json> {
   }
 }
 
+/**
+ * A gateway log of `count` short agent conversations of `turns` requests each, interleaved: the browser bench's
+ * switching case, where only the number of conversations differs between its small and its large log.
+ */
+export async function gatewayConversationsInput(dir: string, count: number, turns: number): Promise<BenchInput> {
+  mkdirSync(dir, { recursive: true });
+  return ensure(dir, `gateway-${count}x${turns}`, (p) => writeLines(p, interleaved(conversations(count, turns, 'compact', 11), true, Date.parse('2026-11-01T00:00:00Z'))));
+}
+
 /** The growth series: the same shape of log at 1×, 2×, 4× and 8× a base size. */
 export async function growthInputs(dir: string, baseMegabytes: number): Promise<BenchInput[]> {
   mkdirSync(dir, { recursive: true });

@@ -7,7 +7,7 @@ import { fetchExample, loadExampleIndex, type ExampleEntry } from './examples.ts
 import { formatCount, formatTokens } from '../render/format.ts';
 import { noteText } from './notes.ts';
 import { PANELS } from './panels/index.ts';
-import type { Panel, PanelContext } from './panels/types.ts';
+import type { NavigationTarget, Panel, PanelContext } from './panels/types.ts';
 import { showProgress } from './progress.ts';
 import { installShortcuts } from './shortcuts.ts';
 import { buildFragment, parseFragment, type ViewState } from './share.ts';
@@ -69,6 +69,10 @@ export class App {
   private view: AnalysisView | null = null;
   private requestIndex = 0;
   private panelId = PANELS[0]?.id ?? 'tokens';
+  /** JSON path of the selected block: kept across requests that have it, and in the link. */
+  private segmentPath: string | null = null;
+  /** The next panel render follows a navigation and should bring `segmentPath` into view and focus. */
+  private revealNext = false;
   private format: WireFormat | undefined;
   private model: string | undefined;
   private running: AbortController | null = null;
@@ -95,6 +99,8 @@ export class App {
   constructor(private readonly root: HTMLElement) {}
 
   start(): void {
+    // How many worker calls are outstanding: the browser bench takes 0 (and a quiet DOM) as "the view settled".
+    this.client.onPendingChange = (count) => document.body.setAttribute('data-worker-pending', String(count));
     this.root.replaceChildren(this.header, this.notice, this.main, this.progressHost, this.dropOverlay, this.fileInput);
     this.fileInput.addEventListener('change', () => {
       const files = [...(this.fileInput.files ?? [])];
@@ -134,6 +140,7 @@ export class App {
       state.example !== undefined
         ? this.source?.kind === 'example' && this.source.entry.id === state.example
         : state.input === undefined || (this.source?.kind === 'paste' && this.source.text === state.input);
+    this.segmentPath = state.segment ?? null;
     if (this.view && sameSource && state.format === this.format && state.model === this.model) {
       if (state.panel) this.panelId = state.panel;
       if (state.request !== undefined) {
@@ -188,6 +195,7 @@ export class App {
   private openNew(source: Source): Promise<void> {
     this.format = undefined;
     this.model = undefined;
+    this.segmentPath = null;
     return this.open(source);
   }
 
@@ -380,6 +388,20 @@ export class App {
     this.syncFragment();
   }
 
+  /** Go to a request, a panel and a block at once (a finding's or a miss's link); the block ends focused. */
+  navigate(to: NavigationTarget): void {
+    if (!this.view) return;
+    if (to.segment !== undefined) this.segmentPath = to.segment;
+    if (to.panel !== undefined && PANELS.some((p) => p.id === to.panel && this.panelAvailable(p))) this.panelId = to.panel;
+    this.revealNext = true;
+    const request = to.request === undefined ? this.requestIndex : Math.min(Math.max(0, to.request), this.view.requests.length - 1);
+    if (request !== this.requestIndex) {
+      this.requestIndex = request;
+      this.updateRequest();
+    } else this.updatePanel(true);
+    this.syncFragment();
+  }
+
   /** The request `delta` rows from the open one in the request table's order (sorted, filtered), if any. */
   stepRequest(delta: number): void {
     const next = this.table?.neighbour(delta);
@@ -400,6 +422,7 @@ export class App {
     if (this.source?.kind === 'paste') state.input = this.source.text;
     if (this.view && this.view.requests.length > 0) state.request = this.requestIndex + 1;
     if (this.view) state.panel = this.panelId;
+    if (this.view && this.segmentPath !== null) state.segment = this.segmentPath;
     if (this.format) state.format = this.format;
     if (this.model) state.model = this.model;
     return state;
@@ -407,7 +430,9 @@ export class App {
 
   /** Keeps the address bar on the current view (without the pasted input: it goes in only on "Copy link"). */
   private syncFragment(): void {
-    const { input: _input, ...state } = this.viewState();
+    const { input, ...state } = this.viewState();
+    // The address bar never holds the pasted text itself, but says a paste was on screen, so a reload is honest.
+    if (input !== undefined) state.pasted = true;
     const { hash } = buildFragment(state);
     this.writtenHash = hash;
     history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
@@ -415,10 +440,14 @@ export class App {
 
   private async copyLink(): Promise<void> {
     const built = buildFragment(this.viewState());
+    // A link without the pasted input it was made for would open an empty app that cannot show this view.
+    if (!built.ok) {
+      this.setMessage({ kind: 'error', text: built.reason });
+      return;
+    }
     // Everything before the fragment, so the link works wherever the app is hosted (a sub-path, file://).
     const url = `${location.href.split('#')[0] ?? ''}${built.hash}`;
     const notes: string[] = [];
-    if (!built.ok) notes.push(built.reason);
     if (this.source?.kind === 'files') notes.push('Opened files are never put in links; the link opens this view once the same files are opened.');
     try {
       await navigator.clipboard.writeText(url);
@@ -426,6 +455,14 @@ export class App {
     } catch {
       this.setMessage({ kind: 'info', text: `Copy this link: ${url}${notes.length ? ' — ' + notes.join(' ') : ''}` });
     }
+  }
+
+  /** What "Copy link" puts in a link, for its tooltip: the user knows before sharing. */
+  private linkCarries(): string {
+    const view = 'the view (request, panel, selected block, format and model)';
+    if (this.source?.kind === 'example') return `Copies a link to this example and ${view}`;
+    if (this.source?.kind === 'paste') return `Copies a link carrying the pasted input (compressed, in the fragment, which no server sees) and ${view}; refused if the input does not fit`;
+    return `Copies a link to ${view} only: opened files never travel in a link, so whoever opens it must open the same files`;
   }
 
   private setMessage(message: Message | null): void {
@@ -510,9 +547,17 @@ export class App {
       request,
       selectRequest: (index) => this.selectRequest(index),
       selectPanel: (id) => this.selectPanel(id),
+      navigate: (to) => this.navigate(to),
+      segment: this.segmentPath,
+      selectSegment: (path) => {
+        this.segmentPath = path;
+        this.syncFragment();
+      },
+      reveal: this.revealNext,
       ask: <T>(name: string, params?: unknown) => this.client.ask<T>(name, params, controller.signal),
       signal: controller.signal,
     };
+    this.revealNext = false;
     const fail = (error: unknown): void => {
       if (controller.signal.aborted) return;
       host.replaceChildren(el('p', { className: 'error', text: `The ${panel.title} panel failed: ${(error as Error).message}` }));
@@ -584,7 +629,7 @@ export class App {
       view ? formatSelect : null,
       view ? modelSelect : null,
       el('button', { text: 'Open…', attrs: { type: 'button', id: 'open-files', title: 'Open request files' }, on: { click: () => this.fileInput.click() } }),
-      view ? el('button', { text: 'Copy link', attrs: { type: 'button', id: 'copy-link' }, on: { click: () => void this.copyLink() } }) : null,
+      view ? el('button', { text: 'Copy link', attrs: { type: 'button', id: 'copy-link', title: this.linkCarries() }, on: { click: () => void this.copyLink() } }) : null,
     ]);
     this.header.replaceChildren(brand, sourceInfo, actions);
   }

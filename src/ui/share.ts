@@ -14,9 +14,13 @@ export interface ViewState {
   example?: string;
   /** Pasted input text carried in the link. */
   input?: string;
+  /** The view was of pasted text that the address bar does not carry (`src=paste`): a reload says so. */
+  pasted?: boolean;
   /** 1-based request number. */
   request?: number;
   panel?: string;
+  /** JSON path of the selected block, e.g. `messages[3].content[1]`. */
+  segment?: string;
   format?: WireFormat;
   model?: string;
 }
@@ -69,6 +73,7 @@ export function parseFragment(hash: string): ParsedFragment {
       problems.push((error as Error).message);
     }
   }
+  if (params.get('src') === 'paste' && state.input === undefined) state.pasted = true;
   const request = params.get('request');
   if (request !== null) {
     const n = Number(request);
@@ -77,6 +82,12 @@ export function parseFragment(hash: string): ParsedFragment {
   }
   const panel = params.get('panel');
   if (panel !== null && /^[a-z0-9-]{1,40}$/.test(panel)) state.panel = panel;
+  const segment = params.get('segment');
+  if (segment !== null) {
+    // A JSON path as the importers write them: names, indices and dots; anything else is not one of ours.
+    if (/^[\w$@:.[\]-]{1,300}$/.test(segment)) state.segment = segment;
+    else problems.push('the segment in the link is not a block path');
+  }
   const format = params.get('format');
   if (format !== null && (FORMATS as readonly string[]).includes(format)) state.format = format as WireFormat;
   const model = params.get('model');
@@ -95,11 +106,13 @@ export function buildFragment(state: ViewState): BuiltFragment {
     const encoded = encodeInput(state.input);
     if (encoded.length <= MAX_INPUT_FRAGMENT_CHARS) params.set('input', encoded);
     else {
-      reason = `This input compresses to ${encoded.length.toLocaleString('en-US')} characters; a link carries at most ${MAX_INPUT_FRAGMENT_CHARS.toLocaleString('en-US')}. The link keeps the view settings but not the input.`;
+      reason = `This pasted input compresses to ${encoded.length.toLocaleString('en-US')} characters; a link carries at most ${MAX_INPUT_FRAGMENT_CHARS.toLocaleString('en-US')}, so no link was copied: without the input it would open an empty app. Save the text as a file and share that.`;
     }
   }
+  if (state.pasted === true && state.example === undefined && state.input === undefined) params.set('src', 'paste');
   if (state.request !== undefined) params.set('request', String(state.request));
   if (state.panel !== undefined) params.set('panel', state.panel);
+  if (state.segment !== undefined) params.set('segment', state.segment);
   if (state.format !== undefined) params.set('format', state.format);
   if (state.model !== undefined) params.set('model', state.model);
   const query = params.toString();

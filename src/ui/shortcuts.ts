@@ -40,7 +40,7 @@ export function installShortcuts(actions: ShortcutActions): void {
     }
     if (typingIn(event.target) || sheet.open) return;
     // Inside the request table j/k move its cursor (the table handles them); elsewhere they open a request.
-    if ((event.target as HTMLElement | null)?.closest('[role="grid"]')) return;
+    if (event.target instanceof Element && event.target.closest('[role="grid"]')) return;
     const key = event.key;
     if (key === 'j' || key === 'k') actions.step(key === 'j' ? 1 : -1);
     else if (key === '/') actions.focusFilter();

@@ -16,6 +16,9 @@ export interface StartActions {
  */
 export function localFilesLinkMessage(state: ViewState): string | null {
   if (state.example !== undefined || state.input !== undefined) return null;
+  if (state.pasted === true) {
+    return 'This address was of pasted text, which the address bar does not keep (a reload or a copied address loses it). Paste it again, or use “Copy link”, which carries a pasted input that fits in a link.';
+  }
   const where: string[] = [];
   if (state.request !== undefined) where.push(`request ${state.request}`);
   if (state.panel !== undefined) where.push(`the "${state.panel}" panel`);

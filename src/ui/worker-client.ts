@@ -35,6 +35,8 @@ export class WorkerClient {
   private readonly pending = new Map<number, Pending>();
   /** Workers started so far: 1 for the first, +1 for each replacement. */
   private started = 0;
+  /** Told how many calls await an answer whenever that changes (the browser bench waits for 0). */
+  onPendingChange: (count: number) => void = () => {};
 
   /**
    * @param onCrash called whenever a worker dies, even with nothing pending: the worker's session (the analyzed
@@ -98,6 +100,7 @@ export class WorkerClient {
       const entry: Pending = { resolve: resolve as (value: unknown) => void, reject };
       if (onProgress) entry.onProgress = onProgress;
       this.pending.set(id, entry);
+      this.onPendingChange(this.pending.size);
       signal?.addEventListener(
         'abort',
         () => {
@@ -138,6 +141,7 @@ export class WorkerClient {
   private receive(message: FromWorker): void {
     const entry = this.pending.get(message.id);
     if (!entry) return;
+    if (message.type !== 'progress') queueMicrotask(() => this.onPendingChange(this.pending.size));
     switch (message.type) {
       case 'progress':
         entry.onProgress?.(message.progress);
@@ -162,6 +166,7 @@ export class WorkerClient {
   private failAll(error: WorkerFailure): void {
     const entries = [...this.pending.values()];
     this.pending.clear();
+    this.onPendingChange(0);
     for (const entry of entries) entry.reject(error);
   }
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeInput } from '../../src/core/analysis/analyze.ts';
 import { requestRowsQuery, type RequestRowsAnswer } from '../../src/worker/handlers/request-rows.ts';
+import { cacheTableQuery } from '../../src/worker/handlers/cache-table.ts';
 import { QueryError, type WorkerSession } from '../../src/worker/session.ts';
 import { buildView } from '../../src/worker/view.ts';
 import type { AnalysisView } from '../../src/worker/view-model.ts';
@@ -69,5 +70,27 @@ describe('filter and sort', () => {
     // A miss cause sorts by its code; hits (no cause) come first ascending.
     expect(sortRequests([0, 1, 2, 3], view, rows, 'miss', false)).toEqual([1, 2, 0, 3]);
     expect(sortRequests([0, 1, 2, 3], view, rows, 'tokens', true)).toEqual([3, 2, 1, 0]);
+  });
+});
+
+describe('cache-table windows', () => {
+  it('answers only the rows around a request, with where they start and how many there are', () => {
+    const rowsOf = (around: number, window: number) => {
+      const answer = cacheTableQuery(session, { around, window });
+      return { first: answer.firstRow, count: answer.rowCount, indices: answer.rows.map((r) => r.index) };
+    };
+    expect(rowsOf(5, 3)).toEqual({ first: 4, count: 8, indices: [4, 5, 6] });
+    expect(rowsOf(0, 3)).toEqual({ first: 0, count: 8, indices: [0, 1, 2] });
+    expect(rowsOf(7, 3)).toEqual({ first: 5, count: 8, indices: [5, 6, 7] });
+    expect(rowsOf(2, 50).indices).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    // The totals are the whole input's either way.
+    expect(cacheTableQuery(session, { around: 5, window: 3 }).totals).toEqual(cacheTableQuery(session).totals);
+    expect(cacheTableQuery(session).rows).toHaveLength(8);
+  });
+
+  it('refuses a window that is not a positive integer up to the limit', () => {
+    expect(() => cacheTableQuery(session, { around: 1, window: 0 })).toThrow(QueryError);
+    expect(() => cacheTableQuery(session, { around: 1, window: 5000 })).toThrow(/from 1 to 1000/);
+    expect(() => cacheTableQuery(session, { around: -1, window: 3 })).toThrow(/request index/);
   });
 });

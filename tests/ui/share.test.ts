@@ -58,4 +58,21 @@ describe('share fragment', () => {
     expect(parseFragment('#example=../../etc')).toMatchObject({ ok: false });
     expect(parseFragment('')).toEqual({ ok: true, state: {} });
   });
+
+  it('round-trips the selected block and refuses one that is not a block path', () => {
+    const { hash } = buildFragment({ example: 'a', request: 4, panel: 'tokens', segment: 'messages[3].content[1]' });
+    expect(hash).toBe('#example=a&request=4&panel=tokens&segment=messages%5B3%5D.content%5B1%5D');
+    expect(parseFragment(hash)).toEqual({ ok: true, state: { example: 'a', request: 4, panel: 'tokens', segment: 'messages[3].content[1]' } });
+    expect(parseFragment('#segment=<img src=x>')).toEqual({ ok: false, state: {}, error: 'the segment in the link is not a block path' });
+    expect(parseFragment(`#segment=${'a'.repeat(301)}`)).toMatchObject({ ok: false });
+  });
+
+  it('marks a view of pasted text that the address does not carry, and only then', () => {
+    expect(buildFragment({ pasted: true, request: 2, panel: 'tokens' }).hash).toBe('#src=paste&request=2&panel=tokens');
+    expect(parseFragment('#src=paste&request=2')).toEqual({ ok: true, state: { pasted: true, request: 2 } });
+    // With the input itself in the link, or an example, there is nothing missing to mark.
+    expect(buildFragment({ pasted: true, input: 'x' }).hash).toMatch(/^#input=[\w-]+$/);
+    expect(buildFragment({ pasted: true, example: 'a' }).hash).toBe('#example=a');
+    expect(parseFragment(`#src=paste&${buildFragment({ input: 'x' }).hash.slice(1)}`).state).toEqual({ input: 'x' });
+  });
 });

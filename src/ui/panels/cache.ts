@@ -10,8 +10,8 @@ import type { RequestView } from '../../worker/view-model.ts';
 import type { Panel } from './types.ts';
 import { askOrShowError } from './ask.ts';
 
-/** Rows drawn at once; a larger input shows this many around the selected request. */
-const MAX_ROWS = 2000;
+/** Rows asked for and drawn at once; a larger input shows this many around the selected request. */
+const MAX_ROWS = 200;
 
 /** Whether the user asked for estimates calibrated on recorded usage; kept while the page lives. */
 let calibrateFromUsage = false;
@@ -92,12 +92,6 @@ function calibrationControl(table: CacheTableAnswer, rerender: () => void): HTML
   return el('label', { className: 'muted cache-calibration' }, [box, text]);
 }
 
-function visibleRange(count: number, selected: number): [number, number] {
-  if (count <= MAX_ROWS) return [0, count];
-  const start = Math.min(Math.max(0, selected - MAX_ROWS / 2), count - MAX_ROWS);
-  return [start, start + MAX_ROWS];
-}
-
 function rowOf(row: CacheTableRow, request: RequestView | undefined, withRecorded: boolean, selected: boolean): HTMLTableRowElement {
   const exact = request?.exact ?? row.provider === 'openai';
   // Zero is zero whatever the tokenizer; ≈ marks only estimated counts.
@@ -130,16 +124,17 @@ function rowOf(row: CacheTableRow, request: RequestView | undefined, withRecorde
   );
 }
 
-function tableOf(table: CacheTable, requests: readonly RequestView[], selected: number, totalsExact: boolean): HTMLElement {
+function tableOf(table: CacheTableAnswer, requests: readonly RequestView[], selected: number, totalsExact: boolean): HTMLElement {
   const withRecorded = table.observed.compared > 0;
   const headers = ['#', 'Model', 'Prompt', 'Read', 'Write 5m', 'Write 1h', 'Miss', 'Simulated cost', 'Actual cost', 'Optimized'];
   if (withRecorded) headers.push('Recorded read', 'Recorded write', 'Read agrees');
   headers.push('Diagnostics');
-  const [start, end] = visibleRange(table.rows.length, selected);
+  const start = table.firstRow;
+  const end = start + table.rows.length;
   const body = el(
     'tbody',
     {},
-    table.rows.slice(start, end).map((row) => rowOf(row, requests[row.index], withRecorded, row.index === selected)),
+    table.rows.map((row) => rowOf(row, requests[row.index], withRecorded, row.index === selected)),
   );
   const t = table.totals;
   const total = (value: number): string => formatTokens(value, totalsExact || value === 0);
@@ -164,9 +159,9 @@ function tableOf(table: CacheTable, requests: readonly RequestView[], selected: 
   ]);
   const scroller = el('div', { className: 'table-scroll' }, [element]);
   const parts: HTMLElement[] = [scroller];
-  if (end - start < table.rows.length) {
+  if (end - start < table.rowCount) {
     parts.unshift(
-      el('p', { className: 'muted', text: `Showing requests ${start + 1}–${end} of ${formatCount(table.rows.length)}, around the selected one.` }),
+      el('p', { className: 'muted', text: `Showing requests ${start + 1}–${end} of ${formatCount(table.rowCount)}, around the selected one.` }),
     );
   }
   return el('div', {}, parts);
@@ -182,12 +177,12 @@ export const cachePanel: Panel = {
       return;
     }
     container.append(el('p', { className: 'muted', text: 'Simulating the prompt cache…' }));
-    const table = await askOrShowError<CacheTableAnswer>(container, ctx, 'cache-table', { calibrate: calibrateFromUsage });
+    const table = await askOrShowError<CacheTableAnswer>(container, ctx, 'cache-table', { calibrate: calibrateFromUsage, around: ctx.request.index, window: MAX_ROWS });
     if (table === null) return;
     const host = tableOf(table, ctx.view.requests, ctx.request.index, ctx.view.totals.exact);
     host.addEventListener('click', (event) => {
       const row = (event.target as HTMLElement).closest<HTMLTableRowElement>('tbody tr[data-request]');
-      if (row) ctx.selectRequest(Number(row.dataset['request']));
+      if (row) ctx.navigate({ request: Number(row.dataset['request']) });
     });
     const rerender = (): void => {
       container.replaceChildren();
@@ -208,5 +203,11 @@ export const cachePanel: Panel = {
     const selectedRow = host.querySelector<HTMLTableRowElement>('tbody tr.selected');
     const scroller = selectedRow?.closest<HTMLElement>('.table-scroll');
     if (selectedRow && scroller) scroller.scrollTop = Math.max(0, selectedRow.offsetTop - scroller.clientHeight / 2);
+    selectedRow?.setAttribute('aria-current', 'true');
+    // A finding's "cache row" link: the row ends in view and focused.
+    if (ctx.reveal && selectedRow) {
+      selectedRow.focus({ preventScroll: true });
+      selectedRow.scrollIntoView({ block: 'center' });
+    }
   },
 };

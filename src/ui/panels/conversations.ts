@@ -9,7 +9,8 @@ import type { Panel, PanelContext } from './types.ts';
 import { askOrShowError } from './ask.ts';
 
 const MAX_LINKS = 40;
-const MAX_ROWS = 500;
+/** Conversations drawn at once, around the selected request's (thousands of rows would cost a second to draw). */
+const MAX_ROWS = 100;
 
 const LINK_WORDS: Record<ConversationLink, string> = {
   continues: 'continues',
@@ -45,8 +46,10 @@ function requestButton(index: number, ctx: PanelContext): HTMLElement {
 function conversationTable(answer: ConversationsAnswer, ctx: PanelContext): HTMLElement {
   const members: number[][] = Array.from({ length: answer.count }, () => []);
   answer.conversationOf.forEach((conversation, request) => members[conversation]?.push(request));
-  const selected = answer.conversationOf[ctx.request.index];
-  const rows = members.slice(0, MAX_ROWS).map((list, conversation) => {
+  const selected = answer.conversationOf[ctx.request.index] ?? 0;
+  const firstShown = Math.max(0, Math.min(selected - MAX_ROWS / 2, answer.count - MAX_ROWS));
+  const rows = members.slice(firstShown, firstShown + MAX_ROWS).map((list, offset) => {
+    const conversation = firstShown + offset;
     const first = list[0] ?? 0;
     const models = [...new Set(list.map((r) => ctx.view.requests[r]?.model ?? '(no model)'))].join(', ');
     const start = answer.link[first] === 'same-setup' ? `same setup as ${(answer.comparedWith[first] ?? 0) + 1}` : 'new';
@@ -98,7 +101,10 @@ export const conversationsPanel: Panel = {
       selectedLine(answer, ctx),
       conversationTable(answer, ctx),
     ];
-    if (answer.count > MAX_ROWS) parts.push(el('p', { className: 'muted', text: `Showing the first ${MAX_ROWS} conversations.` }));
+    if (answer.count > MAX_ROWS) {
+      const start = Math.max(0, Math.min((answer.conversationOf[ctx.request.index] ?? 0) - MAX_ROWS / 2, answer.count - MAX_ROWS));
+      parts.push(el('p', { className: 'muted', text: `Showing conversations ${formatCount(start + 1)}–${formatCount(start + MAX_ROWS)} of ${formatCount(answer.count)}, around the selected request's.` }));
+    }
     parts.push(
       el('p', {
         className: 'muted',

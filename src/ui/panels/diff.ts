@@ -31,7 +31,7 @@ const LINK_WORDS: Record<DiffAnswer['link'], string> = {
 function blockRow(kind: DiffHunk['kind'], request: RequestView, index: number, extra: HTMLElement | null = null): HTMLElement {
   const segment: SegmentView | undefined = request.segments[index];
   const mark = kind === 'insert' ? '+' : kind === 'delete' ? '−' : ' ';
-  return el('li', { className: kind }, [
+  return el('li', { className: kind, attrs: { 'data-path': segment?.path ?? '', 'data-side': kind === 'delete' ? 'older' : 'newer' } }, [
     el('span', { className: 'diff-mark', text: mark, attrs: { 'aria-label': kind } }),
     segment === undefined ? null : categoryTag(segment.category),
     el('span', { className: 'mono', text: segment ? visibleLabel(segment.path) : `#${index}` }),
@@ -72,6 +72,20 @@ async function showTextDiff(host: HTMLElement, ctx: PanelContext, older: [number
   } catch (error) {
     if (!ctx.signal.aborted) host.replaceChildren(el('p', { className: 'error', text: error instanceof Error ? error.message : String(error) }));
   }
+}
+
+/** Marks the block the view has selected (a finding's block, the treemap's) in this request's rows, and on a
+ * navigation scrolls it into view and focuses it. */
+function revealBlock(container: HTMLElement, ctx: PanelContext): void {
+  if (ctx.segment === null) return;
+  const rows = [...container.querySelectorAll<HTMLElement>('.diff-lines li[data-path]')].filter((li) => li.dataset['path'] === ctx.segment);
+  const row = rows.find((li) => li.dataset['side'] === 'newer') ?? rows[0];
+  if (!row) return;
+  row.setAttribute('aria-current', 'true');
+  if (!ctx.reveal) return;
+  row.tabIndex = -1;
+  row.focus({ preventScroll: true });
+  row.scrollIntoView({ block: 'center' });
 }
 
 function diffList(answer: DiffAnswer, ctx: PanelContext, textHost: HTMLElement): HTMLElement {
@@ -155,5 +169,6 @@ export const diffPanel: Panel = {
       diffList(answer, ctx, textHost),
       textHost,
     );
+    revealBlock(container, ctx);
   },
 };

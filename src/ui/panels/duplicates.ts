@@ -223,7 +223,8 @@ async function renderNearDuplicates(host: HTMLElement, ctx: PanelContext): Promi
           className: 'link',
           text: `request ${group.requestIndex + 1}`,
           attrs: { type: 'button' },
-          on: { click: () => ctx.selectRequest(group.requestIndex) },
+          // The group's first block, in the Tokens view of its request.
+          on: { click: () => ctx.navigate({ request: group.requestIndex, panel: 'tokens', segment: request?.segments[group.segments[0] ?? -1]?.path ?? null }) },
         }),
       ]),
       el('td', { className: 'num', text: formatCount(group.segments.length) }),

@@ -43,7 +43,8 @@ function requestLinks(finding: Finding, ctx: PanelContext): HTMLElement {
         'aria-label': `Open request ${index + 1}`,
         ...(index === ctx.request.index && { 'aria-current': 'true' }),
       },
-      on: { click: () => ctx.selectRequest(index) },
+      // The request with the block the finding names (the same path in a later request), in the Tokens view.
+      on: { click: () => ctx.navigate({ request: index, panel: 'tokens', segment: finding.segmentPath }) },
     }),
   );
   const more = finding.requests.length - shown.length;
@@ -51,6 +52,23 @@ function requestLinks(finding: Finding, ctx: PanelContext): HTMLElement {
     el('span', { className: 'muted', text: finding.requests.length === 1 ? 'Request:' : 'Requests:' }),
     ...shown,
     more > 0 ? el('span', { className: 'muted', text: `and ${more} more` }) : null,
+  ]);
+}
+
+/** Buttons to the block, its diff and its cache row in the finding's first request (where its path applies). */
+export function findingTargets(finding: Finding, ctx: PanelContext): HTMLElement {
+  const request = finding.requests[0] ?? ctx.request.index;
+  const go = (text: string, label: string, panel: string): HTMLElement =>
+    el('button', {
+      className: 'link',
+      text,
+      attrs: { type: 'button', 'aria-label': `${label} in request ${request + 1}` },
+      on: { click: () => ctx.navigate({ request, panel, segment: finding.segmentPath }) },
+    });
+  return el('p', { className: 'finding-targets' }, [
+    finding.segmentPath === null ? go('Request', 'Show the request', 'tokens') : go(`Block ${finding.segmentPath}`, `Show block ${finding.segmentPath}`, 'tokens'),
+    go('Diff', 'Show what changed', 'diff'),
+    go('Cache row', 'Show the cache row', 'cache'),
   ]);
 }
 
@@ -67,6 +85,7 @@ function findingCard(finding: Finding, ctx: PanelContext): HTMLElement {
     el('p', { text: finding.message }),
     finding.detail === null ? null : el('p', { className: 'mono muted', text: finding.detail }),
     el('p', { className: 'muted', text: `Fix: ${finding.fix}` }),
+    findingTargets(finding, ctx),
     requestLinks(finding, ctx),
   ]);
 }

@@ -18,7 +18,7 @@ const MARGIN = { left: 64, right: 16, top: 12, bottom: 30 };
 const PLOT_W = WIDTH - MARGIN.left - MARGIN.right;
 const PLOT_H = HEIGHT - MARGIN.top - MARGIN.bottom;
 /** Rows in the per-request table under the chart. */
-const MAX_TABLE_ROWS = 500;
+const MAX_TABLE_ROWS = 100;
 
 interface Series {
   key: string;

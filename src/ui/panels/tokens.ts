@@ -20,9 +20,24 @@ export const tokensPanel: Panel = {
     }
     const mapHost = el('div', { className: 'map-host' });
     const totalsHost = el('div', { className: 'totals-host' });
-    const contentHost = el('div', { className: 'content-host' }, [
+    const contentBody = el('div', { className: 'content-body' }, [
       el('p', { className: 'muted hint', text: 'Click a rectangle or a row to read the segment. Arrow keys move between rectangles; Enter opens one.' }),
     ]);
+    // On a narrow screen the content is a sheet over the treemap (styles.css); this closes it.
+    const closeSheet = el('button', { className: 'sheet-close', text: 'Close', attrs: { type: 'button', 'aria-label': 'Close the segment' } });
+    const contentHost = el('div', { className: 'content-host', attrs: { 'aria-label': 'Segment content', role: 'region' } }, [closeSheet, contentBody]);
+    const hideSheet = (): void => {
+      if (!contentHost.classList.contains('open')) return;
+      contentHost.classList.remove('open');
+      if (selectedSegment !== null) map.select(selectedSegment, true);
+    };
+    closeSheet.addEventListener('click', hideSheet);
+    contentHost.addEventListener('keydown', (event) => {
+      if (event.key !== 'Escape') return;
+      event.preventDefault();
+      hideSheet();
+    });
+    let selectedSegment: number | null = null;
     const tableHost = el('div', { className: 'table-host' });
     const findingsHost = el('div', { className: 'findings-host' });
     void renderFindingsStrip(findingsHost, ctx);
@@ -40,22 +55,33 @@ export const tokensPanel: Panel = {
     renderCategoryTotals(totalsHost, request.byCategory, request.total, request.overhead, request.exact);
 
     let contentAbort: AbortController | null = null;
-    const select = (segment: number, fromMap: boolean): void => {
-      map.select(segment, !fromMap ? false : true);
+    /** `openSheet`: the user picked it (on a narrow screen the content opens as a sheet over the treemap). */
+    const select = (segment: number, fromMap: boolean, openSheet = true): void => {
+      map.select(segment, fromMap);
       table.select(segment);
+      ctx.selectSegment(request.segments[segment]?.path ?? null);
+      contentHost.classList.toggle('open', openSheet);
+      selectedSegment = segment;
       contentAbort?.abort();
       contentAbort = new AbortController();
       ctx.signal.addEventListener('abort', () => contentAbort?.abort(), { once: true });
       renderContent(
-        contentHost,
+        contentBody,
         request,
         segment,
         (r, s) => ctx.ask<SegmentTextAnswer>('segment-text', { request: r, segment: s }),
         contentAbort.signal,
       );
     };
-    const map = renderTreemap(mapHost, request, (segment) => select(segment, true), null);
+    // The block selected before (kept from the previous request when this one has it too, or named by a link).
+    const kept = ctx.segment === null ? -1 : request.segments.findIndex((s) => s.path === ctx.segment);
+    const map = renderTreemap(mapHost, request, (segment) => select(segment, true), kept >= 0 ? kept : null);
     const table = renderSegmentTable(tableHost, request, (segment) => select(segment, false));
     ctx.signal.addEventListener('abort', () => map.destroy(), { once: true });
+    if (kept >= 0) {
+      select(kept, ctx.reveal, ctx.reveal);
+      // A finding's link: the block it names ends in view and focused.
+      if (ctx.reveal) map.reveal(kept);
+    }
   },
 };

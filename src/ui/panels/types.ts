@@ -13,12 +13,31 @@ export interface PanelContext {
   /** Switch to another panel by id (as clicking its tab does). */
   selectPanel(id: string): void;
   /**
+   * Go where a finding, a miss or a link points: a request, a panel and a block (by JSON path) in one step. The
+   * panel that opens gets `reveal` set and brings the block into view, selected and focused.
+   */
+  navigate(to: NavigationTarget): void;
+  /** JSON path of the selected block (kept while stepping between requests, and in the link), or null. */
+  segment: string | null;
+  /** Remember the selected block (null: none); changes nothing on screen. */
+  selectSegment(path: string | null): void;
+  /** True when this render follows a navigation: show the block named by `segment` and move the focus there. */
+  reveal: boolean;
+  /**
    * Ask the worker a named question; `name` must be registered in src/worker/handlers.ts. Params and answer are
    * structured-cloned. Rejects with an Error whose message is shown to the user when the worker fails.
    */
   ask<T>(name: string, params?: unknown): Promise<T>;
   /** Aborted when this render is superseded (new input, new request selected, panel closed). */
   signal: AbortSignal;
+}
+
+export interface NavigationTarget {
+  /** 0-based request index. */
+  request?: number;
+  panel?: string;
+  /** JSON path of a block in that request. */
+  segment?: string | null;
 }
 
 export interface Panel {

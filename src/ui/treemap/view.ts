@@ -19,6 +19,8 @@ const KEY_DIRECTIONS: Record<string, Direction> = {
 export interface TreemapHandle {
   /** Mark a segment selected (and focus it when asked). */
   select(segment: number, focus: boolean): void;
+  /** Scroll a segment's rectangle into view and focus it. */
+  reveal(segment: number): void;
   destroy(): void;
 }
 
@@ -60,11 +62,18 @@ export function renderTreemap(
       el('div', { className: 'mono', text: visibleLabel(s.path) }),
     );
     tip.hidden = false;
+    // Placed in viewport terms first, so a cell at the right or bottom edge keeps its tooltip on screen: below
+    // the cell, or above it when there is no room below; never past either side of the viewport.
     const box = node.getBoundingClientRect();
-    const hostBox = canvas.getBoundingClientRect();
-    const left = Math.min(box.left - hostBox.left, Math.max(0, hostBox.width - 320));
-    tip.style.left = `${Math.max(0, left)}px`;
-    tip.style.top = `${box.bottom - hostBox.top + 4}px`;
+    const hostBox = host.getBoundingClientRect();
+    const margin = 4;
+    const width = tip.offsetWidth;
+    const height = tip.offsetHeight;
+    const left = Math.min(Math.max(margin, box.left), Math.max(margin, window.innerWidth - width - margin));
+    const below = box.bottom + margin;
+    const top = below + height <= window.innerHeight - margin ? below : Math.max(margin, box.top - height - margin);
+    tip.style.left = `${left - hostBox.left}px`;
+    tip.style.top = `${top - hostBox.top}px`;
   };
 
   const draw = (): void => {
@@ -89,7 +98,10 @@ export function renderTreemap(
       node.style.height = `${Math.max(1, cell.y1 - cell.y0)}px`;
       node.style.backgroundColor = CATEGORY_COLOURS[cell.category];
       node.style.color = LABEL_INK[cell.category];
-      if (cell.segment === selected) node.classList.add('selected');
+      if (cell.segment === selected) {
+        node.classList.add('selected');
+        node.setAttribute('aria-current', 'true');
+      }
       // Labels only where they fit; the tooltip and the table carry the rest.
       if (segment && cell.x1 - cell.x0 > 64 && cell.y1 - cell.y0 > 30) {
         node.append(
@@ -157,10 +169,18 @@ export function renderTreemap(
 
   return {
     select(segment, focus) {
-      if (selected !== null) nodeOf(selected)?.classList.remove('selected');
+      if (selected !== null) {
+        nodeOf(selected)?.classList.remove('selected');
+        nodeOf(selected)?.removeAttribute('aria-current');
+      }
       selected = segment;
       nodeOf(segment)?.classList.add('selected');
+      nodeOf(segment)?.setAttribute('aria-current', 'true');
       if (focus) moveFocus(segment);
+    },
+    reveal(segment) {
+      moveFocus(segment);
+      nodeOf(segment)?.scrollIntoView({ block: 'center', inline: 'nearest' });
     },
     destroy() {
       observer.disconnect();

@@ -12,6 +12,9 @@ import { QueryError, requireSession, type WorkerSession } from '../session.ts';
 import { cacheAnalysisOf } from './cache-analysis.ts';
 
 export interface CacheTableAnswer extends CacheTable {
+  /** `rows` holds the requests from `firstRow` on (a window around `around` when asked), of `rowCount` in all. */
+  firstRow: number;
+  rowCount: number;
   /** The factor measured on recorded usage, when the log has any for Claude requests (offered, not yet applied). */
   availableCalibration: Calibration | null;
   /** The factor the figures were computed with, or null when they use the uncalibrated estimates. */
@@ -19,6 +22,29 @@ export interface CacheTableAnswer extends CacheTable {
 }
 
 const calibratedBySession = new WeakMap<WorkerSession, CacheAnalysis>();
+const tableBySession = new WeakMap<WorkerSession, CacheTable>();
+const calibratedTableBySession = new WeakMap<WorkerSession, CacheTable>();
+/** Largest window of rows one answer carries (the panel draws a window around the selected request). */
+export const MAX_WINDOW = 1000;
+
+/** `{ around, window }`: only `window` rows centred on request `around` (both integers); absent: every row. */
+function windowOf(params: unknown, count: number): [number, number] {
+  const { around, window } = (typeof params === 'object' && params !== null ? params : {}) as { around?: unknown; window?: unknown };
+  if (around === undefined) return [0, count];
+  if (!Number.isInteger(around) || (around as number) < 0) throw new QueryError('cache-table: `around` must be a request index.');
+  if (!Number.isInteger(window) || (window as number) < 1 || (window as number) > MAX_WINDOW) {
+    throw new QueryError(`cache-table: \`window\` must be an integer from 1 to ${MAX_WINDOW}.`);
+  }
+  const size = window as number;
+  if (count <= size) return [0, count];
+  const start = Math.min(Math.max(0, (around as number) - Math.floor(size / 2)), count - size);
+  return [start, start + size];
+}
+
+function answerOf(table: CacheTable, params: unknown, available: Calibration | null, applied: Calibration | null): CacheTableAnswer {
+  const [start, end] = windowOf(params, table.rows.length);
+  return { ...table, rows: table.rows.slice(start, end), firstRow: start, rowCount: table.rows.length, availableCalibration: available, appliedCalibration: applied };
+}
 
 function wantsCalibration(params: unknown): boolean {
   if (params === undefined || params === null) return false;
@@ -32,8 +58,12 @@ export function cacheTableQuery(session: WorkerSession | null, params?: unknown)
   const analysis = current.analysis as Analysis;
   const available = calibrationFromUsage(analysis.requests, analysis.segmentTokens, analysis.overheadTokens);
   if (!wantsCalibration(params) || available === null) {
-    const table = cacheTable(current.requests, cacheAnalysisOf(current).cost);
-    return { ...table, availableCalibration: available, appliedCalibration: null };
+    let table = tableBySession.get(current);
+    if (table === undefined) {
+      table = cacheTable(current.requests, cacheAnalysisOf(current).cost);
+      tableBySession.set(current, table);
+    }
+    return answerOf(table, params, available, null);
   }
   let calibrated = calibratedBySession.get(current);
   if (calibrated === undefined) {
@@ -41,5 +71,10 @@ export function cacheTableQuery(session: WorkerSession | null, params?: unknown)
     calibrated = analyzeCache(cacheInputOf(scaled));
     calibratedBySession.set(current, calibrated);
   }
-  return { ...cacheTable(current.requests, calibrated.cost), availableCalibration: available, appliedCalibration: available };
+  let table = calibratedTableBySession.get(current);
+  if (table === undefined) {
+    table = cacheTable(current.requests, calibrated.cost);
+    calibratedTableBySession.set(current, table);
+  }
+  return answerOf(table, params, available, available);
 }
