@@ -179,6 +179,8 @@ describe('the proxy', () => {
     // Another loopback address and every non-loopback address of this machine are refused.
     const others = ['127.0.0.2', ...Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).filter((i) => !i.internal && i.family === 'IPv4').map((i) => i.address))];
     for (const host of others) expect(await tryConnect(host), host).toBe('ECONNREFUSED');
+    // IPv6 loopback: refused, or not there at all.
+    expect(await tryConnect('::1')).not.toBe('connected');
   });
 
   it('answers a request that names no provider itself, contacting nothing', async () => {

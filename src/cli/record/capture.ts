@@ -83,16 +83,17 @@ type StoredBody = { key: 'body' | 'sse'; value: unknown } | { key: 'body_base64'
 
 /**
  * A body as written: parsed JSON when it is JSON (so `analyze` reads the request, and nested no deeper than the
- * readers accept), else its text; bytes that are not UTF-8 are kept as base64. Event streams stay text under `sse`.
+ * readers accept), else its text; bytes that are not UTF-8 are kept as base64. A response event stream stays text
+ * under `sse` (a request is never one, whatever its content-type says).
  */
-function storedBody(bytes: Uint8Array, contentType: string | undefined): StoredBody {
+function storedBody(bytes: Uint8Array, contentType: string | undefined, side: 'request' | 'response'): StoredBody {
   let text: string;
   try {
     text = UTF8.decode(bytes);
   } catch {
     return { key: 'body_base64', value: Buffer.from(bytes).toString('base64') };
   }
-  if (isEventStream(contentType)) return { key: 'sse', value: text };
+  if (side === 'response' && isEventStream(contentType)) return { key: 'sse', value: text };
   const trimmed = text.trimStart();
   const json = trimmed.startsWith('{') || trimmed.startsWith('[') ? depthCheckedParse(text) : undefined;
   return { key: 'body', value: json === undefined ? text : json };
@@ -102,12 +103,12 @@ export function isEventStream(contentType: string | undefined): boolean {
   return contentType !== undefined && /^\s*text\/event-stream\b/i.test(contentType);
 }
 
-function withBody(target: JsonObject, bytes: Uint8Array | null, bodyError: string | null, contentType: string | undefined): StoredBody | null {
+function withBody(target: JsonObject, side: 'request' | 'response', bytes: Uint8Array | null, bodyError: string | null, contentType: string | undefined): StoredBody | null {
   if (bytes === null) {
     if (bodyError !== null) target['body_error'] = bodyError;
     return null;
   }
-  const stored = storedBody(bytes, contentType);
+  const stored = storedBody(bytes, contentType, side);
   target[stored.key] = stored.value;
   return stored;
 }
@@ -137,9 +138,9 @@ export function captureRecord(provider: Provider, request: CapturedRequest, resp
     path: redactedPath(request.path),
     headers: request.headers,
   };
-  withBody(requestJson, request.body, request.bodyError, request.headers['content-type']);
+  withBody(requestJson, 'request', request.body, request.bodyError, request.headers['content-type']);
   const responseJson: JsonObject = { timestamp: response.timestamp, status: response.status, headers: response.headers };
-  const stored = withBody(responseJson, response.body, response.bodyError, response.headers['content-type']);
+  const stored = withBody(responseJson, 'response', response.body, response.bodyError, response.headers['content-type']);
   if (response.error !== null) responseJson['error'] = response.error;
   return { provider, request: requestJson, response: responseJson, usage: storedUsage(stored) };
 }
