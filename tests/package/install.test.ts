@@ -67,6 +67,19 @@ describe('the packed tarball installed into an empty folder', () => {
     expect([run.status, run.stdout, run.stderr]).toEqual([0, `ctxray ${VERSION}\n`, '']);
   });
 
+  it('every command the CLI lists answers --help from the install (commands added later are picked up too)', () => {
+    const usage = installedCli(['--help']);
+    expect(usage.status).toBe(0);
+    const listed = usage.stdout.split('commands:\n')[1]?.split('\n\n')[0] ?? '';
+    const commands = listed.split('\n').map((line) => /^ {2}(\S+) /.exec(line)?.[1] ?? `unparsed line "${line}"`);
+    expect(commands).toEqual(expect.arrayContaining(['analyze', 'dupes', 'clearing', 'qualify']));
+    for (const command of commands) {
+      const run = spawnSync(process.execPath, [installed.bin, command, '--help'], { cwd: installed.dir, encoding: 'utf8', timeout: RUN_TIMEOUT });
+      expect([command, run.status, run.stderr]).toEqual([command, 0, '']);
+      expect(run.stdout).toContain(`usage: ctxray ${command}`);
+    }
+  });
+
   it('ships only what runs: the built JavaScript with its declarations, and the package documents', () => {
     const others = installed.packedFiles.filter((file) => !/^lib\/.+\.(js|d\.ts)$/.test(file));
     expect(others.sort()).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json']);
