@@ -1,6 +1,7 @@
 // ctxray command-line entry: dispatches to one module per command (src/cli/commands/).
 import { processIO, type CliIO, type Command } from './io.ts';
 import { GENERATED_BY } from '../core/analysis/version.ts';
+import { terminalSafeIO } from './terminal-safe.ts';
 
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   analyze: {
@@ -32,7 +33,10 @@ export function usage(): string {
   return lines.join('\n') + '\n';
 }
 
-export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+export async function main(argv: string[], rawIO: CliIO = processIO()): Promise<number> {
+  // Every line any command prints passes one filter: control characters from names, options and ids are escaped,
+  // and the CLI's own colour and erase sequences pass only to a terminal (none are written to a pipe).
+  const io = terminalSafeIO(rawIO, { stdoutIsTerminal: process.stdout.isTTY === true, stderrIsTerminal: process.stderr.isTTY === true });
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(usage());

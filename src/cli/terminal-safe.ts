@@ -17,15 +17,33 @@ function escaped(text: string): string {
   return out;
 }
 
-export function terminalSafe(text: string): string {
+/**
+ * The text with every control character escaped. With `ownSequences` (a terminal stream, where the CLI colours
+ * and erases), the CLI's own few sequences and a carriage return that starts a write pass; without it (a pipe or
+ * a file, where the CLI writes none), nothing does, so no sequence that arrived in data can reach the output.
+ */
+export function terminalSafe(text: string, ownSequences = true): string {
   return text.replace(PATTERN, (match, offset: number) => {
-    if (match.length > 1) return match;
-    if (match === '\r' && offset === 0) return match;
+    if (match.length > 1) return ownSequences ? match : escaped(match);
+    if (match === '\r' && offset === 0 && ownSequences) return match;
     return escaped(match);
   });
 }
 
-/** The same io with both terminal streams made safe. */
-export function terminalSafeIO(io: CliIO): CliIO {
-  return { ...io, stdout: (text) => io.stdout(terminalSafe(text)), stderr: (text) => io.stderr(terminalSafe(text)) };
+export interface TerminalStreams {
+  /** Whether each stream is a terminal: only then may the CLI's own sequences pass. */
+  stdoutIsTerminal: boolean;
+  stderrIsTerminal: boolean;
+}
+
+/**
+ * The same io with both terminal streams made safe. `main` wraps every command's io in it, so every line any
+ * command prints (file names, unknown options, model ids, …) passes this one filter.
+ */
+export function terminalSafeIO(io: CliIO, streams: TerminalStreams = { stdoutIsTerminal: true, stderrIsTerminal: true }): CliIO {
+  return {
+    ...io,
+    stdout: (text) => io.stdout(terminalSafe(text, streams.stdoutIsTerminal)),
+    stderr: (text) => io.stderr(terminalSafe(text, streams.stderrIsTerminal)),
+  };
 }

@@ -3,6 +3,7 @@ import type { Analysis } from '../core/analysis/types.ts';
 import type { ParsedRequest, WireFormat } from '../core/model.ts';
 import { MODELS } from '../core/pricing/table.ts';
 import type { AnalysisView, RequestView } from './view-model.ts';
+import { visibleLabel } from '../core/text/invisible.ts';
 import { openingRequest } from './opening.ts';
 
 /** Core Analysis fields that are the base view (or carry text); every other defined field is an optional section. */
@@ -38,6 +39,10 @@ function toolNamesByCall(request: ParsedRequest): Map<string, string> {
   return names;
 }
 
+function nullableLabel(id: string | null): string | null {
+  return id === null ? null : visibleLabel(id);
+}
+
 export function buildView(analysis: Analysis): AnalysisView {
   const requests: RequestView[] = analysis.requests.map((request, i) => {
     const tokens = analysis.tokens[i];
@@ -48,7 +53,8 @@ export function buildView(analysis: Analysis): AnalysisView {
       line: request.line,
       file: request.file,
       format: request.format,
-      model: model?.id ?? request.model,
+      // Ids come from the input: bidi and control characters become visible ⟨U+XXXX⟩ labels in every cell and picker.
+      model: nullableLabel(model?.id ?? request.model),
       exact: tokens?.exact ?? false,
       total: tokens?.total ?? 0,
       overhead: tokens?.overheadTotal ?? 0,
@@ -96,7 +102,7 @@ export function buildView(analysis: Analysis): AnalysisView {
       analysis.requests,
       requests.map((r) => r.total),
     ),
-    models: analysis.modelUse.map((use) => ({ ...use })),
+    models: analysis.modelUse.map((use) => ({ ...use, id: nullableLabel(use.id) })),
     pricedOn: analysis.pricedOn,
     knownModels: MODELS.map((m) => ({ id: m.id, displayName: m.displayName, provider: m.provider })),
   };

@@ -47,3 +47,53 @@ describe('ctxray analyze with hostile model ids, file names and tool names', () 
     else expect((JSON.parse(run.stdout) as { requests: { model: string }[] }).requests[0]!.model).toBe(`claude-sonnet-4-5${HOSTILE}`);
   });
 });
+
+/** Raw control, C1 and bidi characters in a text (newline and tab are allowed). */
+function rawControls(text: string): string[] {
+  return [...text].filter((ch) => {
+    const c = ch.charCodeAt(0);
+    return (c < 0x20 && ch !== '\n' && ch !== '\t') || (c >= 0x7f && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+  });
+}
+
+describe('every command with hostile names, options and ids, piped', () => {
+  // OSC 52 clipboard write, OSC 8 hyperlink, SGR red, erase-line, U+202E: the CLI writes none of these to a pipe.
+  const EVIL = '\u001b]52;c;c3ludGhldGlj\u0007\u001b]8;;http://synthetic.invalid\u001b\\x\u001b]8;;\u001b\\\u001b[31m\u001b[K\u202e';
+  let dir = '';
+  const run = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxray-hostile-cli-'));
+    const request = { model: `claude-sonnet-4-5${EVIL}`, system: 'synthetic', messages: [{ role: 'user', content: 'synthetic' }] };
+    const second = { ...request, system: 'synthetic changed', messages: [...request.messages, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'more' }] };
+    fs.writeFileSync(path.join(dir, 'log.jsonl'), `${JSON.stringify(request)}\n${JSON.stringify(second)}\n`);
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it.each([
+    [[`cmd${EVIL}`]],
+    [['analyze', `--opt${EVIL}`, 'log.jsonl']],
+    [['analyze', `missing${EVIL}.jsonl`]],
+    [['analyze', 'log.jsonl', '-v']],
+    [['analyze', 'log.jsonl', '--fail-on', 'info']],
+    [['dupes', `--opt${EVIL}`]],
+    [['dupes', `missing${EVIL}.jsonl`]],
+    [['dupes', 'log.jsonl', '--out', `out${EVIL}/x.json`]],
+    [['clearing', `--opt${EVIL}`]],
+    [['clearing', '--journals', `j${EVIL}`, '--sidecar', `s${EVIL}`, '--routes', `r${EVIL}`, '--qualification', `q${EVIL}`]],
+    [['qualify', `--opt${EVIL}`]],
+  ])('argument list %# prints no raw control character on stdout or stderr', (args) => {
+    const result = run(args);
+    expect(result.status).not.toBeNull();
+    expect(rawControls(result.stdout + result.stderr)).toEqual([]);
+    // What was escaped is still there to read, as text.
+    if (args[0]!.startsWith('cmd') || args.some((a) => a.startsWith('--opt'))) expect(result.stderr).toContain('\\u001b]52;c;');
+  });
+
+  it('analyze --html writes the model id as visible labels, with no raw ESC, BEL or U+202E', () => {
+    expect(run(['analyze', 'log.jsonl', '--html', 'report.html']).status).toBe(0);
+    const html = fs.readFileSync(path.join(dir, 'report.html'), 'utf8');
+    expect(rawControls(html)).toEqual([]);
+    expect(html).toContain('claude-sonnet-4-5⟨U+001B⟩]52;c;');
+    expect(html).toContain('⟨U+202E⟩');
+  });
+});

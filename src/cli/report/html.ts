@@ -31,8 +31,13 @@ const TREEMAP_WIDTH = 960;
 const TREEMAP_HEIGHT = 420;
 
 
+/**
+ * Every string the report writes from the input goes through here: markup characters become entities, and bidi,
+ * invisible and control characters (ESC, BEL, U+202E, …) visible ⟨U+XXXX⟩ labels, so `cat report.html` cannot
+ * drive a terminal and no id can reorder the page.
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+  return visibleLabel(text).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
 function usd(value: number | null): string {
