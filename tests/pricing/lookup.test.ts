@@ -24,7 +24,7 @@ describe('lookupModel id forms', () => {
     expect(match?.requestedId).toBe(id);
   });
 
-  it.each(['claude-sonnet-4-7', 'gpt-4o-search-preview', 'o1-mini', 'anthropic.gpt-4o', 'claude-opus-4-6@20250101', 'gpt-6.3-sol', '', 'us.claude-opus-5'])(
+  it.each(['claude-sonnet-4-7', 'gpt-4o-search-preview', 'o1-mini', 'gpt-5.1-codex-mini', 'anthropic.gpt-4o', 'claude-opus-4-6@20250101', 'gpt-6.3-sol', '', 'us.claude-opus-5'])(
     'reports %j as unknown instead of pricing it as another model',
     (id) => {
       expect(lookupModel(id)).toBeNull();
@@ -43,6 +43,10 @@ describe('price table', () => {
     expect(get('gpt-4o')).toMatchObject({ input: 2.5, cacheRead: 1.25, cacheWrite5m: null, cacheRounding: 128, explicitBreakpoints: false, minCacheableTokens: 1024 });
     expect(get('gpt-5.6-terra')).toMatchObject({ input: 2, cacheRead: 0.2, cacheWrite5m: 2.5, cacheRounding: 1, explicitBreakpoints: true });
     expect(get('gpt-6.2-astra')).toMatchObject({ input: 8, cacheRead: 0.8, cacheWrite5m: 10, output: 40 });
+    // Rows added 2026-12-01 (docs/pricing.md names each source).
+    expect(get('gpt-5.3-codex')).toMatchObject({ input: 1.75, cacheRead: 0.175, cacheWrite5m: null, output: 14, cacheRounding: 128 });
+    expect(get('gpt-5.1-codex-max')).toMatchObject({ input: 1.25, cacheRead: 0.125, output: 10 });
+    expect(get('gpt-5-nano-2025-08-07')).toMatchObject({ id: 'gpt-5-nano', input: 0.05, cacheRead: 0.005, output: 0.4 });
     expect(get('gpt-6-luna')).toMatchObject({ input: 0.1, cacheRounding: 1, explicitBreakpoints: true });
     expect(get('claude-sonnet-5-5').cacheReadBefore).toEqual({ date: '2026-10-07', cacheRead: 0.2 });
     expect(PRICED_ON).toMatch(/^\d{4}-\d{2}-\d{2}$/);

@@ -1,7 +1,8 @@
 // Observed vs simulated on a hand-made (synthetic) four-request transcript: every expected number below is worked
 // out by hand in the comments next to it.
 import { describe, expect, it } from 'vitest';
-import { findCompactions, predecessors, transcriptAgreement, type AgreementInput } from '../../src/core/transcripts/agreement.ts';
+import { findCompactions, predecessors } from '../../src/core/cache/predecessors.ts';
+import { transcriptAgreement, type AgreementInput } from '../../src/core/transcripts/agreement.ts';
 import { percentile } from '../../src/core/transcripts/stats.ts';
 import type { ParsedRequest } from '../../src/core/model.ts';
 import { MISSING_SYSTEM, SYNTHETIC_PRICING, oneConversation, report, transcriptRequest, usage } from './build.ts';

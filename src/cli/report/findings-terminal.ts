@@ -68,6 +68,7 @@ export function renderCacheSummary(cache: CacheAnalysis, options: CacheTerminalO
     );
   }
 
+  lines.push(...missLines(cache, paint));
   lines.push('');
   if (cache.findings.length === 0) {
     lines.push(
@@ -108,4 +109,18 @@ function requestRows(cache: CacheAnalysis): string[] {
   });
   rows.push('  (prefix: blocks shared from the start with the compared request; ✗ = a block it sent changed)');
   return rows;
+}
+
+/** The misses by cause, costliest first (docs/cache.md, Misses). */
+function missLines(cache: CacheAnalysis, paint: (code: number, text: string) => string): string[] {
+  const { summary } = cache.misses;
+  if (summary.length === 0) return [];
+  const lines = ['', paint(1, 'Cache misses by cause (recorded where recorded, simulated elsewhere)')];
+  lines.push(`  ${'cause'.padEnd(20)} ${'requests'.padStart(8)} ${'tokens'.padStart(13)} ${'cost over a hit'.padStart(16)}`);
+  for (const row of summary) {
+    lines.push(
+      `  ${row.cause.padEnd(20)} ${number.format(row.count).padStart(8)} ${number.format(row.tokens).padStart(13)} ${`$${dollars.format(row.cost)}`.padStart(16)}`,
+    );
+  }
+  return lines;
 }

@@ -52,6 +52,7 @@ export function renderHtmlReport(analysis: Analysis, cache: CacheAnalysis, optio
     header(analysis, cache),
     findingsSection(cache.findings, unpricedText(costHeadline(cache.cost.billed.totals, analysis.modelUse)), options),
     costSection(cache),
+    missesSection(cache),
     treemapSection(analysis),
     cacheTableSection(analysis, cache),
     conversationsSection(analysis, cache),
@@ -172,6 +173,20 @@ function costSection(cache: CacheAnalysis): string {
 <tr><th class="l">Projection to ${formatCount(projection.sessions)} sessions like this one (a plain multiplication)</th><td>${usd(projection.actual)} → ${usd(projection.optimized)}</td></tr>
 <tr><th class="l">Simulated as sent (the model beside the record)</th><td>${usd(actual.totals.total)}</td></tr>
 </tbody></table>${unpriced}${output}${transcript}</section>`;
+}
+
+function missesSection(cache: CacheAnalysis): string {
+  const { summary } = cache.misses;
+  if (summary.length === 0) return '';
+  const rows = summary
+    .map((row) => `<tr><td class="l"><span class="tag">${escapeHtml(row.cause)}</span></td><td>${formatCount(row.count)}</td><td>${formatCount(row.tokens)}</td><td>${usd(row.cost)}</td></tr>`)
+    .join('\n');
+  return `<section><h2>Cache misses by cause</h2>
+<table><thead><tr><th class="l">Cause</th><th>Requests</th><th>Tokens re-sent</th><th>Cost over a hit</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table>
+<p class="muted">A miss: a request read less than half of what the request it follows could have given it (recorded usage where the log has it, else the simulation). The causes are explained in docs/cache.md.</p></section>`;
 }
 
 /** The request with the most tokens, drawn as a squarified treemap of its segments. */

@@ -6,6 +6,7 @@ import type { Analysis, ModelUse, ResolvedModel, TokenTotals } from './types.ts'
 import {
   costTotalsRecord,
   findingsRecord,
+  missesRecord,
   nearDuplicatesRecord,
   requestCacheRecord,
   type RequestCacheRecord,
@@ -78,6 +79,7 @@ export const RECORD_SECTIONS: ReadonlyArray<readonly [key: string, build: Record
   ['calibration', (analysis) => analysis.calibration],
   ['requests', requestsSection],
   ['findings', (analysis) => (analysis.cache ? findingsRecord(analysis.cache) : undefined)],
+  ['misses', (analysis) => (analysis.cache ? missesRecord(analysis.cache) : undefined)],
   ['nearDuplicates', (analysis) => (analysis.cache ? nearDuplicatesRecord(analysis.cache) : undefined)],
   ['nearDuplicatesCut', (analysis) => (analysis.cache?.nearDuplicatesCut ? { ...analysis.cache.nearDuplicatesCut } : undefined)],
   ['transcripts', transcriptsRecord],

@@ -52,6 +52,8 @@ export class AnthropicCache {
     pricing: ModelPricing | null,
     cacheScope: string,
     inferred: CacheMarker | null = null,
+    /** Tokens at the start of the prompt already cached before the log began (inferred.ts `warmTokens`). */
+    warmTokens = 0,
   ): RequestCacheResult {
     const plan = planBreakpoints(request, view, this.scenario, inferred);
     const events = plan.events;
@@ -103,7 +105,9 @@ export class AnthropicCache {
     }
 
     // A read is at most what was written: this request's own framing beyond the writer's is not in the entry.
-    const readTokens = hit.block === null ? 0 : Math.min(view.cumulative[hit.block]!, entries.get(view.keys[hit.block]!)?.tokens ?? Infinity);
+    const warm = Math.min(warmTokens, view.promptTokens);
+    const readTokens =
+      hit.block === null ? warm : Math.min(view.cumulative[hit.block]!, entries.get(view.keys[hit.block]!)?.tokens ?? Infinity);
     let lastTokens = 0;
     let last1hTokens = 0;
     for (const bp of usable) {
@@ -117,7 +121,7 @@ export class AnthropicCache {
     result.write1h = b - readTokens;
     result.write5m = c - b;
     result.uncached = view.promptTokens - c;
-    result.hit = hit.block !== null;
+    result.hit = readTokens > 0;
     result.hitSegment = hit.block === null ? null : view.segmentOf[hit.block]!;
 
     // Refresh what was read, then store every breakpoint's prefix (a later request may read any of them).

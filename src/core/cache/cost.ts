@@ -42,11 +42,7 @@ function cacheReadAt(pricing: ModelPricing, rates: ModelPricing, timestamp: numb
 }
 
 /** Cost of one request from its simulated cache figures; null fields when the model has no pricing entry. */
-export function priceRequest(
-  request: ParsedRequest,
-  cache: RequestCacheResult,
-  pricing: ModelPricing | null,
-): RequestCost {
+export function priceRequest(request: ParsedRequest, cache: PricedFigures, pricing: ModelPricing | null): RequestCost {
   const outputTokens = request.recorded?.output ?? 0;
   const base: RequestCost = {
     requestIndex: request.index,
@@ -81,6 +77,22 @@ export function priceRequest(
     total: input + cacheRead + cacheWrite + output,
     longContextTier: tiered !== pricing,
   };
+}
+
+/** The cache split of one prompt: read + write5m + write1h + uncached = the prompt. */
+export interface BilledFigures {
+  read: number;
+  write5m: number;
+  write1h: number;
+  uncached: number;
+}
+
+type PricedFigures = BilledFigures & Pick<RequestCacheResult, 'promptTokens'>;
+
+/** Total USD of one request with this cache split (output included), or null when its model has no price. */
+export function priceFigures(request: ParsedRequest, figures: BilledFigures, pricing: ModelPricing | null): number | null {
+  const promptTokens = figures.read + figures.write5m + figures.write1h + figures.uncached;
+  return priceRequest(request, { ...figures, promptTokens }, pricing).total;
 }
 
 /**
@@ -200,4 +212,23 @@ function billedRequests(
 function billedTotals(rows: readonly BilledRequest[]): BilledTotals {
   const recordedRequests = rows.filter((row) => row.basis === 'recorded').length;
   return { ...totalsOf(rows.map((row) => row.cost)), recordedRequests, simulatedRequests: rows.length - recordedRequests };
+}
+
+/**
+ * The 1-hour TTL what-if folded into the optimized figure: where idle gaps emptied 5-minute entries and 1-hour
+ * writes would have cost less than the re-writes (misses.ts `ttlWhatIf`), the optimized cost drops by the net.
+ */
+export function withTtlWhatIf(cost: CostComparison, whatIf: { saved: number; extraWrites: number } | null): CostComparison {
+  const net = whatIf === null ? 0 : whatIf.saved - whatIf.extraWrites;
+  if (net <= 0) return cost;
+  const optimizedCost = Math.max(0, cost.optimizedCost - net);
+  const potentialSavings = Math.max(0, cost.billed.totals.total - optimizedCost);
+  const total = cost.billed.totals.total;
+  return {
+    ...cost,
+    optimizedCost,
+    potentialSavings,
+    savingsFraction: total > 0 ? potentialSavings / total : 0,
+    projection: { ...cost.projection, optimized: optimizedCost * PROJECTED_SESSIONS, savings: potentialSavings * PROJECTED_SESSIONS },
+  };
 }

@@ -11,6 +11,7 @@ import { setupSegmentIndices, type Conversations } from './conversations.ts';
 import type { NearDuplicateGroup } from './near-duplicates.ts';
 import { canonicalJson, normalizeVolatile } from './normalize.ts';
 import { comparePrefix } from './prefix.ts';
+import type { TtlWhatIf } from './misses.ts';
 import type { CostComparison, RequestCacheResult, SimulationEventCode } from './types.ts';
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -34,7 +35,8 @@ export type FindingCode =
   | 'ttl_order'
   | 'entry_expired'
   | 'openai_explicit_no_breakpoint'
-  | 'potential_savings';
+  | 'potential_savings'
+  | 'idle_gap_ttl';
 
 /** Every code with its severity; the order is the order of docs/cache.md and of findings that tie. */
 export const FINDING_SEVERITY: Record<FindingCode, Severity> = {
@@ -55,6 +57,7 @@ export const FINDING_SEVERITY: Record<FindingCode, Severity> = {
   entry_expired: 'info',
   near_duplicate_content: 'info',
   potential_savings: 'info',
+  idle_gap_ttl: 'info',
 };
 
 const CODE_ORDER = Object.keys(FINDING_SEVERITY) as FindingCode[];
@@ -90,6 +93,8 @@ export interface FindingsInput {
   nearDuplicates: readonly NearDuplicateGroup[];
   /** Requests whose cache breakpoints the log does not record (rebuilt from a transcript). */
   breakpointsUnknown?: (requestIndex: number) => boolean;
+  /** The 1-hour TTL what-if over the idle gaps that emptied 5-minute entries (misses.ts), when there were any. */
+  ttlWhatIf?: TtlWhatIf | null;
 }
 
 /** Share of the actual cost the optimized scenario saves at which missing_tail_breakpoint becomes a warning. */
@@ -117,6 +122,7 @@ export function findFindings(input: FindingsInput): Finding[] {
   checkSimulationEvents(groups, input);
   checkCostGap(groups, input);
   checkNearDuplicates(groups, input);
+  checkIdleGaps(groups, input);
   return groups.findings();
 }
 
@@ -489,13 +495,42 @@ function eventText(
  * missing_tail_breakpoint; if the gap remains unexplained by any finding, potential_savings says so. Either way
  * the findings never say "nothing to fix" while the optimized cost is lower.
  */
+/** Observed idle gaps that emptied 5-minute entries, with the 1-hour TTL trade-off priced on what was paid. */
+function checkIdleGaps(groups: FindingGroups, input: FindingsInput): void {
+  const whatIf = input.ttlWhatIf;
+  if (whatIf === null || whatIf === undefined) return;
+  const net = whatIf.saved - whatIf.extraWrites;
+  const usd = (value: number) => `$${value.toFixed(4)}`;
+  const paid = input.costs.billed.totals.total;
+  const severity: Severity = net > 0 && paid > 0 && net / paid >= SAVINGS_WARNING_FRACTION ? 'warning' : 'info';
+  for (const r of whatIf.requests) {
+    groups.add({
+      code: 'idle_gap_ttl',
+      key: '',
+      request: r,
+      segmentPath: null,
+      detail: null,
+      severity,
+      render: (when) => ({
+        message:
+          `${whatIf.gaps} idle gap${whatIf.gaps === 1 ? '' : 's'} over 5 minutes (${when}) re-wrote ${whatIf.tokens.toLocaleString('en-US')} tokens: ${usd(whatIf.cost)}; ` +
+          `a 1-hour TTL would have cost ${usd(whatIf.extraWrites)} more in writes and saved ${usd(whatIf.saved)}.`,
+        fix:
+          net > 0
+            ? 'Write the rolling breakpoint with a 1-hour TTL (`cache_control: {"type": "ephemeral", "ttl": "1h"}`; pi: `cacheRetention: "long"`) when pauses exceed 5 minutes.'
+            : 'Keep the 5-minute TTL: 1-hour writes would cost more than these pauses lose.',
+      }),
+    });
+  }
+}
+
 function checkCostGap(groups: FindingGroups, input: FindingsInput): void {
   const { actual, optimized, potentialSavings, savingsFraction } = input.costs;
   if (potentialSavings < COST_ROUNDING) return;
   // Where the log does not record breakpoints, the actual scenario's "no breakpoint" is an assumption, not a fact.
   const unknown = input.breakpointsUnknown ?? (() => false);
   const percent = `${(savingsFraction * 100).toFixed(1)}%`;
-  const summary = `fixing the findings would lower the simulated cost by ${percent} ($${actual.totals.total.toFixed(4)} → $${optimized.totals.total.toFixed(4)})`;
+  const summary = `fixing the findings would lower the actual cost by ${percent} ($${input.costs.billed.totals.total.toFixed(4)} → $${input.costs.optimizedCost.toFixed(4)})`;
   const severity: Severity = savingsFraction >= SAVINGS_WARNING_FRACTION ? 'warning' : 'info';
 
   const tailless: number[] = [];

@@ -3,9 +3,10 @@
 // in each conversation's last request, and the findings drawn from all of them.
 import type { Conversations } from './conversations.ts';
 import { findConversations } from './conversations.ts';
-import { costScenarios } from './cost.ts';
 import { findFindings, type Finding } from './findings.ts';
 import { inferFromUsage, type InferredFromUsage } from './inferred.ts';
+import { findMisses, ttlWhatIf, type MissAnalysis } from './misses.ts';
+import { costScenarios, withTtlWhatIf } from './cost.ts';
 import { findNearDuplicates, type NearDuplicateCut, type NearDuplicateGroup } from './near-duplicates.ts';
 import { comparePrefix, type PrefixComparison } from './prefix.ts';
 import type { CostComparison, SimulationInput } from './types.ts';
@@ -25,6 +26,8 @@ export interface CacheAnalysis {
   cost: CostComparison;
   /** Breakpoints and setup sizes inferred from recorded usage for logs that do not record them (inferred.ts). */
   inferred: InferredFromUsage;
+  /** Every request's cache miss with its cause and price, and the per-cause summary (misses.ts). */
+  misses: MissAnalysis;
   nearDuplicates: NearDuplicateGroup[];
   /** Where the near-duplicate search stopped for its work budget; null when it compared everything. */
   nearDuplicatesCut: NearDuplicateCut | null;
@@ -46,15 +49,31 @@ export function analyzeCache(input: CacheAnalysisInput): CacheAnalysis {
     breakpointsUnknown,
   });
   // The unrecorded setup leads every request's prefix, so it is simulated as tokens before the first block.
-  const cost = costScenarios({
+  const overheadTokens = input.overheadTokens.map((tokens, r) => tokens + (inferred.setupTokens[r] ?? 0));
+  const pricedCost = costScenarios({
     ...input,
-    overheadTokens: input.overheadTokens.map((tokens, r) => tokens + (inferred.setupTokens[r] ?? 0)),
+    overheadTokens,
     inferredMarkerOf: (r) => inferred.markers[r] ?? null,
+    setupVersionOf: (r) => inferred.setupVersions[r] ?? 0,
+    warmTokensOf: (r) => inferred.warmTokens[r] ?? 0,
   });
+  const misses = findMisses({ ...input, overheadTokens, conversations, prefixes, cost: pricedCost, inferred });
+  const whatIf = ttlWhatIf(misses, { ...input, cost: pricedCost });
+  const cost = withTtlWhatIf(pricedCost, whatIf);
   const { groups: nearDuplicates, cut: nearDuplicatesCut } = findNearDuplicates(input.requests, conversations);
-  const findings = findFindings({ ...input, breakpointsUnknown, conversations, costs: cost, nearDuplicates });
+  const findings = findFindings({ ...input, breakpointsUnknown, conversations, costs: cost, nearDuplicates, ttlWhatIf: whatIf });
   const unknownCount = input.requests.filter((_, i) => breakpointsUnknown(i)).length;
-  return { conversations, prefixes, cost, inferred, nearDuplicates, nearDuplicatesCut, findings, requestsWithUnknownBreakpoints: unknownCount };
+  return {
+    conversations,
+    prefixes,
+    cost,
+    inferred,
+    misses,
+    nearDuplicates,
+    nearDuplicatesCut,
+    findings,
+    requestsWithUnknownBreakpoints: unknownCount,
+  };
 }
 
 function sum(values: readonly number[] | undefined): number {
@@ -65,6 +84,7 @@ function sum(values: readonly number[] | undefined): number {
 
 export type { Conversations, ConversationLink } from './conversations.ts';
 export type { Finding, FindingCode, Severity } from './findings.ts';
+export type { MissCause, MissSummary, RequestMiss } from './misses.ts';
 export { FINDING_SEVERITY, SEVERITY_RANK, describeRequests } from './findings.ts';
 export type { NearDuplicateCut, NearDuplicateGroup } from './near-duplicates.ts';
 export type { PrefixComparison } from './prefix.ts';

@@ -28,6 +28,17 @@ export interface InferredFromUsage {
   setupTokens: number[];
   /** Anthropic requests whose log records no breakpoint and whose recorded usage gave none to infer. */
   uninferred: number;
+  /**
+   * Per request: which version of the unrecorded setup it sent, 0 for the first. A request that continues its
+   * conversation yet read less than its setup from the cache (recorded) sent a setup that changed: the version
+   * goes up, so the simulation misses there as the provider did.
+   */
+  setupVersions: number[];
+  /**
+   * Per request: tokens at the start of its prompt that were already cached when the log began (the first
+   * recorded call of a session that read the cache: an earlier session wrote the same setup); 0 elsewhere.
+   */
+  warmTokens: number[];
 }
 
 /** The transcript left out the system prompt and/or the tool definitions (the importers note it). */
@@ -70,7 +81,10 @@ export function inferFromUsage(input: InferenceInput): InferredFromUsage {
     }
     return { ttl: activity.wrote1h ? '1h' : '5m' };
   });
-  return { markers, setupTokens: setupTokens(input), uninferred };
+  const setup = setupTokens(input);
+  const ttlOf = (request: ParsedRequest): number => (byGroup.get(groupKey(request))?.wrote1h === true ? HOUR_MS : FIVE_MINUTES_MS);
+  const { versions, warm } = setupHistory(input, setup, ttlOf);
+  return { markers, setupTokens: setup, uninferred, setupVersions: versions, warmTokens: warm };
 }
 
 /** An Anthropic request rebuilt from a log without cache_control: no marker anywhere, none recorded. */
@@ -103,4 +117,44 @@ function setupTokens(input: InferenceInput): number[] {
     }
     return lastKnown.get(group) ?? 0;
   });
+}
+
+/** Share of the previous recorded prompt below which a read counts as a miss (as in misses.ts). */
+const MISS_SHARE = 0.5;
+
+const FIVE_MINUTES_MS = 5 * 60_000;
+const HOUR_MS = 60 * 60_000;
+
+function setupHistory(
+  input: InferenceInput,
+  setup: readonly number[],
+  ttlOf: (request: ParsedRequest) => number,
+): { versions: number[]; warm: number[] } {
+  const versionOf = new Map<string, number>();
+  const lastPrompt = new Map<string, number>();
+  const lastTime = new Map<string, number | null>();
+  const warm = input.requests.map(() => 0);
+  const versions = input.requests.map((request, r) => {
+    if (!hasUnrecordedSetup(request) || providerOf(request.format) !== 'anthropic') return 0;
+    const group = groupKey(request);
+    let version = versionOf.get(group) ?? 0;
+    const usage = request.recorded;
+    const prompt = promptOfUsage(request);
+    if (usage === null || prompt === 0) return version;
+    const previous = lastPrompt.get(group);
+    const before = lastTime.get(group) ?? null;
+    // A pause longer than the entries' TTL explains an empty read by itself: no evidence the setup changed.
+    const expired = before !== null && request.timestamp !== null && request.timestamp - before > ttlOf(request);
+    if (previous === undefined) {
+      // The first recorded call of a session reads only what an earlier session left.
+      warm[r] = Math.min(usage.cacheRead, setup[r] ?? 0);
+    } else if (!expired && usage.cacheRead < MISS_SHARE * previous && usage.cacheRead < (setup[r] ?? 0)) {
+      version++;
+      versionOf.set(group, version);
+    }
+    lastPrompt.set(group, prompt);
+    lastTime.set(group, request.timestamp);
+    return version;
+  });
+  return { versions, warm };
 }

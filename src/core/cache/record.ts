@@ -4,6 +4,7 @@
 import type { ConversationLink } from './conversations.ts';
 import type { Severity, FindingCode } from './findings.ts';
 import type { CacheAnalysis } from './index.ts';
+import type { MissCause, RequestMiss } from './misses.ts';
 import type { CostBasis } from './types.ts';
 
 export interface RequestCacheRecord {
@@ -33,6 +34,15 @@ export interface RequestCacheRecord {
     optimizedCost: number | null;
     simulated: { read: number; write5m: number; write1h: number; uncached: number; cost: number | null };
   };
+  /** Why this request read less than it could have, what it re-sent and what that cost (misses.ts); or null. */
+  miss: { cause: MissCause; tokens: number; cost: number | null; block: string | null } | null;
+}
+
+export interface MissSummaryRecord {
+  cause: MissCause;
+  count: number;
+  tokens: number;
+  cost: number;
 }
 
 export interface CostTotalsRecord {
@@ -97,6 +107,7 @@ export function requestCacheRecord(cache: CacheAnalysis, requestIndex: number): 
         cost: cache.cost.actual.costs[requestIndex]?.total ?? null,
       },
     },
+    miss: missRecord(cache.misses.requests[requestIndex] ?? null),
   };
 }
 
@@ -132,4 +143,13 @@ export function nearDuplicatesRecord(cache: CacheAnalysis): NearDuplicateRecord[
     segments: [...group.segments],
     similarity: Math.round(group.similarity * 10_000) / 10_000,
   }));
+}
+
+function missRecord(miss: RequestMiss | null): RequestCacheRecord['miss'] {
+  return miss === null ? null : { cause: miss.cause, tokens: miss.tokens, cost: miss.cost, block: miss.block };
+}
+
+/** The `misses` section: one row per cause that occurred, the costliest first. */
+export function missesRecord(cache: CacheAnalysis): MissSummaryRecord[] {
+  return cache.misses.summary.map(({ cause, count, tokens, cost }) => ({ cause, count, tokens, cost }));
 }

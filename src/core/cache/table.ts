@@ -4,6 +4,7 @@
 
 import type { ParsedRequest } from '../model.ts';
 import { compareObserved, type CacheFigures, type ObservedComparison } from './observed.ts';
+import type { MissSummary } from './misses.ts';
 import type { CostBasis, CostComparison, SimulationEventCode } from './types.ts';
 
 export interface CacheTableRow {
@@ -67,9 +68,11 @@ export interface CacheTable {
   /** No request had a timestamp, or some lacked one: those are assumed to arrive within every TTL. */
   assumedWithinTtl: boolean;
   observed: Pick<ObservedComparison, 'compared' | 'readAgreements' | 'readAgreementRate' | 'writeAgreements'>;
+  /** Misses by cause, the costliest first (misses.ts). */
+  misses: MissSummary[];
 }
 
-export function cacheTable(requests: readonly ParsedRequest[], cost: CostComparison): CacheTable {
+export function cacheTable(requests: readonly ParsedRequest[], cost: CostComparison, misses: readonly MissSummary[] = []): CacheTable {
   const simulation = cost.actual.simulation;
   const observed = compareObserved(requests, simulation);
   const observedByRequest = new Map(observed.rows.map((row) => [row.requestIndex, row]));
@@ -129,5 +132,6 @@ export function cacheTable(requests: readonly ParsedRequest[], cost: CostCompari
       readAgreementRate: observed.readAgreementRate,
       writeAgreements: observed.writeAgreements,
     },
+    misses: misses.map((row) => ({ ...row })),
   };
 }

@@ -26,6 +26,10 @@ export interface SimulationInput {
    * nothing inferred (see inferred.ts).
    */
   inferredMarkerOf?: (requestIndex: number) => CacheMarker | null;
+  /** Which version of the unrecorded setup request i sent (inferred.ts); absent or 0 = the first. */
+  setupVersionOf?: (requestIndex: number) => number;
+  /** Tokens at the start of request i's prompt cached before the log began (inferred.ts); absent = 0. */
+  warmTokensOf?: (requestIndex: number) => number;
 }
 
 /**

@@ -43,12 +43,16 @@ export class ViewBuilder {
     );
   }
 
-  /** `dropped`: segments the provider removes before caching and billing (see thinking.ts); left out here. */
+  /**
+   * `dropped`: segments the provider removes before caching and billing (see thinking.ts); left out here.
+   * `setupVersion`: which version of an unrecorded setup (inferred.ts) leads the prefix; 0 = the first.
+   */
   build(
     request: ParsedRequest,
     tokens: readonly number[],
     overhead: number,
     dropped: ReadonlySet<number> = NOTHING_DROPPED,
+    setupVersion = 0,
   ): RequestView {
     const segments = request.segments;
     // The actual scenario keeps the order as sent (null: slot i holds segment i, no index array per request).
@@ -61,6 +65,12 @@ export class ViewBuilder {
     // The chain state in two locals (see extendHi / extendLo): no state object per block.
     let hi = EMPTY_CHAIN.hi;
     let lo = EMPTY_CHAIN.lo;
+    if (setupVersion > 0) {
+      // The setup is not a block of the log, but it leads the prefix: another version keys every entry apart.
+      const salt = this.table.idOf(`\u0000setup:${setupVersion}`);
+      hi = extendHi(hi, salt);
+      lo = extendLo(lo, salt);
+    }
     let total = overhead;
     let salted = !this.saltMessagesWithOptions;
     for (let slot = 0; slot < segments.length; slot++) {

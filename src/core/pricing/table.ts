@@ -174,6 +174,13 @@ const OPENAI_ROWS: OpenAIRow[] = [
   ['gpt-5.4', 'GPT-5.4', [2.5, 0.25, null, 15]],
   ['gpt-5.4-mini', 'GPT-5.4 mini', [0.75, 0.075, null, 4.5]],
   ['gpt-5.2', 'GPT-5.2', [1.75, 0.175, null, 14]],
+  // The Codex models and gpt-5-nano (docs/pricing.md names each row's source and its date).
+  ['gpt-5.3-codex', 'GPT-5.3-Codex', [1.75, 0.175, null, 14]],
+  ['gpt-5.2-codex', 'GPT-5.2-Codex', [1.75, 0.175, null, 14]],
+  ['gpt-5.1-codex-max', 'GPT-5.1-Codex-Max', [1.25, 0.125, null, 10]],
+  ['gpt-5.1-codex', 'GPT-5.1-Codex', [1.25, 0.125, null, 10]],
+  ['gpt-5-codex', 'GPT-5-Codex', [1.25, 0.125, null, 10]],
+  ['gpt-5-nano', 'GPT-5 nano', [0.05, 0.005, null, 0.4], { aliases: ['gpt-5-nano-2025-08-07'] }],
   ['gpt-5', 'GPT-5', [1.25, 0.125, null, 10], { aliases: ['gpt-5-2025-08-07'] }],
   ['gpt-5-mini', 'GPT-5 mini', [0.25, 0.025, null, 2], { aliases: ['gpt-5-mini-2025-08-07'] }],
   ['gpt-4.1', 'GPT-4.1', [2, 0.5, null, 8], { aliases: ['gpt-4.1-2025-04-14'] }],

@@ -13,6 +13,7 @@ import type { ParsedRequest } from '../model.ts';
 import { providerOf } from '../model.ts';
 import { priceRecorded } from '../cache/cost.ts';
 import { hasUnrecordedSetup } from '../cache/inferred.ts';
+import { findCompactions, predecessors } from '../cache/predecessors.ts';
 import { compareObserved, recordedFigures } from '../cache/observed.ts';
 import type { Conversations } from '../cache/conversations.ts';
 import type { ScenarioReport } from '../cache/types.ts';
@@ -20,8 +21,6 @@ import type { ModelPricing } from '../pricing/types.ts';
 import { RedactionEstimator } from './redaction.ts';
 import { errorStats, type ErrorStats } from './stats.ts';
 
-/** A request whose reconstructed prompt is below this share of its predecessor's is marked as a compaction. */
-export const COMPACTION_SHRINK = 0.9;
 /** A cache entry counts as still read when the next request reads at least this share of the prompt before it. */
 export const READ_KEPT_SHARE = 0.5;
 const MINUTE_MS = 60_000;
@@ -156,33 +155,6 @@ export interface TranscriptAgreement {
   /** Per request with recorded usage, in request order. */
   requests: RequestAgreement[];
   conversations: ConversationAgreement[];
-}
-
-/**
- * The request each request follows in time: the one it continues in its conversation, else (a compaction or a
- * restart starts a new conversation) the previous request of the same file when that file is a transcript.
- */
-export function predecessors(requests: readonly ParsedRequest[], conversations: Conversations): (number | null)[] {
-  const lastInFile = new Map<number, number>();
-  return requests.map((request, r) => {
-    const link = conversations.kind[r];
-    const continued = link === 'continues' || link === 'edited' ? (conversations.continues[r] ?? null) : null;
-    const previousInFile = lastInFile.get(request.file) ?? null;
-    lastInFile.set(request.file, r);
-    if (continued !== null) return continued;
-    return hasUnrecordedSetup(request) ? previousInFile : null;
-  });
-}
-
-/** Requests whose reconstructed prompt is below COMPACTION_SHRINK × their predecessor's. */
-export function findCompactions(reconstructed: readonly number[], predecessorOf: readonly (number | null)[]): number[] {
-  const found: number[] = [];
-  predecessorOf.forEach((before, r) => {
-    if (before === null) return;
-    const previous = reconstructed[before] ?? 0;
-    if (previous > 0 && (reconstructed[r] ?? 0) < COMPACTION_SHRINK * previous) found.push(r);
-  });
-  return found;
 }
 
 function cacheAgreement(requests: readonly ParsedRequest[], report: ScenarioReport): CacheAgreement {

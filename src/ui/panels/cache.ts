@@ -72,6 +72,10 @@ function summary(table: CacheTable): HTMLElement {
         `was read for ${formatCount(table.observed.readAgreements)} (${formatPercent(table.observed.readAgreements, table.observed.compared)}).`,
     );
   }
+  if (table.misses.length > 0) {
+    const parts = table.misses.map((row) => `${row.cause} ${formatCount(row.count)} (${money(row.cost)})`);
+    lines.push(el('p', { className: 'cache-misses', text: `Misses by cause, costliest first: ${parts.join(' · ')}.` }));
+  }
   for (const note of notes) lines.push(el('p', { className: 'muted', text: note }));
   return el('div', { className: 'cache-summary' }, lines);
 }

@@ -60,7 +60,8 @@ export function cacheTableQuery(session: WorkerSession | null, params?: unknown)
   if (!wantsCalibration(params) || available === null) {
     let table = tableBySession.get(current);
     if (table === undefined) {
-      table = cacheTable(current.requests, cacheAnalysisOf(current).cost);
+      const cache = cacheAnalysisOf(current);
+      table = cacheTable(current.requests, cache.cost, cache.misses.summary);
       tableBySession.set(current, table);
     }
     return answerOf(table, params, available, null);
@@ -73,7 +74,7 @@ export function cacheTableQuery(session: WorkerSession | null, params?: unknown)
   }
   let table = calibratedTableBySession.get(current);
   if (table === undefined) {
-    table = cacheTable(current.requests, calibrated.cost);
+    table = cacheTable(current.requests, calibrated.cost, calibrated.misses.summary);
     calibratedTableBySession.set(current, table);
   }
   return answerOf(table, params, available, available);

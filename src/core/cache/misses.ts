@@ -1,0 +1,266 @@
+// Every cache miss explained and priced. A request misses when what it read (recorded where the log records it,
+// else simulated) is below half of what the request it follows could have given it: that request's whole prompt
+// when it continues it, the shared prefix otherwise. Each miss gets one cause from a fixed vocabulary, checked in
+// this order, the tokens a hit would have read, and what the miss cost over that hit. The vocabulary and the rules
+// are documented in docs/cache.md ("Misses").
+import { providerOf, type ParsedRequest } from '../model.ts';
+import type { ModelPricing } from '../pricing/types.ts';
+import type { Conversations } from './conversations.ts';
+import { priceFigures, type BilledFigures } from './cost.ts';
+import type { InferredFromUsage } from './inferred.ts';
+import { findCompactions, predecessors } from './predecessors.ts';
+import type { PrefixComparison } from './prefix.ts';
+import type { CostComparison } from './types.ts';
+
+export const MISS_CAUSES = [
+  'cold_start',
+  'compaction',
+  'model_switch',
+  'ttl_expired',
+  'below_minimum',
+  'breakpoint_missing',
+  'setup_changed',
+  'history_edited',
+  'unexplained',
+] as const;
+export type MissCause = (typeof MISS_CAUSES)[number];
+
+/** A request reading less than this share of what it could have read missed the cache. */
+export const MISS_SHARE = 0.5;
+const TTL_MS = { '5m': 5 * 60_000, '1h': 60 * 60_000 } as const;
+/** `setup_changed` block when the change lies in the system prompt or tools the log did not record. */
+export const UNRECORDED_SETUP = '(system prompt and tools, not recorded)';
+/** Minimum used when the model has no pricing entry (the most common one). */
+const UNKNOWN_MINIMUM = 1024;
+
+export interface RequestMiss {
+  cause: MissCause;
+  /** Prompt tokens written again or sent uncached that a hit would have read. */
+  tokens: number;
+  /** USD this request paid for them over reading them; null when its model has no price. */
+  cost: number | null;
+  /** `setup_changed`: path of the first setup block that changed; null otherwise. */
+  block: string | null;
+  /** `ttl_expired`: the idle gap in ms and the TTL it exceeded; null otherwise. */
+  gapMs: number | null;
+  ttl: '5m' | '1h' | null;
+}
+
+export interface MissSummary {
+  cause: MissCause;
+  count: number;
+  tokens: number;
+  /** USD over the priced misses of this cause. */
+  cost: number;
+}
+
+export interface MissAnalysis {
+  /** Per request: its miss, or null when it read what it could (or there was nothing to read). */
+  requests: (RequestMiss | null)[];
+  /** One row per cause that occurred, the costliest first. */
+  summary: MissSummary[];
+}
+
+export interface MissInput {
+  requests: readonly ParsedRequest[];
+  conversations: Conversations;
+  prefixes: readonly (PrefixComparison | null)[];
+  segmentTokens: readonly (readonly number[])[];
+  /** Per request, tokens before the first block, the inferred setup included (what the simulation used). */
+  overheadTokens: readonly number[];
+  pricingOf: (requestIndex: number) => ModelPricing | null;
+  cost: CostComparison;
+  inferred: InferredFromUsage;
+}
+
+export function findMisses(input: MissInput): MissAnalysis {
+  const { requests, cost } = input;
+  const prompts = cost.billed.requests.map((row) => row.read + row.write5m + row.write1h + row.uncached);
+  const predecessorOf = predecessors(requests, input.conversations);
+  const compactionHits = compactionTargets(input, predecessorOf, prompts);
+  const misses = requests.map((request, r): RequestMiss | null => {
+    const prompt = prompts[r] ?? 0;
+    if (prompt === 0) return null; // an aborted call: nothing was billed, nothing missed
+    const before = billedPredecessor(predecessorOf, prompts, r);
+    const row = cost.billed.requests[r]!;
+    // A compaction replaced the history: what the request before it held is what this one could not read.
+    const compacted = before !== null && compactionHits.has(r);
+    const could = before === null ? prompt : compacted ? (prompts[before] ?? 0) : couldRead(input, prompts, r, before);
+    const potential = Math.min(prompt, could);
+    if (!compacted && before !== null && row.read >= MISS_SHARE * potential) return null;
+    const tokens = Math.max(0, potential - row.read);
+    if (tokens === 0 && !compacted) return null;
+    const miss: RequestMiss = { ...classify(input, r, before, potential, compactionHits), tokens, cost: null };
+    miss.cost = missCost(request, row, tokens, input.pricingOf(r));
+    return miss;
+  });
+  return { requests: misses, summary: summarize(misses) };
+}
+
+type Cause = Omit<RequestMiss, 'tokens' | 'cost'>;
+const cause = (c: MissCause, extra: Partial<Cause> = {}): Cause => ({ cause: c, block: null, gapMs: null, ttl: null, ...extra });
+
+function classify(input: MissInput, r: number, before: number | null, potential: number, compactions: ReadonlySet<number>): Cause {
+  const request = input.requests[r]!;
+  if (before === null) return cause('cold_start');
+  if (compactions.has(r)) return cause('compaction');
+  const earlier = input.requests[before]!;
+  const pricing = input.pricingOf(r);
+  if ((input.pricingOf(before)?.id ?? earlier.model) !== (pricing?.id ?? request.model)) return cause('model_switch');
+  const anthropic = providerOf(request.format) === 'anthropic';
+  if (anthropic && request.timestamp !== null && earlier.timestamp !== null) {
+    const ttl = ttlOf(input, before, r);
+    const gapMs = request.timestamp - earlier.timestamp;
+    if (gapMs > TTL_MS[ttl]) return cause('ttl_expired', { gapMs, ttl });
+  }
+  // The read stopped inside the system prompt and tools the log did not record: something in them changed.
+  const setup = input.inferred.setupTokens[r] ?? 0;
+  if (anthropic && setup > 0 && (input.cost.billed.requests[r]?.read ?? 0) < setup && input.cost.billed.requests[r]?.basis === 'recorded') {
+    return cause('setup_changed', { block: UNRECORDED_SETUP });
+  }
+  if (potential < (pricing?.minCacheableTokens ?? UNKNOWN_MINIMUM)) return cause('below_minimum');
+  const simulated = input.cost.actual.simulation.requests;
+  if (anthropic && ((simulated[r]?.breakpoints.length ?? 0) === 0 || (simulated[before]?.breakpoints.length ?? 0) === 0)) {
+    return cause('breakpoint_missing');
+  }
+  const prefix = input.prefixes[r];
+  if (prefix !== null && prefix !== undefined && prefix.firstChange !== null) {
+    const changed = request.segments[prefix.firstChange];
+    if (changed !== undefined && changed.messageIndex < 0) return cause('setup_changed', { block: changed.path });
+    return cause('history_edited');
+  }
+  if (input.conversations.kind[r] === 'edited') return cause('history_edited');
+  return cause('unexplained');
+}
+
+/** The TTL the earlier request's entries lived for: 1h where it (or its session, by inference) wrote 1-hour entries. */
+function ttlOf(input: MissInput, before: number, r: number): '5m' | '1h' {
+  const row = input.cost.billed.requests[before];
+  if (row !== undefined && row.write1h > 0) return '1h';
+  if (input.inferred.markers[r]?.ttl === '1h' || input.inferred.markers[before]?.ttl === '1h') return '1h';
+  const breakpoints = input.cost.actual.simulation.requests[before]?.breakpoints ?? [];
+  return breakpoints.some((bp) => bp.ttl === '1h') ? '1h' : '5m';
+}
+
+/** The nearest request before r (along predecessors) that billed a prompt: an aborted call in between wrote nothing. */
+function billedPredecessor(predecessorOf: readonly (number | null)[], prompts: readonly number[], r: number): number | null {
+  let before = predecessorOf[r] ?? null;
+  while (before !== null && (prompts[before] ?? 0) === 0) before = predecessorOf[before] ?? null;
+  return before;
+}
+
+/**
+ * What request r could have read from `before`: its whole prompt when r continues it (r starts with all of it),
+ * else the prefix they share (blocks in common from the start plus the tokens before the first block).
+ */
+function couldRead(input: MissInput, prompts: readonly number[], r: number, before: number): number {
+  const link = input.conversations.kind[r];
+  const continued = input.conversations.continues[r];
+  if (link === 'continues' && continued === before) return prompts[before] ?? 0;
+  const overhead = input.overheadTokens[r] ?? 0;
+  const prefix = input.conversations.continues[r] === before ? input.prefixes[r] : null;
+  const common = prefix?.commonSegments ?? 0;
+  const tokens = input.segmentTokens[r] ?? [];
+  let shared = overhead;
+  for (let s = 0; s < common; s++) shared += tokens[s] ?? 0;
+  return shared;
+}
+
+/** The first request with a billed prompt at or after each compaction (a compacted call that aborted passes it on). */
+function compactionTargets(input: MissInput, predecessorOf: readonly (number | null)[], prompts: readonly number[]): Set<number> {
+  const reconstructed = input.requests.map((_, r) => {
+    let total = input.overheadTokens[r] ?? 0;
+    for (const tokens of input.segmentTokens[r] ?? []) total += tokens;
+    return total - (input.inferred.setupTokens[r] ?? 0);
+  });
+  const targets = new Set<number>();
+  for (const found of findCompactions(reconstructed, predecessorOf)) {
+    let r = found;
+    const file = input.requests[found]!.file;
+    while (r < input.requests.length && ((prompts[r] ?? 0) === 0 || input.requests[r]!.file !== file)) r++;
+    if (r < input.requests.length) targets.add(r);
+  }
+  return targets;
+}
+
+/** What the request paid for `tokens` (taken from its writes, then its uncached input) over reading them. */
+function missCost(request: ParsedRequest, row: BilledFigures, tokens: number, pricing: ModelPricing | null): number | null {
+  const paid = priceFigures(request, row, pricing);
+  if (paid === null) return null;
+  let left = tokens;
+  const take = (available: number) => {
+    const taken = Math.min(available, left);
+    left -= taken;
+    return taken;
+  };
+  const from1h = take(row.write1h);
+  const from5m = take(row.write5m);
+  const fromUncached = take(row.uncached);
+  const asHit: BilledFigures = {
+    read: row.read + from1h + from5m + fromUncached,
+    write1h: row.write1h - from1h,
+    write5m: row.write5m - from5m,
+    uncached: row.uncached - fromUncached,
+  };
+  const hit = priceFigures(request, asHit, pricing);
+  return hit === null ? null : paid - hit;
+}
+
+function summarize(misses: readonly (RequestMiss | null)[]): MissSummary[] {
+  const byCause = new Map<MissCause, MissSummary>();
+  for (const miss of misses) {
+    if (miss === null) continue;
+    let row = byCause.get(miss.cause);
+    if (row === undefined) {
+      row = { cause: miss.cause, count: 0, tokens: 0, cost: 0 };
+      byCause.set(miss.cause, row);
+    }
+    row.count++;
+    row.tokens += miss.tokens;
+    row.cost += miss.cost ?? 0;
+  }
+  return [...byCause.values()].sort((a, b) => b.cost - a.cost || b.tokens - a.tokens || MISS_CAUSES.indexOf(a.cause) - MISS_CAUSES.indexOf(b.cause));
+}
+
+/** The 1-hour TTL what-if for the idle gaps that emptied 5-minute entries, priced against what was paid. */
+export interface TtlWhatIf {
+  /** `ttl_expired` misses of 5-minute entries, and those whose gap was under an hour (a 1h entry would have lived). */
+  gaps: number;
+  requests: number[];
+  tokens: number;
+  /** USD those misses cost over hits. */
+  cost: number;
+  /** USD the gaps under an hour would not have cost with 1-hour entries. */
+  saved: number;
+  /** USD more the same sessions' 5-minute writes would have cost as 1-hour writes. */
+  extraWrites: number;
+}
+
+const HOUR_MS = 60 * 60_000;
+
+export function ttlWhatIf(misses: MissAnalysis, input: Pick<MissInput, 'requests' | 'pricingOf' | 'cost'>): TtlWhatIf | null {
+  const expired: number[] = [];
+  misses.requests.forEach((miss, r) => {
+    if (miss?.cause === 'ttl_expired' && miss.ttl === '5m') expired.push(r);
+  });
+  if (expired.length === 0) return null;
+  const files = new Set(expired.map((r) => input.requests[r]!.file));
+  let tokens = 0;
+  let cost = 0;
+  let saved = 0;
+  for (const r of expired) {
+    const miss = misses.requests[r]!;
+    tokens += miss.tokens;
+    cost += miss.cost ?? 0;
+    if ((miss.gapMs ?? Infinity) <= HOUR_MS) saved += miss.cost ?? 0;
+  }
+  let extraWrites = 0;
+  input.requests.forEach((request, r) => {
+    const pricing = input.pricingOf(r);
+    if (!files.has(request.file) || pricing === null || providerOf(request.format) !== 'anthropic') return;
+    if (pricing.cacheWrite5m === null || pricing.cacheWrite1h === null) return;
+    const written = input.cost.billed.requests[r]?.write5m ?? 0;
+    extraWrites += (written * (pricing.cacheWrite1h - pricing.cacheWrite5m)) / 1_000_000;
+  });
+  return { gaps: expired.length, requests: expired, tokens, cost, saved, extraWrites };
+}

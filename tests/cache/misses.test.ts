@@ -1,0 +1,124 @@
+// Every miss gets a cause from the fixed vocabulary, the tokens a hit would have read and its price over that hit.
+// Synthetic transcript-like sessions (no cache_control, system prompt and tools not recorded, recorded usage);
+// figures by hand at Sonnet 4.5's rates (input 3, 5m write 3.75, 1h write 6, read 0.30 $/MTok).
+import { describe, expect, it } from 'vitest';
+import type { RecordedUsage } from '../../src/core/model.ts';
+import { analyzeCache } from '../../src/core/cache/index.ts';
+import { MISS_CAUSES, UNRECORDED_SETUP } from '../../src/core/cache/misses.ts';
+import { buildRequests, pricingByModel, type RequestSpec } from './anthropic-builders.ts';
+
+const MINUTE = 60_000;
+const T0 = Date.parse('2026-11-20T10:00:00Z');
+const SETUP = 5000;
+
+/** Turn i carries i + 1 message blocks of 1,000 tokens; the provider counted SETUP more (the unrecorded setup). */
+function turn(i: number, usage: Omit<RecordedUsage, 'input' | 'output'>, at: number, extra: Partial<RequestSpec> = {}): RequestSpec {
+  const prompt = SETUP + 1000 * (i + 1);
+  return {
+    blocks: Array.from({ length: i + 1 }, (_, b) => ({ id: `m${b}`, tokens: 1000 })),
+    timestamp: at,
+    recorded: { input: prompt - usage.cacheRead - usage.cacheWrite5m - usage.cacheWrite1h, output: 0, ...usage },
+    ...extra,
+  };
+}
+
+function analyze(specs: RequestSpec[]) {
+  const built = buildRequests(specs);
+  for (const request of built.requests) request.notes.push({ code: 'transcript_missing_system', message: 'not recorded' });
+  return analyzeCache({ ...built, pricingOf: pricingByModel(built.requests), breakpointsUnknown: () => true });
+}
+
+describe('miss causes', () => {
+  const cache = analyze([
+    // 0: first call, writes everything: cold start.
+    turn(0, { cacheRead: 0, cacheWrite5m: 6000, cacheWrite1h: 0 }, T0),
+    // 1: reads all of 0 one minute later: no miss.
+    turn(1, { cacheRead: 6000, cacheWrite5m: 1000, cacheWrite1h: 0 }, T0 + MINUTE),
+    // 2: seven minutes later, re-writes all 7,000 tokens it could have read: the 5-minute entries expired.
+    turn(2, { cacheRead: 0, cacheWrite5m: 8000, cacheWrite1h: 0 }, T0 + 8 * MINUTE),
+    // 3: thirty seconds later, reads nothing at all: the unrecorded setup must have changed.
+    turn(3, { cacheRead: 0, cacheWrite5m: 9000, cacheWrite1h: 0 }, T0 + 8.5 * MINUTE),
+    // 4: reads all of 3.
+    turn(4, { cacheRead: 9000, cacheWrite5m: 1000, cacheWrite1h: 0 }, T0 + 9 * MINUTE),
+  ]);
+  const misses = cache.misses.requests;
+
+  it('names each cause from the vocabulary and prices it over a hit', () => {
+    expect(misses.map((m) => m?.cause ?? null)).toEqual(['cold_start', null, 'ttl_expired', 'setup_changed', null]);
+    // Request 3 (index 2) re-wrote the 7,000 tokens request 2 had: 7,000 × (3.75 − 0.30) = 24,150 µ$.
+    expect(misses[2]).toMatchObject({ tokens: 7000, ttl: '5m', gapMs: 7 * MINUTE });
+    expect(misses[2]!.cost).toBeCloseTo(0.02415, 12);
+    expect(misses[3]).toMatchObject({ tokens: 8000, block: UNRECORDED_SETUP });
+    expect(misses[3]!.cost).toBeCloseTo((8000 * 3.45) / 1e6, 12);
+    // The cold start re-sent all 6,000 tokens (written at 5m) that a warm cache would have given it.
+    expect(misses[0]).toMatchObject({ tokens: 6000 });
+    expect(misses[0]!.cost).toBeCloseTo((6000 * 3.45) / 1e6, 12);
+  });
+
+  it('summarizes per cause, the costliest first', () => {
+    expect(cache.misses.summary.map((row) => [row.cause, row.count, row.tokens])).toEqual([
+      ['setup_changed', 1, 8000],
+      ['ttl_expired', 1, 7000],
+      ['cold_start', 1, 6000],
+    ]);
+    for (const row of cache.misses.summary) expect(MISS_CAUSES).toContain(row.cause);
+  });
+
+  it('simulates the inferred setup change, so the simulation misses where the provider did', () => {
+    expect(cache.inferred.setupVersions).toEqual([0, 0, 0, 1, 1]);
+    const simulatedReads = cache.cost.actual.simulation.requests.map((r) => r.read > 0);
+    const recordedReads = [false, true, false, false, true];
+    expect(simulatedReads).toEqual(recordedReads);
+  });
+
+  it('prices the 1-hour TTL trade-off of the idle gap and says it in a finding', () => {
+    const finding = cache.findings.find((f) => f.code === 'idle_gap_ttl');
+    // Saved: the 7-minute gap's $0.02415 (toFixed(4) of the binary value prints $0.0241). Extra: every 5m write of the session (25,000 tokens) at 6 − 3.75 = $0.05625.
+    expect(finding?.message).toBe(
+      '1 idle gap over 5 minutes (request 3) re-wrote 7,000 tokens: $0.0241; a 1-hour TTL would have cost $0.0563 more in writes and saved $0.0241.',
+    );
+    expect(finding?.fix).toMatch(/Keep the 5-minute TTL/);
+  });
+});
+
+describe('miss causes: model switch, compaction, below minimum, OpenAI', () => {
+  it('a switch to another model misses its whole prompt', () => {
+    const cache = analyze([
+      turn(0, { cacheRead: 0, cacheWrite5m: 6000, cacheWrite1h: 0 }, T0),
+      turn(1, { cacheRead: 0, cacheWrite5m: 7000, cacheWrite1h: 0 }, T0 + MINUTE, { model: 'claude-opus-4-5' }),
+    ]);
+    expect(cache.misses.requests[1]?.cause).toBe('model_switch');
+  });
+
+  it('the first billed call after a compaction misses as `compaction`', () => {
+    const built = buildRequests([
+      turn(0, { cacheRead: 0, cacheWrite5m: 6000, cacheWrite1h: 0 }, T0),
+      turn(4, { cacheRead: 6000, cacheWrite5m: 4000, cacheWrite1h: 0 }, T0 + MINUTE),
+      // The history shrank to one summary block (a compaction): only the setup could be read.
+      { blocks: [{ id: 'summary', tokens: 1000 }], timestamp: T0 + 2 * MINUTE, recorded: { input: 0, cacheRead: SETUP, cacheWrite5m: 1000, cacheWrite1h: 0, output: 0 } },
+    ]);
+    for (const request of built.requests) request.notes.push({ code: 'transcript_missing_system', message: 'not recorded' });
+    const cache = analyzeCache({ ...built, pricingOf: pricingByModel(built.requests), breakpointsUnknown: () => true });
+    expect(cache.misses.requests.map((m) => m?.cause ?? null)).toEqual(['cold_start', null, 'compaction']);
+  });
+
+  it('a prefix below the model minimum cannot be cached', () => {
+    const built = buildRequests([
+      { blocks: [{ id: 'a', tokens: 300, marker: '5m' }], recorded: { input: 300, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, output: 0 } },
+      { blocks: [{ id: 'a', tokens: 300, marker: '5m' }, { id: 'b', tokens: 100 }], recorded: { input: 400, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, output: 0 } },
+    ]);
+    const cache = analyzeCache({ ...built, pricingOf: pricingByModel(built.requests) });
+    expect(cache.misses.requests[1]?.cause).toBe('below_minimum');
+  });
+
+  it('an OpenAI request that loses its cached prefix seconds later is unexplained (best-effort routing)', () => {
+    const built = buildRequests([
+      { blocks: [{ id: 'a', tokens: 2000 }], format: 'openai-chat', model: 'gpt-4o', timestamp: T0, recorded: { input: 2000, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, output: 0 } },
+      { blocks: [{ id: 'a', tokens: 2000 }, { id: 'b', tokens: 100 }], format: 'openai-chat', model: 'gpt-4o', timestamp: T0 + 5000, recorded: { input: 2100, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, output: 0 } },
+    ]);
+    const cache = analyzeCache({ ...built, pricingOf: pricingByModel(built.requests) });
+    expect(cache.misses.requests[1]).toMatchObject({ cause: 'unexplained', tokens: 2000 });
+    // 2,000 uncached at 2.50 instead of read at 1.25: 2,500 µ$.
+    expect(cache.misses.requests[1]!.cost).toBeCloseTo(0.0025, 12);
+  });
+});
