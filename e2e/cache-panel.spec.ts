@@ -54,10 +54,11 @@ test('a log with recorded usage shows recorded columns and offers calibration', 
   await page.getByRole('tab', { name: 'Cache' }).click();
   await expect(page.locator('table.cache-table thead')).toContainText('Recorded read');
   await expect(page.locator('.cache-summary')).toContainText('agrees on whether the cache was read for 2 (100.0%)');
+  // Recorded usage calibrates the Claude estimates by default; the box turns it off.
   const offer = page.locator('.cache-calibration input[type=checkbox]');
-  await expect(offer).not.toBeChecked();
+  await expect(offer).toBeChecked();
   const before = await page.locator('table.cache-table tbody tr').first().locator('td').nth(2).textContent();
-  await offer.check();
-  await expect(page.locator('.cache-calibration input[type=checkbox]')).toBeChecked();
+  await offer.uncheck();
+  await expect(page.locator('.cache-calibration input[type=checkbox]')).not.toBeChecked();
   await expect(page.locator('table.cache-table tbody tr').first().locator('td').nth(2)).not.toHaveText(before ?? '');
 });

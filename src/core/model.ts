@@ -178,7 +178,12 @@ export type RequestNoteCode =
   /** Top-level content fields of another wire format were present; kept as `other` segments, not dropped. */
   | 'foreign_fields'
   /** Rebuilt from a provider ctxray does not model (Gemini): tokens estimated, its cache rules and prices not modelled. */
-  | 'provider_not_modelled';
+  | 'provider_not_modelled'
+  /**
+   * Anthropic `context_management` (server-side compaction, context editing): the prompt billed may not be the
+   * prompt sent (recorded usage can sum a compaction pass), so the request is left out of accuracy figures.
+   */
+  | 'context_management';
 
 export interface RequestNote {
   code: RequestNoteCode;

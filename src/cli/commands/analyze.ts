@@ -16,6 +16,9 @@ import { checkOutputPath, writeOutputSafely } from '../fs/safe-output.ts';
 import type { CliIO, Command } from '../io.ts';
 import { terminalSafeIO } from '../terminal-safe.ts';
 import { CalibrationError, calibratedAnalysis } from '../calibrate.ts';
+import { calibrateAnalysis } from '../../core/cache/calibrate-analysis.ts';
+import { calibrationFromUsage } from '../../core/cache/calibrate.ts';
+import { withCacheAnalysis } from '../../core/cache/attach.ts';
 import { renderTerminalReport } from '../report/terminal.ts';
 import { SEVERITY_RANK, type Severity } from '../../core/cache/index.ts';
 import { renderCacheSummary } from '../report/findings-terminal.ts';
@@ -33,6 +36,9 @@ options:
   --format <f>    anthropic | openai-chat | openai-responses | openai | auto (default: auto, per file)
                   (openai = openai-chat)
   --model <id>    price and tokenize every request as this model instead of the one it names
+  --no-usage-calibration
+                  keep the plain Claude estimates when the log records usage (by default they are rescaled
+                  by the median recorded ÷ estimated prompt of its requests, offline, and the report says so)
   --calibrate     count the largest Claude request exactly with Anthropic's count_tokens endpoint (one
                   call; reads ANTHROPIC_API_KEY, and ANTHROPIC_BASE_URL when set) and rescale every
                   Claude estimate by exact ÷ estimate
@@ -76,6 +82,8 @@ export interface AnalyzeArgs {
   help: boolean;
   /** Set only when --calibrate is given. */
   calibrate?: boolean;
+  /** False with --no-usage-calibration: Claude estimates are not rescaled on the log's own recorded usage. */
+  usageCalibration?: boolean;
   /** --fail-on: the least severe finding that makes the exit status 2. */
   failOn?: Severity;
   /** --html: where to write the self-contained report. */
@@ -137,6 +145,9 @@ export function parseAnalyzeArgs(argv: readonly string[]): AnalyzeArgs {
         break;
       case '--calibrate':
         args.calibrate = true;
+        break;
+      case '--no-usage-calibration':
+        args.usageCalibration = false;
         break;
       case '--html':
         if (args.html !== undefined) throw new UsageError('--html given twice');
@@ -383,6 +394,16 @@ export const analyzeCommand: Command = async (argv, terminalIo) => {
   }
 
   const jsonToStdout = args.json === '-';
+  const fromUsage = args.calibrate === true || args.usageCalibration === false ? null : calibrationFromUsage(analysis.requests, analysis.segmentTokens, analysis.overheadTokens);
+  if (fromUsage !== null) {
+    // Recorded usage beside the requests measures the estimate: applied by default, said so, switchable off.
+    analysis = withCacheAnalysis(calibrateAnalysis(analysis, fromUsage));
+    const note =
+      `calibrated Claude estimates on this log's recorded usage: ×${fromUsage.factor.toFixed(4)} (median over ` +
+      `${fromUsage.requests} request(s); --no-usage-calibration keeps the plain estimates)\n`;
+    if (jsonToStdout) io.stderr(`ctxray analyze: ${note}`);
+    else io.stdout(note);
+  }
   if (args.calibrate === true) {
     try {
       const calibrated = await calibratedAnalysis(analysis, io.env);

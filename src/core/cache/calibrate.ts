@@ -5,6 +5,7 @@
 
 import { providerOf } from '../model.ts';
 import type { ParsedRequest } from '../model.ts';
+import { usageMeasuresOtherPrompt } from '../tokens/claude.ts';
 
 export interface Calibration {
   /** Multiply every Claude estimate by this. */
@@ -43,7 +44,8 @@ export function calibrationFromUsage(
   const ratios: number[] = [];
   requests.forEach((request, i) => {
     const usage = request.recorded;
-    if (usage === null || !isClaudeEstimate(request)) return;
+    // Usage that sums server-side iterations or a compaction pass does not measure this prompt.
+    if (usage === null || !isClaudeEstimate(request) || usageMeasuresOtherPrompt(request)) return;
     const estimate = estimatedPrompt(segmentTokens[i] ?? [], overheadTokens[i] ?? 0);
     const recorded = usage.input + usage.cacheRead + usage.cacheWrite5m + usage.cacheWrite1h;
     if (estimate > 0 && recorded > 0) ratios.push(recorded / estimate);

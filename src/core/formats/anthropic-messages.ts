@@ -5,6 +5,8 @@ import type { Category, MediaInfo, ParsedRequest, RequestNote } from '../model.t
 import { copyWithout, isObject, stringField, type JsonObject } from '../input/json-value.ts';
 import { inlineMedia, referencedMedia } from './media.ts';
 import { listBlockIdentity, withContentList } from './rendered-identity.ts';
+import { addResponseFormat } from './response-format.ts';
+import { TASK_BUDGET_PATH } from '../tokens/claude.ts';
 import {
   assembleRequest,
   cacheMarkerOf,
@@ -44,6 +46,18 @@ export function importAnthropicMessages(body: JsonObject, ctx: ImportContext): P
       ),
     );
   } else builder.malformed('tools', tools);
+  const outputConfig = body['output_config'];
+  if (isObject(outputConfig)) {
+    addResponseFormat(builder, outputConfig['format'], 'output_config.format');
+    // A task budget is told to the model in hidden text: part of the prompt and of its identity.
+    const budget = outputConfig['task_budget'];
+    if (isObject(budget)) {
+      builder.element(TASK_BUDGET_PATH, -1, budget, () =>
+        builder.add({ category: 'system', path: TASK_BUDGET_PATH, text: jsonText(budget), block: budget, messageIndex: -1, role: null, cacheable: false }),
+      );
+    }
+  }
+  addResponseFormat(builder, body['output_format'], 'output_format');
 
   const system = body['system'];
   if (typeof system === 'string') {
@@ -72,6 +86,8 @@ export function importAnthropicMessages(body: JsonObject, ctx: ImportContext): P
     builder.element('messages', m, message, () => addMessage(builder, message, m));
   });
   if (systemInMessages) notes.push(note('system_role_in_messages'));
+  // Server-side compaction: the recorded usage may sum a compaction pass over a much longer prompt.
+  if (body['context_management'] !== undefined && body['context_management'] !== null) notes.push(note('context_management'));
   if (!Array.isArray(body['messages'])) notes.push(note('missing_message_array'));
   const foreign = keepForeignFields(builder, 'anthropic-messages', body);
   if (foreign) notes.push(foreign);

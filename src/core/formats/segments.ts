@@ -321,6 +321,8 @@ const NOTE_MESSAGES: Record<RequestNote['code'], string> = {
     'text holds an unpaired UTF-16 surrogate (a JSON escape such as \\ud800 without its partner); it is not valid Unicode and is counted as U+FFFD',
   missing_message_array:
     'the body has no message list for its wire format (messages for Anthropic Messages and Chat Completions, input for Responses); check --format',
+  context_management:
+    'context_management: the server may compact or edit the context, so what it bills is not what the file holds; left out of estimate-accuracy figures',
   foreign_fields:
     'the body has top-level content fields of another wire format; they are counted as "other" segments, not read as messages; check --format',
   provider_not_modelled:

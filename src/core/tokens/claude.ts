@@ -1,6 +1,7 @@
 // Claude token ESTIMATE. Anthropic publishes no tokenizer, so counts are a fitted heuristic, always flagged
 // `exact: false` and shown with ≈. Constants were fitted on 95 requests with recorded usage; docs/tokens.md
 // gives the fit, the held-out error and what is not modelled.
+import type { ParsedRequest } from '../model.ts';
 
 /** Characters per token for prose (no symbols) and for fully symbol-dense text (JSON, code). */
 const PROSE_CHARS_PER_TOKEN = 4.0;
@@ -16,11 +17,41 @@ export function usesNewTokenizer(model: string | null): boolean {
   return model !== null && NEW_TOKENIZER_MODELS.test(model.toLowerCase());
 }
 
+/**
+ * Whether a Claude request's recorded usage measures something other than the prompt in the file: server tools
+ * (web search, web fetch, code execution, ...) run several server-side iterations whose prompts the usage sums,
+ * and `context_management` may compact the context first. Such requests carry the notes
+ * `server_tool_not_modelled` / `context_management` and are left out of every estimate-accuracy figure and of
+ * calibration.
+ */
+export function usageMeasuresOtherPrompt(request: Pick<ParsedRequest, 'format' | 'segments' | 'notes'>): boolean {
+  if (request.format !== 'anthropic-messages') return false;
+  if (request.notes.some((note) => note.code === 'context_management')) return true;
+  return request.segments.some((segment) => segment.category === 'tools' && segment.messageIndex < 0 && !segment.wire.includes('"input_schema"'));
+}
+
 /** Per-request framing: a constant plus tokens per message (role markers). */
 export const CLAUDE_REQUEST_BASE_TOKENS = 4;
 export const CLAUDE_PER_MESSAGE_TOKENS = 3;
 /** Extended thinking enabled adds a hidden instruction (two recorded pairs differ by 28–29 tokens). */
 export const CLAUDE_THINKING_TOKENS = 28;
+/**
+ * Adaptive thinking adds less: 17 on Opus 4.6 (the same question billed 14 without, 31 with), nothing measurable
+ * on the newer tokenizer's models (Opus 4.7 / 4.8 with adaptive thinking billed 18 and 13 for that question).
+ */
+export const CLAUDE_ADAPTIVE_THINKING_TOKENS = 17;
+/**
+ * A json_schema output format (`output_config.format`) adds a hidden instruction beside its schema: one
+ * recording (Sonnet 4.5, a one-property schema with anyOf) billed 222 for a 10-token question.
+ */
+export const CLAUDE_OUTPUT_FORMAT_TOKENS = 144;
+/**
+ * `output_config.task_budget` adds a hidden instruction: two recordings (Opus 4.7) billed 41 and 42 more, which
+ * is this × the newer tokenizer's factor (segments are scaled by it).
+ */
+export const CLAUDE_TASK_BUDGET_TOKENS = 32;
+/** Path of the segment that carries a task budget (the importer's; the count is the constant above). */
+export const TASK_BUDGET_PATH = 'output_config.task_budget';
 /**
  * Hidden tool-use system prompt, by tool_choice. Anthropic's docs quote 346 (auto/none) and 313 (any/tool);
  * the recorded usage (Sonnet 4.5/4.6, Haiku 4.5, Opus 4.6, Fable 5) fits 483 and 604 instead.

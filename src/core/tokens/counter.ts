@@ -2,6 +2,10 @@
 // (interned, so the Map key is one string object) is tokenized once and looked up afterwards.
 import type { Category, ParsedRequest, Segment } from '../model.ts';
 import {
+  CLAUDE_ADAPTIVE_THINKING_TOKENS,
+  CLAUDE_OUTPUT_FORMAT_TOKENS,
+  CLAUDE_TASK_BUDGET_TOKENS,
+  TASK_BUDGET_PATH,
   CLAUDE_PER_MESSAGE_TOKENS,
   CLAUDE_REQUEST_BASE_TOKENS,
   CLAUDE_TOOL_CALL_TOKENS,
@@ -301,7 +305,9 @@ export class TokenCounter {
       toolUseSystem += /^(?:any|tool)\b/.test(choice) ? CLAUDE_TOOL_SYSTEM_ANY : CLAUDE_TOOL_SYSTEM_AUTO;
     }
     // `enabled` / `adaptive` extended thinking (optionally `:<effort>`); an effort setting alone adds nothing.
-    if (/^(?:enabled|adaptive)\b/.test(request.options.thinking ?? '')) toolUseSystem += CLAUDE_THINKING_TOKENS;
+    const thinking = request.options.thinking ?? '';
+    if (/^enabled\b/.test(thinking)) toolUseSystem += CLAUDE_THINKING_TOKENS;
+    else if (/^adaptive\b/.test(thinking) && factor === 1) toolUseSystem += CLAUDE_ADAPTIVE_THINKING_TOKENS;
     // The newer-tokenizer factor applies to text only: framing markers and the hidden tool prompt fit the
     // recorded 4.7+ requests better unscaled (Fable 5's tool requests bill less than Sonnet 4.6's).
     const overhead: OverheadTokens = {
@@ -313,6 +319,15 @@ export class TokenCounter {
   }
 
   private claudeSegment(segment: Segment, notes: Set<TokenNoteCode>): number {
+    if (RESPONSE_FORMAT_PATHS.has(segment.path)) {
+      notes.add('response_format_estimated');
+      const rendered = renderResponseFormat(parseJson(segment.wire));
+      return this.claudeCount(rendered?.schema ?? segment.text) + CLAUDE_OUTPUT_FORMAT_TOKENS;
+    }
+    if (segment.path === TASK_BUDGET_PATH) {
+      notes.add('response_format_estimated');
+      return CLAUDE_TASK_BUDGET_TOKENS;
+    }
     switch (segment.category) {
       case 'tools': {
         const estimate = this.claudeCount(segment.text);

@@ -13,8 +13,11 @@ import { askOrShowError } from './ask.ts';
 /** Rows asked for and drawn at once; a larger input shows this many around the selected request. */
 const MAX_ROWS = 200;
 
-/** Whether the user asked for estimates calibrated on recorded usage; kept while the page lives. */
-let calibrateFromUsage = false;
+/**
+ * Whether Claude estimates are calibrated on the log's recorded usage: on by default when the log has any (the
+ * box says so and turns it off); kept while the page lives.
+ */
+let calibrateFromUsage = true;
 
 function money(value: number | null): string {
   if (value === null) return '–';

@@ -1,0 +1,124 @@
+// Claude request-level estimates and labels, on bodies of pydantic-ai cassettes (tests/models/cassettes/
+// test_anthropic/, commit 4fda38988f29, MIT) whose responses recorded the prompt given beside each, and synthetic
+// bodies where said so.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyzeInput } from '../../src/core/analysis/analyze.ts';
+import { calibrationFromUsage } from '../../src/core/cache/calibrate.ts';
+import { usageMeasuresOtherPrompt } from '../../src/core/tokens/claude.ts';
+import { analyzeCommand } from '../../src/cli/commands/analyze.ts';
+import type { CliIO } from '../../src/cli/io.ts';
+
+const encoder = new TextEncoder();
+const QUESTION = [{ role: 'user', content: [{ type: 'text', text: 'What is 2+2?' }] }];
+
+async function analyze(bodies: object[]) {
+  const text = bodies.map((body) => JSON.stringify(body)).join('\n');
+  return analyzeInput([{ name: 'requests.jsonl', bytes: encoder.encode(text) }], { format: 'anthropic-messages' });
+}
+
+describe('Claude estimates of recorded request shapes', () => {
+  it('adaptive thinking adds 17 before the newer tokenizer and nothing on it (recorded 31, 13, 18)', async () => {
+    const analysis = await analyze([
+      { max_tokens: 4096, messages: QUESTION, model: 'claude-opus-4-6', thinking: { type: 'adaptive' } }, // test_anthropic_opus_46_features[adaptive-thinking]: 31
+      { max_tokens: 4096, messages: QUESTION, model: 'claude-opus-4-8', output_config: { effort: 'xhigh' }, thinking: { display: 'summarized', type: 'adaptive' } }, // test_anthropic_opus_48_features: 13
+      { max_tokens: 4096, messages: QUESTION, model: 'claude-opus-4-7', output_config: { effort: 'xhigh' }, thinking: { display: 'summarized', type: 'adaptive' } }, // test_anthropic_opus_47_features: 18
+    ]);
+    const totals = analysis.tokens.map((t) => t.total);
+    // 7 framing + the question's estimate (4; ×1.3 → 5 on the newer tokenizer) + 17 / 0.
+    expect(totals).toEqual([28, 12, 12]);
+    expect(totals.map((t, i) => Math.abs(t - [31, 13, 18][i]!))).toEqual([3, 1, 6]);
+  });
+
+  it('a json_schema output_config.format is counted as a segment (recorded 222)', async () => {
+    const analysis = await analyze([
+      {
+        max_tokens: 4096,
+        messages: [{ content: [{ text: 'Return exactly this payment amount: 12.34', type: 'text' }], role: 'user' }],
+        model: 'claude-sonnet-4-5',
+        output_config: {
+          format: {
+            schema: {
+              additionalProperties: false,
+              properties: { amount: { anyOf: [{ type: 'number' }, { description: '{pattern: ^(?!^[-+.]*$)[+-]?0*\\d*\\.?\\d*$}', type: 'string' }] } },
+              required: ['amount'],
+              type: 'object',
+            },
+            type: 'json_schema',
+          },
+        },
+      },
+    ]);
+    expect(analysis.requests[0]!.segments.map((s) => s.path)).toEqual(['output_config.format', 'messages[0].content[0]']);
+    expect(analysis.tokens[0]!.notes).toContain('response_format_estimated');
+    expect(Math.abs(analysis.tokens[0]!.total - 222)).toBeLessThanOrEqual(5);
+  });
+
+  it('a task budget is counted (recorded 54 against 12 without)', async () => {
+    const analysis = await analyze([
+      { max_tokens: 4096, messages: QUESTION, model: 'claude-opus-4-7', output_config: { effort: 'high', task_budget: { total: 20000, type: 'tokens' } } },
+    ]);
+    expect(analysis.tokens[0]!.total).toBe(54);
+  });
+});
+
+describe('requests whose recorded usage measures another prompt are labelled', () => {
+  const plainTool = { name: 'get_weather', description: 'Weather.', input_schema: { type: 'object', properties: {} } };
+  const bodies = [
+    { model: 'claude-sonnet-4-6', max_tokens: 8, messages: QUESTION, context_management: { edits: [{ type: 'compact_20260112', trigger: { type: 'input_tokens', value: 50000 } }] } },
+    { model: 'claude-sonnet-4-5', max_tokens: 8, messages: QUESTION, tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 5 }] },
+    { model: 'claude-sonnet-4-5', max_tokens: 8, messages: QUESTION, tools: [plainTool] },
+  ];
+
+  it('server tools and context_management carry their note; a plain tool does not (synthetic)', async () => {
+    const analysis = await analyze(bodies);
+    expect(analysis.requests[0]!.notes.map((n) => n.code)).toContain('context_management');
+    expect(analysis.tokens[1]!.notes).toContain('server_tool_not_modelled');
+    expect(analysis.requests.map((r) => usageMeasuresOtherPrompt(r))).toEqual([true, true, false]);
+  });
+
+  it('calibration from recorded usage leaves them out (synthetic usage)', async () => {
+    const analysis = await analyze(bodies);
+    const total = analysis.tokens[2]!.total;
+    // The labelled two record 100× their estimate (as summed iterations would); the plain one twice its estimate.
+    analysis.requests.forEach((r, i) => {
+      r.recorded = { input: i < 2 ? analysis.tokens[i]!.total * 100 : total * 2, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, output: 1 };
+    });
+    const calibration = calibrationFromUsage(analysis.requests, analysis.segmentTokens, analysis.overheadTokens);
+    expect(calibration).toEqual({ factor: 2, source: 'recorded-usage', requests: 1 });
+  });
+});
+
+describe('ctxray analyze applies the calibration from recorded usage by default', () => {
+  it('says so, and --no-usage-calibration keeps the plain estimates (synthetic gateway capture)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'ctxray-usage-calibration-'));
+    try {
+      const file = path.join(dir, 'synthetic-capture.jsonl');
+      const request = { model: 'claude-sonnet-4-5', max_tokens: 8, messages: [{ role: 'user', content: 'Synthetic question about caching. '.repeat(30) }] };
+      writeFileSync(file, JSON.stringify({ request, response: { usage: { input_tokens: 500, output_tokens: 4 } } }) + '\n');
+      const run = async (argv: string[]) => {
+        const out: string[] = [];
+        const err: string[] = [];
+        const io: CliIO = { stdout: (t) => out.push(t), stderr: (t) => err.push(t), readStdin: () => Promise.resolve(new Uint8Array()), env: {}, cwd: dir };
+        const code = await analyzeCommand(argv, io);
+        const record = JSON.parse(out.join('')) as { requests: { tokens: { total: number } }[]; calibration?: { factor: number; source: string } };
+        return { code, record, err: err.join('') };
+      };
+      const calibrated = await run([file, '--json', '-']);
+      const plain = await run([file, '--json', '-', '--no-usage-calibration']);
+      expect(calibrated.code).toBe(0);
+      expect(plain.code).toBe(0);
+      expect(calibrated.err).toMatch(/calibrated Claude estimates on this log's recorded usage: ×\d+\.\d{4} \(median over 1 request/);
+      expect(calibrated.record.calibration?.source).toBe('recorded-usage');
+      expect(plain.record.calibration).toBeUndefined();
+      expect(plain.err).not.toContain('calibrated');
+      // One request: rescaled to its own recorded prompt, up to per-segment rounding.
+      expect(Math.abs(calibrated.record.requests[0]!.tokens.total - 500)).toBeLessThanOrEqual(2);
+      expect(plain.record.requests[0]!.tokens.total).not.toBe(calibrated.record.requests[0]!.tokens.total);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
