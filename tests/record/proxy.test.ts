@@ -3,6 +3,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProxy, type RecordingProxy } from '../../src/cli/record/proxy.ts';
 import { keptHeaders, KEPT_REQUEST_HEADERS, redactedPath } from '../../src/cli/record/capture.ts';
@@ -238,5 +239,45 @@ describe('the proxy', () => {
     expect(records[before + 1]!.request['body_base64']).toBe('//4A');
     // The fake upstream answered JSON with usage both times.
     expect(records[before]!.usage).toEqual(ANTHROPIC_JSON.usage);
+  });
+});
+
+describe('compressed responses', () => {
+  it('writes a brotli or deflate body decoded, forwards bytes it cannot decode (zstd) without writing them', async () => {
+    const json = Buffer.from(JSON.stringify({ id: 'resp_c', usage: { input_tokens: 40, output_tokens: 2 } }));
+    const encoded: Record<string, Buffer> = { br: zlib.brotliCompressSync(json), deflate: zlib.deflateSync(json), zstd: Buffer.from('not really zstd') };
+    const server = http.createServer((req, res) => {
+      req.resume();
+      const encoding = (req.url ?? '').split('=')[1] ?? '';
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding });
+      res.end(encoded[encoding]);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = new URL(`http://127.0.0.1:${(server.address() as net.AddressInfo).port}`);
+    const written: CaptureRecord[] = [];
+    const proxy = await startProxy(0, { upstreams: { anthropic: origin, openai: origin }, onRecord: (record) => written.push(record) });
+    try {
+      for (const encoding of ['br', 'deflate', 'zstd']) {
+        const got = await new Promise<Buffer>((resolve, reject) => {
+          const req = http.request({ host: '127.0.0.1', port: proxy.port, path: `/v1/responses?enc=${encoding}`, method: 'POST', headers: { 'content-type': 'application/json' }, agent: false }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('end', () => resolve(Buffer.concat(chunks)));
+          });
+          req.on('error', reject);
+          req.end('{"model":"gpt-5","input":"hi"}');
+        });
+        // The client gets the compressed bytes as sent.
+        expect(got.equals(encoded[encoding]!)).toBe(true);
+      }
+      await recordsReach(written, 3);
+      expect(written.map((r) => r.usage)).toEqual([{ input_tokens: 40, output_tokens: 2 }, { input_tokens: 40, output_tokens: 2 }, null]);
+      expect(written[0]!.response['body']).toEqual(JSON.parse(json.toString('utf8')));
+      expect(written[2]!.response['body_error']).toBe('content-encoding zstd is not decoded; body not written');
+      expect(written[2]!.response).not.toHaveProperty('body');
+    } finally {
+      await proxy.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
