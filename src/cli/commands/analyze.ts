@@ -260,13 +260,14 @@ function writeJson(args: AnalyzeArgs, io: CliIO, json: string): string | null {
 /** Writes one output file (--json, --html) under the same rules. Returns an error or null. */
 function writeOutput(flag: string, target: string, args: AnalyzeArgs, io: CliIO, data: string): string | null {
   const inputPaths = [...args.inputs.filter((input) => input !== '-'), ...(args.folderFiles ?? [])];
-  const check = checkOutputPath(target, inputPaths, { cwd: io.cwd });
+  const rules = { cwd: io.cwd, stdinIsInput: args.inputs.includes('-') };
+  const check = checkOutputPath(target, inputPaths, rules);
   if (!check.ok && !(args.force && check.code === 'OUTPUT_EXISTS')) {
     const hint = check.code === 'OUTPUT_EXISTS' ? ' (pass --force to replace it)' : '';
     return check.message.replaceAll('--out', flag) + hint;
   }
   if (check.ok) {
-    const written = writeOutputSafely(target, inputPaths, data, { cwd: io.cwd });
+    const written = writeOutputSafely(target, inputPaths, data, rules);
     return written.ok ? null : written.message.replaceAll('--out', flag);
   }
   return replaceFile(path.resolve(io.cwd, target), data, flag);

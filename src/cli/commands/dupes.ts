@@ -137,7 +137,7 @@ export const dupesCommand: Command = async (argv, io) => {
   if (out === null) io.stdout(report);
   else {
     // Never an input, never an existing file, never a half-written report (docs/file-safety.md).
-    const written = writeOutputSafely(out, input === '-' ? [] : [input], report, { cwd: io.cwd });
+    const written = writeOutputSafely(out, input === '-' ? [] : [input], report, { cwd: io.cwd, stdinIsInput: input === '-' });
     if (!written.ok) {
       io.stderr(`ctxray dupes: ${written.message} (${written.code})\n`);
       return 2;

@@ -28,6 +28,21 @@ export interface OutputCheckOptions {
   companionsOf?: string;
   /** Base for relative paths (the CLI passes io.cwd); defaults to the process working directory. */
   cwd?: string;
+  /**
+   * Standard input is one of the inputs (`-`): the file it was redirected from (`< report.json`), found by
+   * fstat(0), is an input like any other, so no writer can replace it.
+   */
+  stdinIsInput?: boolean;
+}
+
+/** dev:ino of the file standard input reads, or null when it has none (closed). */
+function stdinIdentity(): string | null {
+  try {
+    const stats = fs.fstatSync(0, { bigint: true });
+    return `${stats.dev}:${stats.ino}`;
+  } catch {
+    return null;
+  }
 }
 
 /** SQLite's companion-file suffixes (write-ahead log, shared memory, rollback journal). */
@@ -141,20 +156,23 @@ export function checkOutputPath(outPath: string, inputPaths: readonly string[], 
     const identity = identityOf(input);
     if (identity !== null) inputIdentities.set(identity, realpathOrNull(input) ?? input);
   }
+  const stdin = options.stdinIsInput === true ? stdinIdentity() : null;
+  // Redirected from a file, stdin has that file's identity; it has no path, so it can only be an alias.
+  if (stdin !== null && !inputIdentities.has(stdin)) inputIdentities.set(stdin, '(stdin)');
 
-  // Exclusive creation: anything already at the destination (file, directory, dangling symlink) is refused.
-  for (const spelling of new Set([requested, destination])) {
+  // Every rule that protects an input comes before the existence check, whose refusal (OUTPUT_EXISTS) is the
+  // only one `--force` may override: an existing input, or a file inside an input directory, is never replaced.
+  const spellings = new Set([requested, destination]);
+  for (const spelling of spellings) {
     const existing = lstatOrNull(spelling);
-    if (existing === null) continue;
-    if (existing.isSymbolicLink()) return refuse('OUTPUT_SYMLINK', '--out is a symlink; symlink destinations are refused');
+    if (existing === null || existing.isSymbolicLink()) continue;
     const identity = identityOf(spelling, false);
     const aliased = identity === null ? undefined : inputIdentities.get(identity);
     if (aliased !== undefined) {
       return aliased === destination
         ? refuse('OUTPUT_IS_INPUT', '--out is one of the inputs; inputs are never overwritten')
-        : refuse('OUTPUT_ALIASES_INPUT', '--out is another name of an input (a hard link, or a case variant on a case-insensitive filesystem); inputs are never overwritten');
+        : refuse('OUTPUT_ALIASES_INPUT', '--out is another name of an input (a hard link, standard input redirected from it, or a case variant on a case-insensitive filesystem); inputs are never overwritten');
     }
-    return refuse('OUTPUT_EXISTS', '--out already exists; choose a new file name (existing files are never overwritten)');
   }
 
   // Containment: no ancestor of the destination, up to and including the filesystem root, may be an input.
@@ -181,6 +199,14 @@ export function checkOutputPath(outPath: string, inputPaths: readonly string[], 
         return refuse('OUTPUT_COMPANION_CLASH', "--out takes the name of the sidecar or one of its -wal/-shm/-journal companions (compared ignoring case)");
       }
     }
+  }
+
+  // Exclusive creation: anything else already at the destination (file, directory, dangling symlink) is refused.
+  for (const spelling of spellings) {
+    const existing = lstatOrNull(spelling);
+    if (existing === null) continue;
+    if (existing.isSymbolicLink()) return refuse('OUTPUT_SYMLINK', '--out is a symlink; symlink destinations are refused');
+    return refuse('OUTPUT_EXISTS', '--out already exists; choose a new file name (existing files are never overwritten)');
   }
   return { ok: true, path: destination };
 }
