@@ -97,8 +97,9 @@ describe('ctxray analyze <folder> (synthetic transcripts)', () => {
     ]);
     expect(record.summary.topConversations[1]?.cost).toBeCloseTo(COST_B, 10);
     expect(record.transcripts.recordedRequests).toBe(3);
-    // No path, file name or payload text in the record.
-    expect(stdout).not.toContain('synthetic-session');
+    // No absolute path or payload text in the record; file names only as sessions[].file, relative to the folder.
+    expect((record as unknown as { sessions: { file: string }[] }).sessions.map((row) => row.file).sort()).toEqual(['a/synthetic-session-a.jsonl', 'b/nested/synthetic-session-b.jsonl']);
+    expect(stdout.split('synthetic-session').length - 1).toBe(2);
     expect(stdout).not.toContain('synthetic question');
     expect(stdout).not.toContain(dir);
   });

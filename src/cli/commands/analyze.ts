@@ -199,7 +199,7 @@ function openFolder(full: string, shown: string, files: InputFile[], folders: Fo
   for (const file of listing.files) {
     folders.indices.add(files.length);
     folders.paths.push(file.full);
-    files.push({ name: file.name, bytes: lazyFileStream(file.full), size: file.size });
+    files.push({ name: file.name, bytes: lazyFileStream(file.full), size: file.size, folderPath: relativePath(full, file.full) });
   }
   folders.skipped.push(...listing.skipped);
   if (listing.leftOut > 0) folders.skipped.push(`${shown}: ${listing.leftOut} more file(s) beyond the first ${MAX_FOLDER_FILES} left unread`);
@@ -232,17 +232,22 @@ async function openInputs(args: AnalyzeArgs, io: CliIO, folders: FolderInputs): 
       throw new UsageError(`cannot read ${input}: ${describeFsError(error)}`);
     }
     const stream = Readable.toWeb(fs.createReadStream(full)) as ReadableStream<Uint8Array>;
-    files.push({ name: input, bytes: stream, size: stats.size });
+    files.push({ name: input, bytes: stream, size: stats.size, folderPath: path.basename(full) });
     // A session's subagents and a task's other half are read with it, unless given as inputs themselves.
     for (const companion of companionFiles(full, input)) {
       if (given.has(companion.full)) continue;
       given.add(companion.full);
       folders.indices.add(files.length);
       folders.paths.push(companion.full);
-      files.push({ name: companion.name, bytes: lazyFileStream(companion.full), size: companion.size });
+      files.push({ name: companion.name, bytes: lazyFileStream(companion.full), size: companion.size, folderPath: relativePath(path.dirname(full), companion.full) });
     }
   }
   return files;
+}
+
+/** `file` relative to `folder`, with `/` separators whatever the platform (the record's one form of a path). */
+function relativePath(folder: string, file: string): string {
+  return path.relative(folder, file).split(path.sep).join('/');
 }
 
 function describeFsError(error: unknown): string {

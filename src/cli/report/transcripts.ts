@@ -2,7 +2,8 @@
 // recorded usage, the redaction estimate), cache and cost agreement, TTL check; and the time-range summary (per
 // day, per model, the costliest conversations and finding codes). Counts, model ids and file names only.
 import type { Analysis } from '../../core/analysis/types.ts';
-import { agreementOf, summaryOf, type TranscriptAgreement, type TimeRangeSummary } from '../../core/transcripts/index.ts';
+import { agreementOf, sessionsOf, summaryOf, type TranscriptAgreement, type TimeRangeSummary } from '../../core/transcripts/index.ts';
+import { renderSessions } from './sessions.ts';
 
 export interface TranscriptTerminalOptions {
   color: boolean;
@@ -177,5 +178,6 @@ export function renderTranscriptReport(analysis: Analysis, options: TranscriptTe
   if (agreement !== null && agreement.recordedRequests > 0) text += renderAgreement(agreement, options);
   const summary = options.summary ? summaryOf(analysis) : null;
   if (summary !== null) text += renderSummary(summary, options);
+  if (options.summary) text += renderSessions(sessionsOf(analysis), painter(options.color));
   return text;
 }

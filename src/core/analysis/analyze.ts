@@ -30,11 +30,16 @@ export async function analyzeInput(files: InputFile[], options: AnalyzeOptions =
     ...(options.onProgress !== undefined && { onProgress: options.onProgress }),
     ...(options.limits !== undefined && { limits: options.limits }),
   });
-  return analyzeRead(
+  const analysis = await analyzeRead(
     read,
     files.map((file) => file.name),
     options,
   );
+  files.forEach((file, i) => {
+    const target = analysis.files[i];
+    if (target && file.folderPath !== undefined) target.folderPath = file.folderPath;
+  });
+  return analysis;
 }
 
 /** The analysis of requests already read (the pure half of analyzeInput; tests build ReadResults by hand). */
@@ -55,6 +60,7 @@ export async function analyzeRead(read: ReadResult, fileNames: readonly string[]
       requests: summary?.requests ?? 0,
       errors: summary?.errors ?? 0,
       totals: emptyTotals(),
+      ...(summary?.session !== undefined && { session: summary.session }),
     };
   });
   const totals = emptyTotals();

@@ -1,5 +1,6 @@
 // The versioned JSON record of an analysis (`--json`), described by docs/analysis.schema.json.
-// It carries counts, codes, JSON paths and hashes only: never request text, tool names, file names or ids.
+// It carries counts, codes, JSON paths and hashes only: never request text, tool names or ids, and file names only
+// as paths relative to the folder given (sessions[].file), never absolute ones.
 import type { CacheMarker, Category, ParsedRequest, RecordedUsage, WireFormat } from '../model.ts';
 import type { OverheadTokens, RequestTokens, Tokenizer } from '../tokens/counter.ts';
 import type { Analysis, ModelUse, ResolvedModel, TokenTotals } from './types.ts';
@@ -11,7 +12,7 @@ import {
   requestCacheRecord,
   type RequestCacheRecord,
 } from '../cache/record.ts';
-import { summaryRecord, transcriptsRecord } from '../transcripts/index.ts';
+import { sessionsRecord, summaryRecord, transcriptsRecord } from '../transcripts/index.ts';
 import { isoTime } from '../transcripts/time.ts';
 
 export const ANALYSIS_SCHEMA = 'ctxray.analysis/2';
@@ -84,6 +85,7 @@ export const RECORD_SECTIONS: ReadonlyArray<readonly [key: string, build: Record
   ['nearDuplicatesCut', (analysis) => (analysis.cache?.nearDuplicatesCut ? { ...analysis.cache.nearDuplicatesCut } : undefined)],
   ['transcripts', transcriptsRecord],
   ['summary', summaryRecord],
+  ['sessions', sessionsRecord],
   ['errors', errorsSection],
 ];
 

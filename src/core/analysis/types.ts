@@ -1,4 +1,5 @@
 // The analysis result: a plain, serializable object graph (it is posted from the worker to the page).
+import type { SessionLink } from '../formats/registry.ts';
 import type { Category, ParsedRequest, ReadError, WireFormat } from '../model.ts';
 import type { PricedModel } from '../pricing/table.ts';
 import type { RequestTokens } from '../tokens/counter.ts';
@@ -37,6 +38,13 @@ export interface AnalysisFile {
   requests: number;
   errors: number;
   totals: TokenTotals;
+  /**
+   * Path relative to the folder it was found in (or the file's own name), with `/` separators: the one name the
+   * JSON record may carry (sessions[].file). Absent when the caller gave none.
+   */
+  folderPath?: string;
+  /** An agent transcript's place among its sessions (main session or subagent), when it records one. */
+  session?: SessionLink;
 }
 
 export interface ModelUse {

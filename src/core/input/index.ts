@@ -35,6 +35,8 @@ export interface InputFile {
   bytes: Uint8Array | ReadableStream<Uint8Array>;
   /** Byte size when known (a stream's Content-Length / File.size); used for progress only. */
   size?: number;
+  /** Path relative to the folder given (`/` separators), the only name the JSON record carries (sessions[].file). */
+  folderPath?: string;
 }
 
 export interface ReadProgress {

@@ -2,6 +2,7 @@
 // parts of the JSON record (numbers, codes, model ids and file indices only).
 import type { Analysis } from '../analysis/types.ts';
 import { transcriptAgreement, type TranscriptAgreement } from './agreement.ts';
+import { sessionTable, type SessionTable } from './sessions.ts';
 import { timeRangeSummary, type TimeRangeSummary } from './summary.ts';
 
 /** Null when the analysis has no cache section (it is what the comparisons are made against). */
@@ -64,6 +65,17 @@ export function transcriptsRecord(analysis: Analysis): unknown {
   };
 }
 
+/** Sessions, projects and days of the input (sessions.ts); misses once the cache analysis prices them. */
+export function sessionsOf(analysis: Analysis): SessionTable {
+  return sessionTable(analysis, null);
+}
+
+/** The record's `sessions` section: one row per session, the costliest first; hit rates rounded like the rest. */
+export function sessionsRecord(analysis: Analysis): unknown {
+  if (analysis.requests.length === 0) return undefined;
+  return sessionsOf(analysis).sessions.map((row) => ({ ...row, hitRate: round4(row.hitRate) }));
+}
+
 /** The record's `summary` section (present with the cache analysis). */
 export function summaryRecord(analysis: Analysis): unknown {
   return summaryOf(analysis) ?? undefined;
@@ -71,4 +83,5 @@ export function summaryRecord(analysis: Analysis): unknown {
 
 export type { TranscriptAgreement, RequestAgreement, ConversationAgreement } from './agreement.ts';
 export type { TimeRangeSummary } from './summary.ts';
+export type { SessionRow, SessionTable, GroupRow } from './sessions.ts';
 export { timelineOf, type Timeline, type TimelinePoint } from './timeline.ts';

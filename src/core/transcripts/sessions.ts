@@ -1,0 +1,210 @@
+// Sessions of a folder of agent logs (`ctxray analyze ~/.claude/projects`): one row per session, with what the
+// provider recorded for its requests, what that cost, its hit rate, and — with the cache analysis' misses — what
+// the misses cost. A session is an input file with requests; a Claude Code subagent's transcript is counted in the
+// row of the session that started it (same session id), never in a row of its own; a Cline task's two files give
+// one row (its requests are on the file read second). Rows carry the file's path relative to the folder given,
+// never an absolute path, and the project: the first folder of that path (a Claude Code project slug, a Gemini CLI
+// project hash), or "" for a file at the top.
+import type { Analysis, AnalysisFile } from '../analysis/types.ts';
+import { priceRecorded } from '../cache/cost.ts';
+import { isoTime, utcDay } from './time.ts';
+
+export interface RecordedSums {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite5m: number;
+  cacheWrite1h: number;
+}
+
+export interface MissSums {
+  count: number;
+  /** Prompt tokens written again or sent uncached that hits would have read. */
+  tokens: number;
+  /** USD those misses cost over hits (priced misses only). */
+  cost: number;
+}
+
+export interface SessionRow {
+  /** Path relative to the folder given (or the file's name); the file of the main session. */
+  file: string;
+  /** The importer that read it (claude-code, codex-rollout, gemini-cli, cline-task, pi-session) or the wire format. */
+  agent: string;
+  project: string;
+  /** ISO times of its first and last timestamped request, or null. */
+  start: string | null;
+  end: string | null;
+  /** Requests of the session, its subagents' included. */
+  requests: number;
+  /** Subagent transcripts counted in this row, and their requests. */
+  subagents: { files: number; requests: number };
+  /** Requests whose usage the log recorded (the sums below are over those). */
+  recordedRequests: number;
+  recorded: RecordedSums;
+  /** USD of the recorded usage at the models' prices; requests on an unpriced model add nothing. */
+  cost: number;
+  unpricedRequests: number;
+  /** cacheRead ÷ (input + cacheRead + cache writes) over the recorded requests; null when nothing was recorded. */
+  hitRate: number | null;
+  /** Cache misses of its requests, when the analysis has them. */
+  misses: MissSums | null;
+}
+
+export interface GroupRow {
+  /** The project, or the UTC day (YYYY-MM-DD, null for requests without a time). */
+  key: string | null;
+  sessions: number;
+  requests: number;
+  recorded: RecordedSums;
+  cost: number;
+  hitRate: number | null;
+  misses: MissSums | null;
+}
+
+export interface SessionTable {
+  sessions: SessionRow[];
+  projects: GroupRow[];
+  days: GroupRow[];
+}
+
+/** Per request: its miss tokens and cost, when the cache analysis has a miss analysis. */
+export type MissOf = (request: number) => { tokens: number; cost: number | null } | null;
+
+const emptySums = (): RecordedSums => ({ input: 0, output: 0, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0 });
+
+function hitRate(sums: RecordedSums): number | null {
+  const prompt = sums.input + sums.cacheRead + sums.cacheWrite5m + sums.cacheWrite1h;
+  return prompt === 0 ? null : sums.cacheRead / prompt;
+}
+
+function addSums(into: RecordedSums, from: RecordedSums): void {
+  into.input += from.input;
+  into.output += from.output;
+  into.cacheRead += from.cacheRead;
+  into.cacheWrite5m += from.cacheWrite5m;
+  into.cacheWrite1h += from.cacheWrite1h;
+}
+
+const nameOf = (file: AnalysisFile, index: number): string => file.folderPath ?? `file ${index + 1}`;
+
+export function projectOf(folderPath: string): string {
+  const parts = folderPath.split('/').filter((part) => part !== '' && part !== '.');
+  return parts.length > 1 ? parts[0]! : '';
+}
+
+/** Which row each file's requests go to: its own, or (a subagent) its parent session's file. */
+function rowFiles(files: readonly AnalysisFile[]): number[] {
+  const mainBySession = new Map<string, number>();
+  files.forEach((file, i) => {
+    const link = file.session;
+    if (link && link.agentId === null && link.sessionId !== null && file.requests > 0 && !mainBySession.has(`${file.format}\u0000${link.sessionId}`)) {
+      mainBySession.set(`${file.format}\u0000${link.sessionId}`, i);
+    }
+  });
+  return files.map((file, i) => {
+    const link = file.session;
+    if (!link || link.agentId === null || link.sessionId === null) return i;
+    return mainBySession.get(`${file.format}\u0000${link.sessionId}`) ?? i;
+  });
+}
+
+export function sessionTable(analysis: Analysis, missOf: MissOf | null): SessionTable {
+  const owner = rowFiles(analysis.files);
+  const rows = new Map<number, SessionRow & { first: number | null; last: number | null; subagentFiles: Set<number> }>();
+  const projects = new Map<string | null, GroupRow & { members: Set<number> }>();
+  const days = new Map<string | null, GroupRow & { members: Set<number> }>();
+  const group = (map: Map<string | null, GroupRow & { members: Set<number> }>, key: string | null) => {
+    let row = map.get(key);
+    if (row === undefined) {
+      row = { key, sessions: 0, requests: 0, recorded: emptySums(), cost: 0, hitRate: null, misses: missOf === null ? null : { count: 0, tokens: 0, cost: 0 }, members: new Set() };
+      map.set(key, row);
+    }
+    return row;
+  };
+
+  analysis.requests.forEach((request, r) => {
+    const fileIndex = owner[request.file] ?? request.file;
+    const file = analysis.files[fileIndex];
+    if (file === undefined) return;
+    let row = rows.get(fileIndex);
+    if (row === undefined) {
+      const name = nameOf(file, fileIndex);
+      row = {
+        file: name,
+        agent: file.format ?? 'unknown',
+        project: projectOf(name),
+        start: null,
+        end: null,
+        requests: 0,
+        subagents: { files: 0, requests: 0 },
+        recordedRequests: 0,
+        recorded: emptySums(),
+        cost: 0,
+        unpricedRequests: 0,
+        hitRate: null,
+        misses: missOf === null ? null : { count: 0, tokens: 0, cost: 0 },
+        first: null,
+        last: null,
+        subagentFiles: new Set(),
+      };
+      rows.set(fileIndex, row);
+    }
+    row.requests++;
+    if (fileIndex !== request.file) {
+      row.subagents.requests++;
+      row.subagentFiles.add(request.file);
+    }
+    const time = request.timestamp;
+    if (time !== null) {
+      row.first = row.first === null ? time : Math.min(row.first, time);
+      row.last = row.last === null ? time : Math.max(row.last, time);
+    }
+    const figures = emptySums();
+    let cost = 0;
+    if (request.recorded !== null) {
+      const usage = request.recorded;
+      figures.input = usage.input;
+      figures.output = usage.output;
+      figures.cacheRead = usage.cacheRead;
+      figures.cacheWrite5m = usage.cacheWrite5m;
+      figures.cacheWrite1h = usage.cacheWrite1h;
+      row.recordedRequests++;
+      const priced = priceRecorded(request, analysis.models[r]?.pricing ?? null)?.total ?? null;
+      if (priced === null) row.unpricedRequests++;
+      else cost = priced;
+    }
+    addSums(row.recorded, figures);
+    row.cost += cost;
+    const miss = missOf?.(r) ?? null;
+    for (const target of [row, group(projects, row.project), group(days, utcDay(time))]) {
+      if (target !== row) {
+        target.requests++;
+        addSums(target.recorded, figures);
+        target.cost += cost;
+        (target as { members: Set<number> }).members.add(fileIndex);
+      }
+      if (miss !== null && target.misses !== null) {
+        target.misses.count++;
+        target.misses.tokens += miss.tokens;
+        target.misses.cost += miss.cost ?? 0;
+      }
+    }
+  });
+
+  const sessions = [...rows.values()].map(({ first, last, subagentFiles, ...row }) => ({
+    ...row,
+    start: isoTime(first),
+    end: isoTime(last),
+    subagents: { files: subagentFiles.size, requests: row.subagents.requests },
+    hitRate: hitRate(row.recorded),
+  }));
+  const finish = (map: Map<string | null, GroupRow & { members: Set<number> }>): GroupRow[] =>
+    [...map.values()].map(({ members, ...row }) => ({ ...row, sessions: members.size, hitRate: hitRate(row.recorded) }));
+  const byCost = <T extends { cost: number }>(a: T, b: T) => b.cost - a.cost;
+  const dayOrder = (a: GroupRow, b: GroupRow) => (a.key === b.key ? 0 : a.key === null ? 1 : b.key === null ? -1 : a.key < b.key ? -1 : 1);
+  return {
+    sessions: sessions.sort(byCost),
+    projects: finish(projects).sort(byCost),
+    days: finish(days).sort(dayOrder),
+  };
+}
