@@ -78,6 +78,16 @@ describe('folder sessions', () => {
     expect(first!['hitRate']).toBe(Math.round((3000 / 6610) * 10_000) / 10_000);
     expect(second).toMatchObject({ file: '-synthetic-proj-b/s2.jsonl', requests: 1, subagents: { files: 0, requests: 0 }, recorded: { input: 500, output: 20, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0 }, hitRate: 0 });
     expect(second!['cost']).toBeCloseTo(COST_S2, 10);
+    // Misses are the cache analysis' requests[].miss of the session's files (the subagent's included), summed.
+    const full = JSON.parse(stdout) as { requests: { file: number; miss: { tokens: number; cost: number | null } | null }[] };
+    const missesOf = (files: number[]) => {
+      const rows = full.requests.filter((r) => files.includes(r.file) && r.miss !== null);
+      return { count: rows.length, tokens: rows.reduce((a, r) => a + r.miss!.tokens, 0), cost: rows.reduce((a, r) => a + (r.miss!.cost ?? 0), 0) };
+    };
+    // Files in sorted path order: the subagent (s1/… sorts before s1.jsonl), s1.jsonl, then proj-b/s2.jsonl.
+    expect(first!['misses']).toEqual(missesOf([0, 1]));
+    expect(second!['misses']).toEqual(missesOf([2]));
+    expect((first!['misses'] as { count: number }).count).toBeGreaterThan(0);
     // No absolute path anywhere in the record.
     expect(stdout).not.toContain(dir);
   });

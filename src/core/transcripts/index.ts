@@ -65,9 +65,10 @@ export function transcriptsRecord(analysis: Analysis): unknown {
   };
 }
 
-/** Sessions, projects and days of the input (sessions.ts); misses once the cache analysis prices them. */
+/** Sessions, projects and days of the input (sessions.ts), with the misses the cache analysis priced. */
 export function sessionsOf(analysis: Analysis): SessionTable {
-  return sessionTable(analysis, null);
+  const misses = analysis.cache?.misses;
+  return sessionTable(analysis, misses === undefined ? null : (r) => misses.requests[r] ?? null);
 }
 
 /** The record's `sessions` section: one row per session, the costliest first; hit rates rounded like the rest. */
