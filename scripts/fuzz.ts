@@ -1,4 +1,4 @@
-// `npm run fuzz -- --runs 100000 --seed N [--target <name-part>] [--budget <ms>] [--path <p>] [--hang <ms>]
+// `npm run fuzz -- --runs 100000 --seed N [--target <name>] [--budget <ms>] [--path <p>] [--hang <ms>]
 //                 [--targets <module>]`
 // Fuzzes every reader of untrusted input (tests/fuzz/targets.ts): the runs are split over the targets by weight,
 // each target's inputs come from one seeded fast-check run, and a failure is shrunk and printed with the seed and
@@ -29,7 +29,7 @@ type FromWorker =
   | { type: 'done' };
 
 const USAGE =
-  'usage: npm run fuzz -- [--runs N] [--seed N] [--target <name-part>] [--budget <ms>] [--path <fast-check path>]\n' +
+  'usage: npm run fuzz -- [--runs N] [--seed N] [--target <name>] [--budget <ms>] [--path <fast-check path>]\n' +
   '                       [--hang <ms>] [--targets <module exporting fuzzTargets()>]\n';
 const DEFAULT_TARGETS = new URL('../tests/fuzz/targets.ts', import.meta.url).href;
 
@@ -70,7 +70,8 @@ async function workerMain(options: Options): Promise<void> {
   const { runTarget } = await import('../tests/fuzz/runner.ts');
   const post = (message: FromWorker) => parentPort!.postMessage(message);
   const all = await fuzzTargets();
-  const chosen = options.target === null ? all : all.filter((t) => t.name.includes(options.target!));
+  // Exact names only: the replay line names one target, and "ui" must not also run "ui-folder".
+  const chosen = options.target === null ? all : all.filter((t) => t.name === options.target);
   post({ type: 'targets', names: chosen.map((t) => t.name) });
   const shares = shareRuns(options.runs, chosen.map((t) => t.weight));
   for (let i = 0; i < chosen.length; i++) {
@@ -126,7 +127,7 @@ function mainThread(): void {
     switch (message.type) {
       case 'targets':
         if (message.names.length === 0) {
-          process.stdout.write(`fuzz: no target matches "${options.target}"\n`);
+          process.stdout.write(`fuzz: no target is named "${options.target}" (--target takes a whole name)\n`);
           failures++;
         }
         return;

@@ -2,11 +2,12 @@
 // reader's 8 GiB ceiling) and refused as `unknown` / LOG_TOO_LARGE. At the cap passes, one over is refused.
 // Every log here is synthetic.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { logTooLarge } from '../../src/cli/commands/dupes.ts';
 import { REASON_MEANINGS } from '../../src/core/dupes/codes.ts';
 import { evaluateDupesInput } from '../../src/core/dupes/evaluate.ts';
 import { MAX_LOG_BYTES } from '../../src/core/dupes/limits.ts';
@@ -81,5 +82,26 @@ describe('ctxray dupes on a gzipped log (spawned)', () => {
     const record = JSON.parse(run.stdout) as { result: string; reason: string | null };
     expect(record).toMatchObject({ result: 'fail', reason: null });
     expect(run.status).toBe(1);
+  });
+});
+
+describe('dupes CLI on a plain log over 2 GiB', () => {
+  it('refuses it by its size as LOG_TOO_LARGE with the actual size (a sparse file, never read), exit 2', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'ctxray-big-'));
+    try {
+      const file = path.join(dir, 'big.jsonl');
+      writeFileSync(file, '{"messages":[]}\n');
+      truncateSync(file, MAX_LOG_BYTES + 1);
+      const bin = path.resolve(import.meta.dirname, '../../bin/ctxray.mjs');
+      const run = spawnSync(process.execPath, [bin, 'dupes', file], { encoding: 'utf8' });
+      expect(run.status).toBe(2);
+      expect(JSON.parse(run.stdout)).toMatchObject({ result: 'unknown', reason: 'LOG_TOO_LARGE', detail: { limit: MAX_LOG_BYTES, actual: MAX_LOG_BYTES + 1 } });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('at exactly 2 GiB the size alone does not refuse it (at the cap passes)', () => {
+    expect([logTooLarge(MAX_LOG_BYTES - 1), logTooLarge(MAX_LOG_BYTES), logTooLarge(MAX_LOG_BYTES + 1)]).toEqual([false, false, true]);
   });
 });

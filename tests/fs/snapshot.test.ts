@@ -62,6 +62,16 @@ describe('takeSnapshot / snapshotChanged', () => {
     expect(snapshotChanged(snapshot)).toBe(true);
   });
 
+  it('detects a case-variant companion appearing after the snapshot (History.sqlite-WAL beside history.sqlite)', () => {
+    const snapshot = snap();
+    fs.writeFileSync(path.join(root, 'HISTORY.sqlite-WAL'), '');
+    expect(snapshotChanged(snapshot)).toBe(true);
+    // An unrelated sibling name is not a companion.
+    const again = snap();
+    fs.writeFileSync(path.join(root, 'history.sqlite-report.json'), '');
+    expect(snapshotChanged(again)).toBe(false);
+  });
+
   it('watches companions next to a symlinked sidecar and next to its target', () => {
     const link = path.join(root, 'linked.sqlite');
     fs.symlinkSync(sidecar, link);

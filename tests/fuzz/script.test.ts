@@ -16,10 +16,16 @@ function fuzz(args: string[]): { status: number | null; stdout: string; stderr: 
 
 describe('scripts/fuzz.ts', () => {
   it('runs the real targets, prints per-target counts and exits 0 when nothing fails', () => {
-    const run = fuzz(['--runs', '60', '--seed', '3', '--target', 'ui:']);
+    const run = fuzz(['--runs', '60', '--seed', '3', '--target', 'ui:share-fragment']);
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/^ok {4}ui:share-fragment +60 inputs/m);
     expect(run.stdout).toMatch(/fuzz: 60 inputs in [\d.]+ s, 0 failures/);
+  });
+
+  it('--target matches a whole name only', () => {
+    const run = fuzz(['--runs', '10', '--seed', '3', '--target', 'ui:']);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain('fuzz: no target is named "ui:" (--target takes a whole name)');
   });
 
   it('reports a failing target with its shrunk counterexample and replay line, and a hang, then exits 1', () => {

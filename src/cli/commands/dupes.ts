@@ -1,5 +1,5 @@
 // `ctxray dupes <file|->`: the duplicate-context contract. Exit 0 pass, 1 fail, 2 unknown / unsupported / bad use.
-import { readFile } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from '../io.ts';
 import { writeOutputSafely } from '../fs/safe-output.ts';
@@ -15,6 +15,29 @@ import {
 import type { ReadError } from '../../core/model.ts';
 import type { InputLimits } from '../../core/input/index.ts';
 import { applyWorkLimitFlag, WORK_LIMIT_FLAGS, WORK_LIMIT_HELP } from '../work-limits.ts';
+import { MAX_LOG_BYTES } from '../../core/dupes/limits.ts';
+
+/** Whether a file of `size` bytes is over the request-log cap by its size alone (at the cap passes). */
+export function logTooLarge(size: number): boolean {
+  return size > MAX_LOG_BYTES;
+}
+
+/** The whole file, read in 64 MiB slices into one buffer (readFile stops below 2 GiB). */
+async function readWhole(file: string, size: number): Promise<Uint8Array> {
+  const bytes = new Uint8Array(size);
+  const handle = await open(file, 'r');
+  try {
+    let at = 0;
+    while (at < size) {
+      const { bytesRead } = await handle.read(bytes, at, Math.min(64 * 1024 * 1024, size - at), at);
+      if (bytesRead === 0) break;
+      at += bytesRead;
+    }
+    return at === size ? bytes : bytes.subarray(0, at);
+  } finally {
+    await handle.close();
+  }
+}
 
 const USAGE = `usage: ctxray dupes <file|-> [--markdown] [--out <file>]
 
@@ -114,13 +137,30 @@ export const dupesCommand: Command = async (argv, io) => {
 
   let record: DupesRecord;
   let bytes: Uint8Array | null = null;
+  let tooLarge: number | null = null;
   try {
-    bytes = input === '-' ? await io.readStdin() : new Uint8Array(await readFile(path.resolve(io.cwd, input)));
+    if (input === '-') bytes = await io.readStdin();
+    else {
+      const file = path.resolve(io.cwd, input);
+      const size = (await stat(file)).size;
+      // Over the log cap it is refused by its size, unread (readFile cannot even hold 2 GiB); at the cap it is
+      // read in slices into one buffer of its size.
+      if (logTooLarge(size)) tooLarge = size;
+      else bytes = await readWhole(file, size);
+    }
   } catch (error) {
     const code = error instanceof Error && 'code' in error ? String(error.code) : 'read error';
     io.stderr(`ctxray dupes: cannot read ${input === '-' ? 'standard input' : input}: ${READ_ERRORS[code] ?? 'read error'} (${code})\n`);
   }
-  if (bytes === null) {
+  if (tooLarge !== null) {
+    record = buildDupesRecord({
+      ok: false,
+      refusal: { reason: 'LOG_TOO_LARGE', detail: { limit: MAX_LOG_BYTES, actual: tooLarge } },
+      adapter: null,
+      mapping: 'request-log-messages-v1',
+    });
+    io.stderr(`${unknownLine(record, null)}\n`);
+  } else if (bytes === null) {
     record = buildDupesRecord({
       ok: false,
       refusal: { reason: 'INPUT_UNREADABLE', detail: {} },

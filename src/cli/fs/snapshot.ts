@@ -4,7 +4,7 @@
 // This is change detection, not an atomic cross-file backup: a writer that restores metadata is not caught.
 import fs from 'node:fs';
 import path from 'node:path';
-import { SQLITE_COMPANION_SUFFIXES } from './safe-output.ts';
+import { foldName, SQLITE_COMPANION_SUFFIXES } from './safe-output.ts';
 
 type EntryKind = 'file' | 'directory' | 'absent' | 'other';
 
@@ -23,6 +23,22 @@ interface SnapshotEntry {
 /** Opaque to callers (it holds paths: keep it in memory, never print it). */
 export interface Snapshot {
   readonly entries: readonly SnapshotEntry[];
+  /**
+   * Per database spelling: the names in its directory that are a companion name ignoring case (`History.sqlite-WAL`
+   * next to `history.sqlite`), as the output rules compare them. One appearing later counts as a change even on a
+   * case-sensitive filesystem, where SQLite would not use it but a case-insensitive copy of the folder would.
+   */
+  readonly companionNames?: readonly { dir: string; base: string; names: string[] }[];
+}
+
+/** The names in `dir` equal to `base` + a companion suffix, compared with foldName; sorted. */
+function companionNamesIn(dir: string, base: string): string[] {
+  const wanted = new Set(SQLITE_COMPANION_SUFFIXES.map((suffix) => foldName(base + suffix)));
+  try {
+    return fs.readdirSync(dir).filter((name) => wanted.has(foldName(name))).sort();
+  } catch {
+    return [];
+  }
 }
 
 export interface SnapshotOptions {
@@ -86,6 +102,7 @@ export function takeSnapshot(paths: readonly string[], options: SnapshotOptions 
     for (const child of entry.children ?? []) pending.push(path.join(entry.path, child));
   }
 
+  const companionNames: { dir: string; base: string; names: string[] }[] = [];
   const databases = options.companionsOf === undefined ? [] : typeof options.companionsOf === 'string' ? [options.companionsOf] : options.companionsOf;
   for (const database of databases) {
     // SQLite may place companions next to the path as given or next to its resolved target: watch both.
@@ -95,9 +112,12 @@ export function takeSnapshot(paths: readonly string[], options: SnapshotOptions 
     } catch {
       // A missing database has only the spelling given.
     }
-    for (const spelling of spellings) for (const suffix of SQLITE_COMPANION_SUFFIXES) add(spelling + suffix);
+    for (const spelling of spellings) {
+      for (const suffix of SQLITE_COMPANION_SUFFIXES) add(spelling + suffix);
+      companionNames.push({ dir: path.dirname(spelling), base: path.basename(spelling), names: companionNamesIn(path.dirname(spelling), path.basename(spelling)) });
+    }
   }
-  return { entries };
+  return { entries, companionNames };
 }
 
 function sameEntry(before: SnapshotEntry, now: SnapshotEntry): boolean {
@@ -115,6 +135,9 @@ function sameEntry(before: SnapshotEntry, now: SnapshotEntry): boolean {
 export function countSnapshotChanges(snapshot: Snapshot): number {
   let changed = 0;
   for (const entry of snapshot.entries) if (!sameEntry(entry, record(entry.path))) changed++;
+  for (const { dir, base, names } of snapshot.companionNames ?? []) {
+    if (companionNamesIn(dir, base).join('\0') !== names.join('\0')) changed++;
+  }
   return changed;
 }
 
