@@ -15,7 +15,9 @@ import { renderRequestStrip } from './request-strip.ts';
 import { createRequestTable, type RequestTableHandle } from './request-table.ts';
 import type { RequestRowsAnswer } from '../worker/handlers/request-rows.ts';
 import { localFilesLinkMessage, renderStartScreen } from './start-screen.ts';
-import { droppedEntries, readDroppedEntries } from './folder-drop.ts';
+import { droppedEntries, isLogFileName, readDroppedEntries } from './folder-drop.ts';
+import { prefillClearing, renderClearingWorkspace } from './panels/clearing.ts';
+import type { ClearingRolesAnswer } from '../worker/handlers/clearing-roles.ts';
 import { isFileLimitError } from './limit-errors.ts';
 import type { AnalysisView, RequestView } from '../worker/view-model.ts';
 import { WorkerClient, WorkerFailure } from './worker-client.ts';
@@ -51,6 +53,9 @@ const FORMAT_LABELS: Record<WireFormat, string> = {
   'openai-chat': 'OpenAI Chat Completions',
   'openai-responses': 'OpenAI Responses',
 };
+
+/** A dropped folder of at most this many files is checked for a clearing case (journals, sidecar, routes, ...). */
+const MAX_CASE_FILES = 500;
 
 /** Cancel waits this long for the worker to stop cooperatively before the worker is replaced. */
 const CANCEL_GRACE_MS = 1500;
@@ -88,6 +93,9 @@ export class App {
   private readonly stripHost = el('div', { className: 'strip-host' });
   private readonly tabsHost = el('div', { className: 'tabs-host' });
   private panelHost: HTMLElement = el('div');
+  /** The clearing workspace fills the page while no request log is loaded (opened from the start screen). */
+  private clearingOnly = false;
+  private workspaceAbort: AbortController | null = null;
 
   private readonly header = el('header', { className: 'topbar' });
   private readonly notice = el('div', { className: 'notice-host', attrs: { 'aria-live': 'polite' } });
@@ -228,6 +236,7 @@ export class App {
       }
       this.source = source;
       this.view = view;
+      this.clearingOnly = false;
       if (view.requests.length === 0) {
         this.setMessage({
           kind: 'error',
@@ -351,9 +360,26 @@ export class App {
     });
   }
 
-  /** A dropped folder: every log file in it, recursively; what could not be read is listed, never fatal. */
+  /**
+   * A dropped folder: a clearing case (journals and a sidecar, told by content) opens in the clearing workspace;
+   * anything else opens every log file in it, recursively. What could not be read is listed, never fatal.
+   */
   private async openDroppedFolder(entries: FileSystemEntry[]): Promise<void> {
-    const { inputs, skipped } = await readDroppedEntries(entries);
+    const all = await readDroppedEntries(entries, undefined, () => true);
+    if (all.inputs.length > 0 && all.inputs.length <= MAX_CASE_FILES) {
+      try {
+        const { roles, isCase } = await this.client.ask<ClearingRolesAnswer>('clearing-roles', { files: all.inputs });
+        if (isCase) {
+          prefillClearing(all.inputs, roles);
+          this.openClearing(true);
+          return;
+        }
+      } catch {
+        // Not sorted by role: read the folder as request logs, as before.
+      }
+    }
+    const inputs = all.inputs.filter((input) => isLogFileName(input.name));
+    const skipped = all.skipped;
     if (inputs.length === 0) {
       this.setMessage({ kind: 'error', text: 'The dropped folder holds no .jsonl, .json or .gz file that could be read.', details: skipped });
       return;
@@ -457,6 +483,29 @@ export class App {
     }
   }
 
+  /** The clearing workspace with no request log: from the start screen's entry or a dropped case folder. */
+  private openClearing(analyzeNow: boolean): void {
+    this.running?.abort();
+    this.source = null;
+    this.view = null;
+    this.clearingOnly = true;
+    this.setMessage(null);
+    this.render();
+    if (analyzeNow) this.renderClearingOnly(true);
+    this.syncFragment();
+  }
+
+  private renderClearingOnly(analyzeNow: boolean): void {
+    this.workspaceAbort?.abort();
+    const controller = new AbortController();
+    this.workspaceAbort = controller;
+    this.main.className = 'main main-workspace';
+    const host = el('div', { className: 'panel', attrs: { id: 'panel', 'data-panel': 'clearing' } });
+    this.main.replaceChildren(el('h1', { className: 'workspace-title', text: 'Tool-result clearing', attrs: { tabindex: '-1', id: 'workspace-title' } }), host);
+    renderClearingWorkspace(host, { ask: (name, params) => this.client.ask(name, params, controller.signal), signal: controller.signal }, analyzeNow);
+    document.getElementById('workspace-title')?.focus({ preventScroll: true });
+  }
+
   /** What "Copy link" puts in a link, for its tooltip: the user knows before sharing. */
   private linkCarries(): string {
     const view = 'the view (request, panel, selected block, format and model)';
@@ -479,6 +528,13 @@ export class App {
     this.panelAbort = null;
     const view = this.view;
     const request = view?.requests[this.requestIndex];
+    this.workspaceAbort?.abort();
+    this.workspaceAbort = null;
+    if ((!view || !request) && this.clearingOnly) {
+      this.table = null;
+      this.renderClearingOnly(false);
+      return;
+    }
     if (!view || !request) {
       this.table = null;
       this.main.className = 'main main-start';
@@ -488,6 +544,7 @@ export class App {
         chooseFiles: () => this.fileInput.click(),
         paste: (text) => void this.openNew({ kind: 'paste', text }),
         openExample: (entry) => void this.openNew({ kind: 'example', entry }),
+        openClearing: () => this.openClearing(false),
       });
       return;
     }
@@ -581,6 +638,7 @@ export class App {
       this.running?.abort();
       this.source = null;
       this.view = null;
+      this.clearingOnly = false;
       this.setMessage(null);
       this.render();
       this.syncFragment();

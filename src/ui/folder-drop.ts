@@ -14,7 +14,8 @@ export interface DroppedFiles {
   skipped: string[];
 }
 
-const wanted = (name: string) => FOLDER_EXTENSIONS.some((ext) => name.toLowerCase().endsWith(ext));
+/** Whether a file inside a dropped folder is read as a request log. */
+export const isLogFileName = (name: string) => FOLDER_EXTENSIONS.some((ext) => name.toLowerCase().endsWith(ext));
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const pathOf = (entry: FileSystemEntry) => entry.fullPath.replace(/^\//, '') || entry.name;
 
@@ -52,7 +53,8 @@ export function droppedEntries(transfer: DataTransfer | null): FileSystemEntry[]
   return entries.some(isFolder) ? entries : null;
 }
 
-export async function readDroppedEntries(entries: readonly FileSystemEntry[], limit: number = MAX_DROPPED_FILES): Promise<DroppedFiles> {
+/** `accept` picks the files read from inside folders (log files by default; every file for a clearing case). */
+export async function readDroppedEntries(entries: readonly FileSystemEntry[], limit: number = MAX_DROPPED_FILES, accept: (name: string) => boolean = isLogFileName): Promise<DroppedFiles> {
   const found: { path: string; entry: FileSystemFileEntry }[] = [];
   const skipped: string[] = [];
   let leftOut = 0;
@@ -68,7 +70,7 @@ export async function readDroppedEntries(entries: readonly FileSystemEntry[], li
       for (const child of children) await visit(child, false);
       return;
     }
-    if (!isFile(entry) || (!topLevel && !wanted(entry.name))) return;
+    if (!isFile(entry) || (!topLevel && !accept(entry.name))) return;
     if (found.length >= limit) leftOut++;
     else found.push({ path: pathOf(entry), entry });
   };

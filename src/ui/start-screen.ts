@@ -7,6 +7,8 @@ export interface StartActions {
   chooseFiles(): void;
   paste(text: string): void;
   openExample(entry: ExampleEntry): void;
+  /** The clearing workspace on its own (journals and a sidecar, no request log). */
+  openClearing(): void;
 }
 
 /**
@@ -123,6 +125,14 @@ export function renderStartScreen(
           }),
           textarea,
           el('div', { className: 'row' }, [analyzeButton, el('span', { className: 'muted small', text: 'Ctrl+Enter' })]),
+        ]),
+      ]),
+      el('section', { className: 'start-clearing' }, [
+        el('h2', { className: 'section-title', text: 'Tool-result clearing' }),
+        el('p', { className: 'muted' }, [
+          'Would clearing old tool results pay off for your agent? A BUILD / DEFER / STOP verdict per API from pi session journals and a tool-history sidecar — no request log needed. Drop a case folder (journals, sidecar, routes, qualification) anywhere, or ',
+          el('button', { className: 'link', text: 'open the clearing workspace', attrs: { type: 'button', id: 'open-clearing' }, on: { click: () => actions.openClearing() } }),
+          '.',
         ]),
       ]),
       el('section', { className: 'start-examples' }, [

@@ -5,11 +5,12 @@ import { segmentText } from './handlers/segment-text.ts';
 import { sectionOf } from './handlers/section.ts';
 import { dupesQuery } from './handlers/dupes.ts';
 import { cacheTableQuery } from './handlers/cache-table.ts';
-import { conversationsQuery, findingsQuery } from './handlers/findings.ts';
+import { conversationsQuery, conversationWindowQuery, findingsQuery } from './handlers/findings.ts';
 import { diffQuery } from './handlers/diff.ts';
 import { clearingQuery } from './handlers/clearing.ts';
-import { transcriptsQuery } from './handlers/transcripts.ts';
+import { transcriptSummaryQuery, transcriptsQuery } from './handlers/transcripts.ts';
 import { requestRowsQuery } from './handlers/request-rows.ts';
+import { clearingRolesQuery } from './handlers/clearing-roles.ts';
 
 /**
  * Answers one query. `session` is null until an input has been analyzed (handlers that work on their own inputs,
@@ -25,8 +26,11 @@ export const QUERY_HANDLERS: Readonly<Record<string, QueryHandler>> = {
   'cache-table': cacheTableQuery,
   findings: findingsQuery,
   conversations: conversationsQuery,
+  'conversation-window': conversationWindowQuery,
   diff: diffQuery,
   clearing: clearingQuery,
   transcripts: transcriptsQuery,
+  'transcript-summary': transcriptSummaryQuery,
   'request-rows': requestRowsQuery,
+  'clearing-roles': clearingRolesQuery,
 };

@@ -6,6 +6,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeInput } from '../../src/core/analysis/analyze.ts';
 import { requestRowsQuery, type RequestRowsAnswer } from '../../src/worker/handlers/request-rows.ts';
 import { cacheTableQuery } from '../../src/worker/handlers/cache-table.ts';
+import { conversationsQuery, conversationWindowQuery } from '../../src/worker/handlers/findings.ts';
+import { transcriptSummaryQuery, transcriptsQuery } from '../../src/worker/handlers/transcripts.ts';
+import { clearingRolesQuery } from '../../src/worker/handlers/clearing-roles.ts';
+import { readdirSync } from 'node:fs';
 import { QueryError, type WorkerSession } from '../../src/worker/session.ts';
 import { buildView } from '../../src/worker/view.ts';
 import type { AnalysisView } from '../../src/worker/view-model.ts';
@@ -92,5 +96,57 @@ describe('cache-table windows', () => {
     expect(() => cacheTableQuery(session, { around: 1, window: 0 })).toThrow(QueryError);
     expect(() => cacheTableQuery(session, { around: 1, window: 5000 })).toThrow(/from 1 to 1000/);
     expect(() => cacheTableQuery(session, { around: -1, window: 3 })).toThrow(/request index/);
+  });
+});
+
+describe('transcript-summary', () => {
+  it('answers the summary with each request\'s conversation, not the timeline points', () => {
+    const answer = transcriptSummaryQuery(session);
+    expect(answer.conversationOf).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(answer.summary).toBe(transcriptsQuery(session).summary);
+    expect(Object.keys(answer).sort()).toEqual(['conversationOf', 'summary']);
+  });
+});
+
+describe('clearing-roles', () => {
+  const CASE = path.resolve(__dirname, '../../examples/clearing/build');
+  const file = (rel: string) => ({ name: rel, blob: new Blob([readFileSync(path.join(CASE, rel))]) });
+
+  it('tells each file of a case folder by its content, whatever its name', async () => {
+    const names = [...readdirSync(path.join(CASE, 'journals')).map((n) => `journals/${n}`), 'sidecar.sqlite', 'routes.json', 'qualification.json', 'agent-config.json', 'app-allowlist.json', 'expected.json'];
+    // Renamed copies: the role comes from the bytes, not the name.
+    const files = names.map((rel, i) => ({ ...file(rel), name: `file-${i}` }));
+    const answer = await clearingRolesQuery(null, { files });
+    const journals = names.filter((n) => n.startsWith('journals/')).length;
+    expect(answer.roles).toEqual([...Array(journals).fill('journal'), 'sidecar', 'routes', 'qualification', 'agent-config', 'app-allowlist', 'other']);
+    expect(answer.isCase).toBe(true);
+  });
+
+  it('says a folder of request logs is not a case, names companions by name, and refuses bad params', async () => {
+    const log = { name: 'a.jsonl', blob: new Blob([readFileSync(EXAMPLE)]) };
+    expect(await clearingRolesQuery(null, { files: [log, { name: 'x.sqlite-wal', blob: new Blob(['x']) }] })).toEqual({ roles: ['other', 'sidecar-companion'], isCase: false });
+    await expect(clearingRolesQuery(null, { files: 'nope' })).rejects.toThrow(QueryError);
+  });
+});
+
+describe('conversation-window', () => {
+  it('answers the conversations around a request, with the counts over all of them', async () => {
+    const gateway = path.resolve(__dirname, '../../examples/synthetic-gateway-interleaved.jsonl');
+    const analysis = await analyzeInput([{ name: 'gateway', bytes: new Uint8Array(readFileSync(gateway)) }]);
+    const interleaved: WorkerSession = { requests: analysis.requests, sections: {}, analysis, inputs: [] };
+    const all = conversationsQuery(interleaved);
+    // Three conversations sent round-robin: 0, 1, 2, 0, 1, 2, ... (17 requests; the last round has no conversation 1).
+    const one = conversationWindowQuery(interleaved, { request: 4, rows: 1 });
+    expect(one.count).toBe(3);
+    expect(one.firstConversation).toBe(1);
+    expect(one.conversations.map((c) => c.requests)).toEqual([[1, 4, 7, 10, 13]]);
+    expect(one.selected).toEqual({ conversation: 1, link: all.link[4], comparedWith: all.comparedWith[4], commonSegments: all.commonSegments[4] });
+    const two = conversationWindowQuery(interleaved, { request: 16, rows: 2 });
+    expect(two.firstConversation).toBe(1);
+    expect(two.conversations.map((c) => c.requests[0])).toEqual([1, 2]);
+    expect(Object.values(two.linkCounts).reduce((a, b) => a + b, 0)).toBe(17);
+    expect(two.linkCounts.continues).toBe(all.link.filter((l) => l === 'continues').length);
+    expect(() => conversationWindowQuery(interleaved, { request: 17, rows: 2 })).toThrow(QueryError);
+    expect(() => conversationWindowQuery(interleaved, { request: 0, rows: 0 })).toThrow(/from 1 to 500/);
   });
 });

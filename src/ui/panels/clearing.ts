@@ -8,7 +8,14 @@ import { API_CODES, CODE_MEANINGS, GLOBAL_CODES, type ApiCode, type GlobalCode }
 import type { ClearingOutcome } from '../../core/clearing/analyze.ts';
 import type { ApiRecord, ClearingRecord, Criterion } from '../../core/clearing/record.ts';
 import type { ClearingFile, ClearingParams } from '../../worker/handlers/clearing.ts';
-import type { Panel, PanelContext } from './types.ts';
+import type { ClearingRole } from '../../worker/handlers/clearing-roles.ts';
+import type { Panel } from './types.ts';
+
+/** What the workspace needs from its host: the Clearing tab, or the start screen with no request log loaded. */
+export interface WorkspaceContext {
+  ask<T>(name: string, params?: unknown): Promise<T>;
+  signal: AbortSignal;
+}
 
 /** What each criterion measures, in plain words (thresholds come from the record). */
 const CRITERION_LABELS: Record<Criterion['name'], string> = {
@@ -51,12 +58,40 @@ function relativeName(file: File): string {
   return file.webkitRelativePath || file.name;
 }
 
-function fileInput(label: string, id: string, options: { multiple?: boolean; folder?: boolean }, onChange: (files: File[]) => void): HTMLElement[] {
+/**
+ * A file input that shows the files already chosen for its role: a re-render (or files recognised in a dropped
+ * folder) must not leave "No file chosen" beside a summary saying they are chosen.
+ */
+function fileInput(label: string, id: string, options: { multiple?: boolean; folder?: boolean }, chosen: readonly Blob[], onChange: (files: File[]) => void): HTMLElement[] {
   const attrs: Record<string, string> = { type: 'file', id };
   if (options.multiple) attrs.multiple = '';
   if (options.folder) attrs.webkitdirectory = '';
   const input = el('input', { attrs, on: { change: () => onChange([...(input.files ?? [])]) } });
+  const files = chosen.filter((blob): blob is File => blob instanceof File);
+  if (files.length > 0 && typeof DataTransfer === 'function') {
+    const transfer = new DataTransfer();
+    for (const file of files) transfer.items.add(file);
+    input.files = transfer.files;
+  }
   return [el('label', { text: label, attrs: { for: id } }), input];
+}
+
+/** Fills the workspace from a dropped folder whose files the worker sorted by role (`clearing-roles`). */
+export function prefillClearing(files: readonly ClearingFile[], roles: readonly ClearingRole[]): void {
+  const withRole = (role: ClearingRole) => files.filter((_, i) => roles[i] === role);
+  const single = (role: ClearingRole): File | null => {
+    const blob = withRole(role)[0]?.blob;
+    return blob instanceof File ? blob : null;
+  };
+  state.journals = withRole('journal');
+  state.sidecar = withRole('sidecar')[0] ?? null;
+  state.siblingNames = withRole('sidecar-companion').map((f) => f.name);
+  state.routes = single('routes');
+  state.qualification = single('qualification');
+  state.agentConfig = single('agent-config');
+  state.appAllowlist = single('app-allowlist');
+  state.outcome = null;
+  state.error = null;
 }
 
 function formatValue(criterion: Criterion): string {
@@ -173,7 +208,7 @@ function explanations(): HTMLElement {
   ]);
 }
 
-async function run(ctx: PanelContext, render: () => void): Promise<void> {
+async function run(ctx: WorkspaceContext, render: () => void): Promise<void> {
   const params: ClearingParams = {
     journals: state.journals,
     sidecar: state.sidecar,
@@ -200,6 +235,13 @@ export const clearingPanel: Panel = {
   needs: [],
   showsRequest: false,
   render(container, ctx) {
+    renderClearingWorkspace(container, ctx);
+  },
+};
+
+/** The workspace in `container`; `analyzeNow` runs the analysis at once (a dropped case folder). */
+export function renderClearingWorkspace(container: HTMLElement, ctx: WorkspaceContext, analyzeNow = false): void {
+  {
     const draw = () => {
       if (ctx.signal.aborted) return;
       analyze.removeAttribute('disabled');
@@ -236,26 +278,26 @@ export const clearingPanel: Panel = {
 
     function content(): Node[] {
       const form = el('div', { className: 'clearing-form' }, [
-        ...fileInput('Journals (files)', 'clearing-journals', { multiple: true }, (files) => {
+        ...fileInput('Journals (files)', 'clearing-journals', { multiple: true }, state.journals.map((f) => f.blob), (files) => {
           state.journals = files.map((file) => ({ name: relativeName(file), blob: file }));
           update();
         }),
-        ...fileInput('Journals (folder)', 'clearing-folder', { folder: true }, (files) => {
+        ...fileInput('Journals (folder)', 'clearing-folder', { folder: true }, [], (files) => {
           state.journals = files.map((file) => ({ name: relativeName(file), blob: file }));
           update();
         }),
         el('p', { className: 'hint muted', text: 'pi session files (.jsonl); a folder is searched recursively.' }),
-        ...fileInput('Sidecar (SQLite)', 'clearing-sidecar', { multiple: true }, (files) => {
+        ...fileInput('Sidecar (SQLite)', 'clearing-sidecar', { multiple: true }, state.sidecar ? [state.sidecar.blob] : [], (files) => {
           // Any -wal / -shm / -journal chosen with it refuses it, as on disk.
           const main = files.find((file) => !/-(wal|shm|journal)$/i.test(file.name)) ?? null;
           state.sidecar = main ? { name: main.name, blob: main } : null;
           state.siblingNames = files.filter((file) => file !== main).map((file) => file.name);
           update();
         }),
-        ...fileInput('Routes (JSON)', 'clearing-routes', {}, (files) => ((state.routes = files[0] ?? null), update())),
-        ...fileInput('Qualification (JSON)', 'clearing-qualification', {}, (files) => ((state.qualification = files[0] ?? null), update())),
-        ...fileInput('Agent config (optional)', 'clearing-agent', {}, (files) => (state.agentConfig = files[0] ?? null)),
-        ...fileInput('App allowlist (optional)', 'clearing-allowlist', {}, (files) => (state.appAllowlist = files[0] ?? null)),
+        ...fileInput('Routes (JSON)', 'clearing-routes', {}, state.routes ? [state.routes] : [], (files) => ((state.routes = files[0] ?? null), update())),
+        ...fileInput('Qualification (JSON)', 'clearing-qualification', {}, state.qualification ? [state.qualification] : [], (files) => ((state.qualification = files[0] ?? null), update())),
+        ...fileInput('Agent config (optional)', 'clearing-agent', {}, state.agentConfig ? [state.agentConfig] : [], (files) => (state.agentConfig = files[0] ?? null)),
+        ...fileInput('App allowlist (optional)', 'clearing-allowlist', {}, state.appAllowlist ? [state.appAllowlist] : [], (files) => (state.appAllowlist = files[0] ?? null)),
         el('label', { text: 'Retrieval rate', attrs: { for: 'clearing-rate' } }),
         rate,
         el('div', { className: 'clearing-actions' }, [analyze, chosenLine, status]),
@@ -272,5 +314,6 @@ export const clearingPanel: Panel = {
       ].filter((node): node is HTMLElement => node !== null);
     }
     draw();
-  },
-};
+    if (analyzeNow) analyze.click();
+  }
+}

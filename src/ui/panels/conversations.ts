@@ -2,7 +2,7 @@
 // interleaved), which conversation the selected request belongs to and what it is compared with.
 import './findings.css';
 import type { ConversationLink } from '../../core/cache/index.ts';
-import type { ConversationsAnswer } from '../../worker/handlers/findings.ts';
+import type { ConversationWindowAnswer } from '../../worker/handlers/findings.ts';
 import { el } from '../dom.ts';
 import { formatCount } from '../../render/format.ts';
 import type { Panel, PanelContext } from './types.ts';
@@ -19,16 +19,14 @@ const LINK_WORDS: Record<ConversationLink, string> = {
   new: 'starts a new conversation',
 };
 
-function selectedLine(answer: ConversationsAnswer, ctx: PanelContext): HTMLElement {
+function selectedLine(answer: ConversationWindowAnswer, ctx: PanelContext): HTMLElement {
   const r = ctx.request.index;
-  const link = answer.link[r] ?? 'new';
-  const compared = answer.comparedWith[r] ?? null;
-  const parts: (HTMLElement | string)[] = [`Request ${r + 1} is in conversation ${(answer.conversationOf[r] ?? 0) + 1} and ${LINK_WORDS[link]}`];
-  if (compared !== null) {
+  const { conversation, link, comparedWith, commonSegments } = answer.selected;
+  const parts: (HTMLElement | string)[] = [`Request ${r + 1} is in conversation ${conversation + 1} and ${LINK_WORDS[link]}`];
+  if (comparedWith !== null) {
     parts.push(' ');
-    parts.push(requestButton(compared, ctx));
-    const shared = answer.commonSegments[r];
-    if (shared !== null && shared !== undefined) parts.push(` (${formatCount(shared)} block${shared === 1 ? '' : 's'} in common from the start)`);
+    parts.push(requestButton(comparedWith, ctx));
+    if (commonSegments !== null) parts.push(` (${formatCount(commonSegments)} block${commonSegments === 1 ? '' : 's'} in common from the start)`);
   }
   parts.push('.');
   return el('p', {}, parts);
@@ -43,28 +41,23 @@ function requestButton(index: number, ctx: PanelContext): HTMLElement {
   });
 }
 
-function conversationTable(answer: ConversationsAnswer, ctx: PanelContext): HTMLElement {
-  const members: number[][] = Array.from({ length: answer.count }, () => []);
-  answer.conversationOf.forEach((conversation, request) => members[conversation]?.push(request));
-  const selected = answer.conversationOf[ctx.request.index] ?? 0;
-  const firstShown = Math.max(0, Math.min(selected - MAX_ROWS / 2, answer.count - MAX_ROWS));
-  const rows = members.slice(firstShown, firstShown + MAX_ROWS).map((list, offset) => {
-    const conversation = firstShown + offset;
-    const first = list[0] ?? 0;
+function conversationTable(answer: ConversationWindowAnswer, ctx: PanelContext): HTMLElement {
+  const rows = answer.conversations.map((row, offset) => {
+    const conversation = answer.firstConversation + offset;
+    const list = row.requests;
     const models = [...new Set(list.map((r) => ctx.view.requests[r]?.model ?? '(no model)'))].join(', ');
-    const start = answer.link[first] === 'same-setup' ? `same setup as ${(answer.comparedWith[first] ?? 0) + 1}` : 'new';
-    const edited = list.filter((r) => answer.link[r] === 'edited').length;
+    const start = row.startLink === 'same-setup' ? `same setup as ${(row.startComparedWith ?? 0) + 1}` : 'new';
     const links = list.slice(0, MAX_LINKS).map((r) => el('button', {
       className: 'link',
       text: String(r + 1),
       attrs: { type: 'button', ...(r === ctx.request.index && { 'aria-current': 'true' }) },
       on: { click: () => ctx.selectRequest(r) },
     }));
-    return el('tr', { className: conversation === selected ? 'selected' : '' }, [
+    return el('tr', { className: conversation === answer.selected.conversation ? 'selected' : '' }, [
       el('td', { className: 'num', text: String(conversation + 1) }),
       el('td', { className: 'num', text: formatCount(list.length) }),
       el('td', { text: start }),
-      el('td', { className: 'num', text: formatCount(edited) }),
+      el('td', { className: 'num', text: formatCount(row.edited) }),
       el('td', { className: 'mono', text: models }),
       el('td', {}, [...links.flatMap((link) => [link, ' ']), list.length > MAX_LINKS ? `and ${list.length - MAX_LINKS} more` : null]),
     ]);
@@ -88,9 +81,10 @@ export const conversationsPanel: Panel = {
       container.append(el('p', { className: 'empty', text: 'No requests.' }));
       return;
     }
-    const answer = await askOrShowError<ConversationsAnswer>(container, ctx, 'conversations');
+    // Only the conversations drawn cross from the worker, with the counts over all of them.
+    const answer = await askOrShowError<ConversationWindowAnswer>(container, ctx, 'conversation-window', { request: ctx.request.index, rows: MAX_ROWS });
     if (answer === null) return;
-    const count = (link: ConversationLink) => answer.link.filter((l) => l === link).length;
+    const count = (link: ConversationLink) => answer.linkCounts[link];
     const parts: HTMLElement[] = [
       el('h2', { className: 'section-title', text: `Conversations (${formatCount(answer.count)})` }),
       el('p', {
@@ -101,9 +95,9 @@ export const conversationsPanel: Panel = {
       selectedLine(answer, ctx),
       conversationTable(answer, ctx),
     ];
-    if (answer.count > MAX_ROWS) {
-      const start = Math.max(0, Math.min((answer.conversationOf[ctx.request.index] ?? 0) - MAX_ROWS / 2, answer.count - MAX_ROWS));
-      parts.push(el('p', { className: 'muted', text: `Showing conversations ${formatCount(start + 1)}–${formatCount(start + MAX_ROWS)} of ${formatCount(answer.count)}, around the selected request's.` }));
+    if (answer.count > answer.conversations.length) {
+      const first = answer.firstConversation;
+      parts.push(el('p', { className: 'muted', text: `Showing conversations ${formatCount(first + 1)}–${formatCount(first + answer.conversations.length)} of ${formatCount(answer.count)}, around the selected request's.` }));
     }
     parts.push(
       el('p', {

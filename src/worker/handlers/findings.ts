@@ -2,7 +2,7 @@
 import type { ConversationLink, Finding } from '../../core/cache/index.ts';
 import type { Analysis } from '../../core/analysis/types.ts';
 import { costHeadline, type CostHeadline } from '../../core/cache/headline.ts';
-import { requireSession, type WorkerSession } from '../session.ts';
+import { QueryError, requireSession, type WorkerSession } from '../session.ts';
 import { cacheAnalysisOf } from './cache-analysis.ts';
 
 export interface FindingsAnswer {
@@ -45,5 +45,69 @@ export function conversationsQuery(session: WorkerSession | null): Conversations
     comparedWith: cache.conversations.continues,
     link: cache.conversations.kind,
     commonSegments: cache.prefixes.map((prefix) => prefix?.commonSegments ?? null),
+  };
+}
+
+export interface ConversationRow {
+  /** 0-based request indices of the conversation, in order. */
+  requests: number[];
+  /** How its first request starts it (`new`, or `same-setup` as another conversation's request). */
+  startLink: ConversationLink;
+  /** The request a same-setup start shares its setup with, else null. */
+  startComparedWith: number | null;
+  /** Requests of it that edit its history. */
+  edited: number;
+}
+
+export interface ConversationWindowAnswer {
+  count: number;
+  linkCounts: Record<ConversationLink, number>;
+  /** The request asked about: its conversation, how it links and to what. */
+  selected: { conversation: number; link: ConversationLink; comparedWith: number | null; commonSegments: number | null };
+  /** `conversations` holds the rows from this conversation on (a window around the selected one). */
+  firstConversation: number;
+  conversations: ConversationRow[];
+}
+
+const membersBySession = new WeakMap<object, number[][]>();
+/** Largest window of conversations one answer carries. */
+export const MAX_CONVERSATION_WINDOW = 500;
+
+/** The Conversations panel's window: `{request, rows}` → the conversations around that request's, and the counts. */
+export function conversationWindowQuery(session: WorkerSession | null, params: unknown): ConversationWindowAnswer {
+  const cache = cacheAnalysisOf(session);
+  const { request, rows } = (typeof params === 'object' && params !== null ? params : {}) as { request?: unknown; rows?: unknown };
+  const { conversationOf, continues, kind, count } = cache.conversations;
+  if (!Number.isInteger(request) || (request as number) < 0 || (request as number) >= conversationOf.length) {
+    throw new QueryError('conversation-window: `request` must be a request index.');
+  }
+  if (!Number.isInteger(rows) || (rows as number) < 1 || (rows as number) > MAX_CONVERSATION_WINDOW) {
+    throw new QueryError(`conversation-window: \`rows\` must be an integer from 1 to ${MAX_CONVERSATION_WINDOW}.`);
+  }
+  let members = membersBySession.get(session!);
+  if (members === undefined) {
+    members = Array.from({ length: count }, () => []);
+    conversationOf.forEach((conversation, r) => members![conversation]?.push(r));
+    membersBySession.set(session!, members);
+  }
+  const r = request as number;
+  const selected = conversationOf[r] ?? 0;
+  const first = Math.max(0, Math.min(selected - Math.floor((rows as number) / 2), count - (rows as number)));
+  const linkCounts: Record<ConversationLink, number> = { continues: 0, edited: 0, 'same-setup': 0, new: 0 };
+  for (const link of kind) linkCounts[link]++;
+  return {
+    count,
+    linkCounts,
+    selected: { conversation: selected, link: kind[r] ?? 'new', comparedWith: continues[r] ?? null, commonSegments: cache.prefixes[r]?.commonSegments ?? null },
+    firstConversation: first,
+    conversations: members.slice(first, first + (rows as number)).map((list) => {
+      const head = list[0] ?? 0;
+      return {
+        requests: list,
+        startLink: kind[head] ?? 'new',
+        startComparedWith: kind[head] === 'same-setup' ? (continues[head] ?? null) : null,
+        edited: list.filter((i) => kind[i] === 'edited').length,
+      };
+    }),
   };
 }
