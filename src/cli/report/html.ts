@@ -109,7 +109,7 @@ function header(analysis: Analysis, cache: CacheAnalysis): string {
     : '';
   return `<header>
 <h1>ctxray report</h1>
-<p class="muted">${escapeHtml(analysis.generatedBy)} · prices as of ${escapeHtml(analysis.pricedOn)} · Claude token counts are estimates (≈) · the cache figures are a simulation of the providers' documented rules</p>
+<p class="muted">${escapeHtml(analysis.generatedBy)} · prices as of ${escapeHtml(analysis.pricedOn)} · Claude token counts are estimates (≈) · cache figures and cost are the recorded usage where the log records it, else a simulation of the providers' documented rules</p>
 <p>${formatCount(requests)} request${requests === 1 ? '' : 's'} in ${formatCount(cache.conversations.count)} conversation${cache.conversations.count === 1 ? '' : 's'} · models: ${models || 'none'}</p>
 ${headlineParagraph(analysis, cache)}
 ${ttl}

@@ -61,11 +61,11 @@ export function renderAgreement(agreement: TranscriptAgreement, options: Transcr
     `read ${number.format(s.read)}, write 5m ${number.format(s.write5m)}, 1h ${number.format(s.write1h)}`;
   lines.push(
     `  cache tokens recorded: ${split(sum((c) => c.recorded))}`,
-    `  cache tokens simulated (as rebuilt): ${split(sum((c) => c.simulated))}; optimized: ${split(sum((c) => c.optimized))}`,
+    `  cache tokens simulated (as sent, breakpoints inferred from recorded usage): ${split(sum((c) => c.simulated))}; optimized: ${split(sum((c) => c.optimized))}`,
   );
   const cache = (label: string, c: TranscriptAgreement['cacheActual']) =>
     `  cache read agreement (${label}): ${number.format(c.readAgreements)}/${number.format(c.compared)} (${pct(c.readAgreementRate)})`;
-  lines.push(cache('as rebuilt', agreement.cacheActual), cache('optimized: a breakpoint on each tail, as agents send', agreement.cacheOptimized));
+  lines.push(cache('as sent, inferred breakpoints', agreement.cacheActual), cache('optimized', agreement.cacheOptimized));
   lines.push(
     ...table(
       ['model', 'requests', 'recorded hits', 'read share', 'simulated', 'optimized'],

@@ -137,7 +137,7 @@ export interface TranscriptAgreement {
   /** The same without the inferred setup: how much of the prompt the transcript alone accounts for. */
   reconstructedOnlyErrors: ErrorStats;
   redaction: { requests: number; placeholders: number; hiddenChars: number; estimatedTokens: number };
-  /** Did-it-read-the-cache agreement against the simulation of the requests as rebuilt, and the optimized one. */
+  /** Did-it-read-the-cache agreement against the simulation as sent (inferred breakpoints), and the optimized one. */
   cacheActual: CacheAgreement;
   cacheOptimized: CacheAgreement;
   models: ModelHitRate[];
