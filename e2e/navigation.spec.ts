@@ -132,8 +132,8 @@ test('the request table is a sortable, filterable grid whose rows open requests 
   await expect(grid).toHaveAttribute('aria-rowcount', '9');
   await expect(grid.getByRole('row')).toHaveCount(9);
   await expect(grid.locator('[data-request="7"]')).toHaveAttribute('aria-selected', 'true');
-  // The cache columns arrive from the worker: request 4 missed because its prefix changed.
-  await expect(grid.locator('[data-request="3"]')).toContainText('prefix changed');
+  // The cache columns arrive from the worker: request 4 missed because its setup changed (the reordered tools).
+  await expect(grid.locator('[data-request="3"]')).toContainText('setup changed');
   await grid.locator('[data-request="1"]').click();
   await expectRequest(page, 2);
   // Keyboard: the cursor moves with ↓ (or j), Enter opens.
@@ -142,6 +142,11 @@ test('the request table is a sortable, filterable grid whose rows open requests 
   await page.keyboard.press('j');
   await page.keyboard.press('Enter');
   await expectRequest(page, 4);
+  // The open request's miss names its block and links there.
+  await expect(page.locator('#request-miss')).toContainText('setup changed at tools[1]');
+  await page.locator('#request-miss').getByRole('button', { name: 'block tools[1]' }).click();
+  await expect(page.locator('.treemap .cell[aria-current="true"]')).toBeFocused();
+  await expect(page.locator('.content')).toContainText('tools[1]');
   // Sort by cost, most expensive first: request 4 (the miss) comes first.
   await grid.getByRole('button', { name: 'Cost' }).click();
   await expect(grid.locator('[role=columnheader][aria-sort="descending"]')).toHaveText(/Cost/);

@@ -12,7 +12,7 @@ import { showProgress } from './progress.ts';
 import { installShortcuts } from './shortcuts.ts';
 import { buildFragment, parseFragment, type ViewState } from './share.ts';
 import { renderRequestStrip } from './request-strip.ts';
-import { createRequestTable, type RequestTableHandle } from './request-table.ts';
+import { createRequestTable, missTitle, type RequestTableHandle } from './request-table.ts';
 import type { RequestRowsAnswer } from '../worker/handlers/request-rows.ts';
 import { localFilesLinkMessage, renderStartScreen } from './start-screen.ts';
 import { droppedEntries, isLogFileName, readDroppedEntries } from './folder-drop.ts';
@@ -88,6 +88,8 @@ export class App {
   private writtenHash = '';
   /** The request table of the view on screen; it stays while requests and panels change. */
   private table: RequestTableHandle | null = null;
+  /** The worker's per-request cache columns for the view on screen, once they arrived. */
+  private rows: RequestRowsAnswer | null = null;
   /** Parts of the loaded layout that are updated in place: the selected request's bar, the strip, the tabs. */
   private readonly requestBarHost = el('div', { className: 'request-bar-host' });
   private readonly stripHost = el('div', { className: 'strip-host' });
@@ -551,9 +553,14 @@ export class App {
     this.main.className = 'main main-loaded';
     const table = createRequestTable(view, this.requestIndex, (i) => this.selectRequest(i));
     this.table = table;
+    this.rows = null;
     void this.client.ask<RequestRowsAnswer>('request-rows', undefined).then(
       (rows) => {
-        if (this.table === table) table.setRows(rows);
+        if (this.table !== table) return;
+        this.rows = rows;
+        table.setRows(rows);
+        const request = this.view?.requests[this.requestIndex];
+        if (this.view && request) this.requestBarHost.replaceChildren(this.requestBar(this.view, request));
       },
       // Without a cache analysis the table keeps its token columns; the Cache panel reports the failure.
       () => undefined,
@@ -754,6 +761,24 @@ export class App {
       unknownModel && request.model ? `“${request.model}” has no pricing entry (prices checked ${view.pricedOn}); it is reported, not priced as another model.` : null,
       ...request.notes.map(noteText),
     ].filter((n): n is string => n !== null);
+    // The open request's cache miss, with links to the block it names and to the diff that shows it.
+    const cause = this.rows?.missCause[this.requestIndex] ?? null;
+    const missBlock = this.rows?.missBlock[this.requestIndex] ?? null;
+    const miss =
+      cause === null || this.rows === null
+        ? null
+        : el('p', { className: 'request-miss', attrs: { id: 'request-miss' } }, [
+            el('strong', { text: 'Cache miss: ' }),
+            missTitle(this.rows, this.requestIndex),
+            ' · ',
+            missBlock !== null && request.segments.some((s) => s.path === missBlock)
+              ? el('button', { className: 'link', text: `block ${missBlock}`, attrs: { type: 'button' }, on: { click: () => this.navigate({ panel: 'tokens', segment: missBlock }) } })
+              : null,
+            missBlock !== null ? ' · ' : null,
+            el('button', { className: 'link', text: 'diff', attrs: { type: 'button' }, on: { click: () => this.navigate({ panel: 'diff', ...(missBlock !== null && { segment: missBlock }) }) } }),
+            ' · ',
+            el('button', { className: 'link', text: 'cache row', attrs: { type: 'button' }, on: { click: () => this.navigate({ panel: 'cache' }) } }),
+          ]);
     return el('section', { className: 'request-bar', attrs: { 'aria-label': 'Selected request' } }, [
       el('div', { className: 'request-nav' }, [
         el('h2', { className: 'section-title', text: 'Request' }),
@@ -763,6 +788,7 @@ export class App {
         el('span', { className: 'muted small', text: `of ${formatCount(count)}` }),
       ]),
       stats,
+      miss,
       notes.length > 0 ? el('ul', { className: 'request-notes' }, notes.map((n) => el('li', { text: n }))) : null,
     ]);
   }

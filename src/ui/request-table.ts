@@ -13,22 +13,30 @@ export const ROW_HEIGHT = 28;
 /** Rows drawn above and below the visible window, so a fast scroll shows no blank band. */
 const OVERSCAN = 8;
 
+/** The cache analysis' miss causes (docs/cache.md, "Misses") in a few words each. */
 const MISS_LABELS: Record<MissCause, string> = {
-  first_request: 'first request',
-  prefix_changed: 'prefix changed',
-  too_many_breakpoints: 'too many breakpoints',
-  automatic_ttl_conflict: 'TTL conflict',
-  automatic_no_eligible_block: 'no eligible block',
-  breakpoint_below_minimum: 'below minimum',
-  lookback_exceeded: 'lookback exceeded',
-  ttl_order: 'TTL order',
-  entry_expired: 'entry expired',
-  explicit_no_breakpoint: 'no breakpoint',
-  no_breakpoint: 'no breakpoint',
+  cold_start: 'cold start',
+  compaction: 'compaction',
+  model_switch: 'model switch',
+  ttl_expired: 'TTL expired',
+  below_minimum: 'below minimum',
+  breakpoint_missing: 'breakpoint missing',
+  setup_changed: 'setup changed',
+  history_edited: 'history edited',
+  unexplained: 'unexplained',
 };
 
 export function missLabel(cause: MissCause): string {
   return MISS_LABELS[cause];
+}
+
+/** "setup changed at tools[1], $0.0069 over a hit": the miss of request `i` in one line. */
+export function missTitle(rows: RequestRowsAnswer, i: number): string {
+  const cause = rows.missCause[i];
+  if (cause === null || cause === undefined) return '';
+  const block = rows.missBlock[i];
+  const cost = rows.missCost[i];
+  return `${missLabel(cause)}${block ? ` at ${block}` : ''}${cost !== null && cost !== undefined ? `, ${formatUsd(cost)} over a hit` : ''}`;
 }
 
 type ColumnId = 'index' | 'model' | 'conversation' | 'tokens' | 'recorded' | 'simulated' | 'cost' | 'miss' | 'findings';
@@ -202,7 +210,7 @@ export function createRequestTable(view: AnalysisView, selected: number, onOpen:
       cell(rows ? (recorded === null || recorded === undefined ? '–' : formatCount(recorded)) : '', true),
       cell(rows ? formatTokens(rows.simulatedRead[i] ?? 0, request.exact) : '', true),
       cell(rows ? (cost === null || cost === undefined ? 'unpriced' : formatUsd(cost)) : '', true),
-      cell(miss === null ? '' : missLabel(miss), false),
+      cell(miss === null ? '' : missLabel(miss), false, miss === null ? undefined : missTitle(rows!, i)),
       cell(findings.length === 0 ? '' : String(findings.length), true, findings.map((f) => rows?.findingCodes[f] ?? '').join(', ')),
     ]);
     row.style.top = `${position * ROW_HEIGHT}px`;

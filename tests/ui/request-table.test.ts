@@ -13,7 +13,7 @@ import { readdirSync } from 'node:fs';
 import { QueryError, type WorkerSession } from '../../src/worker/session.ts';
 import { buildView } from '../../src/worker/view.ts';
 import type { AnalysisView } from '../../src/worker/view-model.ts';
-import { filterRequests, NO_FILTER, sortRequests } from '../../src/ui/request-table.ts';
+import { filterRequests, missTitle, NO_FILTER, sortRequests } from '../../src/ui/request-table.ts';
 
 const EXAMPLE = path.resolve(__dirname, '../../examples/synthetic-openai-chat-tools-reordered.jsonl');
 
@@ -29,9 +29,14 @@ beforeAll(async () => {
 });
 
 describe('request-rows', () => {
-  it('names why requests 1 and 4 miss: nothing to read yet, then the reordered tools change the prefix', () => {
+  it('names why requests 1 and 4 miss: a cold start, then the reordered tools change the setup at tools[1]', () => {
     expect(rows.conversation).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
-    expect(rows.missCause).toEqual(['first_request', null, null, 'prefix_changed', null, null, null, null]);
+    expect(rows.missCause).toEqual(['cold_start', null, null, 'setup_changed', null, null, null, null]);
+    expect(rows.missBlock).toEqual([null, null, null, 'tools[1]', null, null, null, null]);
+    // gpt-4o input $2.50 vs cached $1.25 per million: request 4's 5,532 tokens cost $0.006915 more than a hit.
+    expect(rows.missCost[3]).toBeCloseTo(0.006915, 9);
+    expect(missTitle(rows, 3)).toBe('setup changed at tools[1], $0.0069 over a hit');
+    expect(missTitle(rows, 1)).toBe('');
     // OpenAI caches in 128-token steps from 1,024: request 2 reads request 1's 1,280 tokens, request 4 reads none.
     expect(rows.simulatedRead.slice(0, 4)).toEqual([0, 1280, 3328, 0]);
     expect(rows.recordedRead.every((r) => r === null)).toBe(true);
@@ -48,7 +53,7 @@ describe('request-rows', () => {
 describe('filter and sort', () => {
   it('keeps misses, a finding, a conversation or a model', () => {
     expect(filterRequests(view, rows, { ...NO_FILTER, miss: 'misses' })).toEqual([0, 3]);
-    expect(filterRequests(view, rows, { ...NO_FILTER, miss: 'prefix_changed' })).toEqual([3]);
+    expect(filterRequests(view, rows, { ...NO_FILTER, miss: 'setup_changed' })).toEqual([3]);
     expect(filterRequests(view, rows, { ...NO_FILTER, finding: 'tools_reordered' })).toEqual([3]);
     expect(filterRequests(view, rows, { ...NO_FILTER, finding: 'with' })).toEqual([3]);
     expect(filterRequests(view, rows, { ...NO_FILTER, conversation: 1 })).toHaveLength(8);
@@ -73,6 +78,7 @@ describe('filter and sort', () => {
     expect(sortRequests([7, 3, 0], view, rows, 'index', false)).toEqual([0, 3, 7]);
     // A miss cause sorts by its code; hits (no cause) come first ascending.
     expect(sortRequests([0, 1, 2, 3], view, rows, 'miss', false)).toEqual([1, 2, 0, 3]);
+    expect(sortRequests([3, 0, 1], view, rows, 'miss', true)).toEqual([3, 0, 1]);
     expect(sortRequests([0, 1, 2, 3], view, rows, 'tokens', true)).toEqual([3, 2, 1, 0]);
   });
 });

@@ -1,13 +1,12 @@
 // Worker side of the request table: one text-free row of cache and cost figures per request, columnar so 30,000
 // requests clone in one step. Built once per session from its cache analysis; the page keeps it for sorting and
 // filtering, so stepping between requests never asks again.
+import type { MissCause } from '../../core/cache/index.ts';
 import { cacheTable } from '../../core/cache/table.ts';
-import type { SimulationEventCode } from '../../core/cache/types.ts';
 import type { WorkerSession } from '../session.ts';
 import { cacheAnalysisOf } from './cache-analysis.ts';
 
-/** Why a request missed the simulated cache, in the order the table names the first that applies. */
-export type MissCause = SimulationEventCode | 'prefix_changed' | 'first_request';
+export type { MissCause };
 
 export interface RequestRowsAnswer {
   /** Per request, its conversation (0-based). */
@@ -18,8 +17,12 @@ export interface RequestRowsAnswer {
   simulatedRead: number[];
   /** USD of the actual scenario, null for a model without a price. */
   cost: (number | null)[];
-  /** Null for a request that read the simulated cache, else why it did not. */
+  /** Null for a request that read what it could, else why it missed (the cache analysis' misses, recorded first). */
   missCause: (MissCause | null)[];
+  /** The block a miss names (the first setup block that changed), else null. */
+  missBlock: (string | null)[];
+  /** What the miss cost over a hit, USD; null without a miss or a price. */
+  missCost: (number | null)[];
   /** Indices into `findingCodes` of the findings that name each request. */
   findings: number[][];
   findingCodes: string[];
@@ -42,12 +45,9 @@ export function requestRowsQuery(session: WorkerSession | null): RequestRowsAnsw
     recordedRead: table.rows.map((row) => row.recorded?.read ?? null),
     simulatedRead: table.rows.map((row) => row.read),
     cost: table.rows.map((row) => row.cost),
-    missCause: table.rows.map((row, r) => {
-      if (row.hit) return null;
-      const event = row.events[0];
-      if (event !== undefined) return event;
-      return cache.conversations.continues[r] === null ? 'first_request' : 'prefix_changed';
-    }),
+    missCause: cache.misses.requests.map((miss) => miss?.cause ?? null),
+    missBlock: cache.misses.requests.map((miss) => miss?.block ?? null),
+    missCost: cache.misses.requests.map((miss) => miss?.cost ?? null),
     findings,
     findingCodes: cache.findings.map((f) => f.code),
   };
