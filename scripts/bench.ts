@@ -1,4 +1,5 @@
-// npm run bench [-- --json <file>] [--runs N] [--gateway-mb M] [--growth-mb M] [--only <case,...>]
+// npm run bench [-- --json <file>] [--runs N] [--gateway-mb M] [--growth-mb M] [--folder-sessions N] [--folder-mb M]
+//   [--only <case,...>]
 // Times the full analysis on synthetic inputs against a floor measured in the same run (decode + JSON.parse of
 // every record + tokenizing each distinct text once). Floor and analysis runs alternate in one process so both see
 // the same load; peak RSS comes from a separate process that streams the file once, as the CLI does.
@@ -10,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchInputs, gatewayConversationsInput, growthInputs, type BenchInput } from './bench/inputs.ts';
+import { benchInputs, claudeProjectsFolderInput, gatewayConversationsInput, growthInputs, type BenchInput } from './bench/inputs.ts';
 import { browserBench, type BrowserBench } from './bench/browser.ts';
 import { measureColdStart, type ColdStart } from './bench/cold-start.ts';
 
@@ -24,6 +25,9 @@ const runs = Number(option('--runs', '5'));
 const jsonOut = option('--json', '');
 const gatewayMb = Number(option('--gateway-mb', '200'));
 const growthMb = Number(option('--growth-mb', '6'));
+// The folder case: 1,000 synthetic Claude Code sessions; 2,000 MB is the issue's size, the default is a tenth of it.
+const folderSessions = Number(option('--folder-sessions', '1000'));
+const folderMb = Number(option('--folder-mb', '200'));
 const benchDir = join(root, '.bench');
 const only = option('--only', '').split(',').filter(Boolean);
 const selected = (name: string) => only.length === 0 || only.includes(name);
@@ -101,7 +105,9 @@ flagship.bytes = statSync(flagship.path).size;
 
 const analysisCases = only.length === 0 || only.some((name) => name !== 'growth' && name !== 'cold-start' && name !== 'browser');
 if (analysisCases || selected('growth')) console.error(`generating inputs in ${benchDir} (first run only) ...`);
-const inputs = analysisCases ? [flagship, ...(await benchInputs(benchDir, gatewayMb))].filter((input) => selected(input.name)) : [];
+const inputs = analysisCases
+  ? [flagship, ...(await benchInputs(benchDir, gatewayMb)), ...(selected(`claude-projects-${folderSessions}`) ? [await claudeProjectsFolderInput(benchDir, folderSessions, folderMb)] : [])].filter((input) => selected(input.name))
+  : [];
 const cases: CaseResult[] = [];
 for (const input of inputs) {
   // Large inputs take seconds per run: three runs give a median without taking minutes.

@@ -3,10 +3,12 @@
 //   paired: alternate floor and analysis run by run, so both see the same load on a shared machine; prints
 //           { floor: { timesMs, cpuMs }, analysis: { timesMs, cpuMs }, requests }.
 // `analysis` reads the file as a stream (fs.createReadStream → web ReadableStream), as the CLI does, so its peak
-// RSS shows what streaming holds rather than the whole file in memory.
+// RSS shows what streaming holds rather than the whole file in memory. A folder is read as `ctxray analyze
+// <folder>` reads it (every file, opened lazily, one analysis); its floor is the file floor over each file in turn.
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { analyzeInput } from '../../src/core/analysis/analyze.ts';
+import { lazyFileStream, listFolder } from '../../src/cli/fs/folder-inputs.ts';
 import { estimateClaudeTextTokens } from '../../src/core/tokens/claude.ts';
 import { loadEncoding } from '../../src/core/tokens/openai.ts';
 
@@ -54,6 +56,17 @@ async function floor(bytes: Uint8Array): Promise<number> {
  * The full analysis (reading, tokens, conversations, cache simulation, cost, findings). Timed runs start from the
  * same bytes in memory as the floor; the `analysis` mode reads a file stream instead, as the CLI does.
  */
+async function folderFloor(folder: string): Promise<number> {
+  let records = 0;
+  for (const entry of listFolder(folder, '.').files) records += await floor(new Uint8Array(readFileSync(entry.full)));
+  return records;
+}
+
+async function folderAnalysis(folder: string): Promise<number> {
+  const files = listFolder(folder, '.').files.map((entry) => ({ name: entry.name, bytes: lazyFileStream(entry.full), size: entry.size }));
+  return (await analyzeInput(files)).requests.length;
+}
+
 async function analysis(source: Uint8Array | string): Promise<number> {
   const input =
     typeof source === 'string'
@@ -82,8 +95,14 @@ const floorTiming: Timing = { timesMs: [], cpuMs: [] };
 const analysisTiming: Timing = { timesMs: [], cpuMs: [] };
 let requests = 0;
 // The floor keeps the whole file in memory; only `floor` and `paired` runs read it.
-const bytes = mode === 'analysis' ? null : new Uint8Array(readFileSync(file));
+const folder = statSync(file).isDirectory();
+const bytes = mode === 'analysis' || folder ? null : new Uint8Array(readFileSync(file));
 for (let i = 0; i < runs; i++) {
+  if (folder) {
+    if (mode !== 'analysis') requests = await timed(floorTiming, () => folderFloor(file));
+    if (mode !== 'floor') requests = await timed(analysisTiming, () => folderAnalysis(file));
+    continue;
+  }
   if (bytes !== null) requests = await timed(floorTiming, () => floor(bytes));
   if (mode !== 'floor') requests = await timed(analysisTiming, () => analysis(bytes ?? file));
 }

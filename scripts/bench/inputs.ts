@@ -1,9 +1,9 @@
 // Synthetic benchmark inputs, generated on demand into .bench/ (git-ignored). Deterministic by seed.
-import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { createGzip } from 'node:zlib';
-import { rng, systemPrompt } from '../examples/synthetic-text.ts';
+import { rng, sentence, sourceFile, systemPrompt, type Rng } from '../examples/synthetic-text.ts';
 import { agentSession, anthropicRequests, type Json, type Session } from '../examples/sessions.ts';
 
 const SONNET = 'claude-sonnet-4-5-20250929';
@@ -137,4 +137,85 @@ export async function gzipGatewayInput(dir: string, megabytes: number): Promise<
   }
   const { requests, uncompressedBytes } = JSON.parse(readFileSync(meta, 'utf8')) as { requests: number; uncompressedBytes: number };
   return { name: `gateway-${megabytes}mb-gz`, path, bytes: statSync(path).size, requests, uncompressedBytes };
+}
+
+/**
+ * A folder laid out like ~/.claude/projects, of SYNTHETIC Claude Code sessions (every text says so): `sessions`
+ * sessions over 20 projects, about `megabytes` in all, each a run of calls whose tool results grow the history, with
+ * recorded usage on every call and a subagent transcript beside every tenth session. Written once per size.
+ */
+export async function claudeProjectsFolderInput(dir: string, sessions: number, megabytes: number): Promise<BenchInput> {
+  const root = join(dir, `claude-projects-${sessions}-${megabytes}mb`);
+  const done = join(root, '.complete');
+  const perSession = (megabytes * 1e6) / sessions;
+  // About 6 KB a call (a tool result of ~5 KB, the call and the user turn): the calls a session needs for its share.
+  const calls = Math.max(2, Math.round(perSession / 6000));
+  let requests = 0;
+  if (!existsSync(done)) {
+    mkdirSync(root, { recursive: true });
+    for (let s = 0; s < sessions; s++) {
+      const project = join(root, `-synthetic-project-${s % 20}`);
+      const id = `synthetic-${String(s).padStart(5, '0')}`;
+      mkdirSync(project, { recursive: true });
+      await writeLines(join(project, `${id}.jsonl`), claudeCodeSessionLines(rng(1000 + s), id, calls, s, false));
+      requests += calls;
+      if (s % 10 === 0) {
+        mkdirSync(join(project, id, 'subagents'), { recursive: true });
+        await writeLines(join(project, id, 'subagents', `agent-${id}.jsonl`), claudeCodeSessionLines(rng(5000 + s), id, Math.max(2, calls >> 2), s, true));
+        requests += Math.max(2, calls >> 2);
+      }
+    }
+    writeFileSync(done, JSON.stringify({ requests }));
+  }
+  requests = (JSON.parse(readFileSync(done, 'utf8')) as { requests: number }).requests;
+  return { name: `claude-projects-${sessions}`, path: root, bytes: folderBytes(root), requests };
+}
+
+function folderBytes(root: string): number {
+  let total = 0;
+  for (const entry of readdirSync(root, { withFileTypes: true })) {
+    const full = join(root, entry.name);
+    total += entry.isDirectory() ? folderBytes(full) : statSync(full).size;
+  }
+  return total;
+}
+
+/** One synthetic session's lines: a summary, a user turn, then per call a tool_use line with recorded usage and its tool_result line. */
+function* claudeCodeSessionLines(r: Rng, id: string, calls: number, index: number, sidechain: boolean): Generator<Json> {
+  const start = Date.UTC(2026, 2, 1) + index * 3_600_000;
+  const base = { sessionId: id, isSidechain: sidechain, version: '2.1.0', ...(sidechain && { agentId: id }) };
+  let parent: string | null = null;
+  let history = 6000;
+  yield { ...base, type: 'summary', summary: `synthetic session ${id}`, leafUuid: `${id}-leaf` };
+  yield { ...base, type: 'user', uuid: `${id}-u`, parentUuid: null, timestamp: new Date(start).toISOString(), message: { role: 'user', content: `synthetic task: ${sentence(r, 30)}` } };
+  parent = `${id}-u`;
+  for (let c = 0; c < calls; c++) {
+    const at = new Date(start + c * 20_000).toISOString();
+    const tool = `toolu_${id}_${c}`;
+    const written = c === 0 ? history : 1500;
+    yield {
+      ...base,
+      type: 'assistant',
+      uuid: `${id}-a${c}`,
+      parentUuid: parent,
+      timestamp: at,
+      message: {
+        id: `msg_${id}_${c}`,
+        model: SONNET,
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: tool, name: 'Read', input: { file_path: `/synthetic/${id}/file-${c}.ts` } }],
+        usage: { input_tokens: 3, cache_read_input_tokens: c === 0 ? 0 : history - 1500, cache_creation_input_tokens: written, output_tokens: 40 },
+      },
+    };
+    yield {
+      ...base,
+      type: 'user',
+      uuid: `${id}-r${c}`,
+      parentUuid: `${id}-a${c}`,
+      timestamp: at,
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: tool, content: sourceFile(r, `synthetic/${id}/file-${c}.ts`, 120) }] },
+    };
+    parent = `${id}-r${c}`;
+    history += 1500;
+  }
 }
