@@ -1,6 +1,9 @@
 // Every reader of untrusted bytes, as a fuzz target: an input generator (mutated seeds or generated structures)
 // and a run that returns a violation or null. Shared by the seeded slice in `npm test` (tests/fuzz/) and by
 // `npm run fuzz` (scripts/fuzz.ts). A thrown exception is always a failure: readers must refuse, not crash.
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import initSqlJs, { type SqlJsStatic } from 'sql.js';
@@ -23,7 +26,12 @@ import { checkQualification } from '../../src/core/clearing/qualification-record
 import { QUALIFICATION_EXPECTED } from '../../src/core/clearing/qualification-expected.ts';
 import { analyzeClearing } from '../../src/core/clearing/analyze.ts';
 import { encodeInput, parseFragment, MAX_INPUT_FRAGMENT_CHARS } from '../../src/ui/share.ts';
-import { seedCorpus, type Seed } from './corpus.ts';
+import { REPO_ROOT, seedCorpus, type Seed } from './corpus.ts';
+import { main } from '../../src/cli/main.ts';
+import { terminalSafe } from '../../src/cli/terminal-safe.ts';
+import { renderTerminalReport } from '../../src/cli/report/terminal.ts';
+import { renderCacheSummary } from '../../src/cli/report/findings-terminal.ts';
+import { renderHtmlReport } from '../../src/cli/report/html.ts';
 import { applyByteEdit, applyMutation, byteEdit, hostileJsonValue, jsonEdit, applyJsonEdits, mutationOf, type Mutation } from './mutate.ts';
 import {
   anthropicBody,
@@ -555,8 +563,123 @@ export async function fuzzTargets(): Promise<FuzzTarget[]> {
         return null;
       },
     },
+    ...layerTargets(SQL),
   ];
   return targets;
+}
+
+/** Raw control, C1 and bidi characters (newline and tab allowed): none may reach piped output or a report. */
+function rawControl(text: string): string | null {
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    if ((c < 0x20 && c !== 0x0a && c !== 0x09) || (c >= 0x7f && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) {
+      return `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
+    }
+  }
+  return null;
+}
+
+const HOSTILE_TOKENS = ['\u001b]52;c;c3ludGhldGlj\u0007', '\u001b]8;;http://synthetic.invalid\u001b\\', '\u001b[31m', '\u001b[K', '\u202e', '\u009b2J', '\u0000'];
+const hostileText = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.tuple(fc.string({ maxLength: 6 }), fc.constantFrom(...HOSTILE_TOKENS), fc.string({ maxLength: 6 })).map(([a, t, b]) => `${a}${t}${b}`),
+);
+
+/** The layers above the readers: the CLI (arguments, output flags, messages), the renderers, the sidecar property. */
+function layerTargets(SQL: SqlJsStatic): FuzzTarget[] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ctxray-fuzz-cli-'));
+  const log = `${JSON.stringify({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'synthetic' }] })}\n`;
+  writeFileSync(path.join(dir, 'log.jsonl'), log);
+  const flag = fc.constantFrom('--json', '--html', '--out', '--markdown', '--force', '--format', '--model', '--fail-on', '--content', '-v', '--help', '--max-records', '--max-requests', '--journals', '--sidecar', '--routes', '--qualification', '-', '--', 'log.jsonl', 'missing.jsonl', 'out.json', 'out.html');
+  const argv = fc.tuple(
+    fc.constantFrom('analyze', 'dupes', 'clearing', '--help', '--version', 'bogus'),
+    fc.array(fc.oneof(flag, hostileText), { maxLength: 6 }),
+  );
+  const example = path.join(REPO_ROOT, 'examples/clearing/stop-redaction-dominated');
+  const exampleJournals = readdirSync(path.join(example, 'journals')).sort().map((name) => readFileSync(path.join(example, 'journals', name), 'utf8'));
+  const exampleRoutes = JSON.parse(readFileSync(path.join(example, 'routes.json'), 'utf8')) as unknown;
+  const exampleSidecar = new Uint8Array(readFileSync(path.join(example, 'sidecar.sqlite')));
+  const integrityFails = (bytes: Uint8Array): boolean => {
+    let db: InstanceType<SqlJsStatic['Database']> | null = null;
+    try {
+      db = new SQL.Database(bytes);
+      const rows = db.exec('PRAGMA integrity_check')[0]?.values ?? [];
+      return !(rows.length === 1 && rows[0]![0] === 'ok');
+    } catch {
+      return true;
+    } finally {
+      db?.close();
+    }
+  };
+  return [
+    {
+      name: 'cli:arguments',
+      weight: 1,
+      arbitrary: argv,
+      async run(input) {
+        const [command, rest] = input as [string, string[]];
+        let out = '';
+        const io = {
+          stdout: (text: string) => void (out += text),
+          stderr: (text: string) => void (out += text),
+          readStdin: async () => utf8.encode(log),
+          env: {},
+          cwd: dir,
+        };
+        const status = await main([command, ...rest], io);
+        if (![0, 1, 2].includes(status)) return `exit status ${status}`;
+        const raw = rawControl(out);
+        if (raw !== null) return `raw ${raw} in the output`;
+        if (/\n\s+at .+:\d+:\d+/.test(out)) return 'a stack trace in the output';
+        // The input stays as it was, whatever the flags asked for.
+        return readFileSync(path.join(dir, 'log.jsonl'), 'utf8') === log ? null : 'an input was changed';
+      },
+    },
+    {
+      name: 'render:reports',
+      weight: 1,
+      arbitrary: fc.tuple(hostileText, hostileText, hostileText, fc.boolean()),
+      async run(input) {
+        const [model, tool, text, content] = input as [string, string, string, boolean];
+        const tools = [{ name: tool, description: 'synthetic', input_schema: { type: 'object' } }];
+        const first = { model, system: 'synthetic', tools, messages: [{ role: 'user', content: text }] };
+        const second = { ...first, tools: [...tools, { name: `${tool}2`, description: 'synthetic', input_schema: { type: 'object' } }], messages: [...first.messages, { role: 'assistant', content: text }, { role: 'user', content: 'more' }] };
+        const bytes = utf8.encode(`${JSON.stringify(first)}\n${JSON.stringify(second)}\n`);
+        const analysis = await analyzeInput([{ name: `log${text}.jsonl`, bytes }]);
+        const terminal = terminalSafe(renderTerminalReport(analysis, { color: false, verbose: true }) + (analysis.cache ? renderCacheSummary(analysis.cache, { models: analysis.modelUse, color: false, content, verbose: true }) : ''), false);
+        const terminalRaw = rawControl(terminal);
+        if (terminalRaw !== null) return `raw ${terminalRaw} in the terminal report`;
+        if (analysis.cache) {
+          const html = renderHtmlReport(analysis, analysis.cache, { content });
+          const htmlRaw = rawControl(html);
+          if (htmlRaw !== null) return `raw ${htmlRaw} in the HTML report`;
+          if (/<script|\son\w+=/i.test(html)) return 'markup from the input in the HTML report';
+        }
+        const markdown = dupesMarkdown(await evaluateDupesInput({ name: 'log.jsonl', bytes }));
+        const markdownRaw = rawControl(markdown);
+        return markdownRaw === null ? null : `raw ${markdownRaw} in the dupes markdown`;
+      },
+    },
+    {
+      name: 'clearing:sidecar-integrity',
+      weight: 1,
+      arbitrary: fc.tuple(fc.nat(), fc.nat(), fc.uint8Array({ minLength: 1, maxLength: 64 })),
+      async run(input) {
+        // Damage one page of a real generated sidecar; when SQLite's own check fails, the analysis is never complete.
+        const [page, offset, damage] = input as [number, number, Uint8Array];
+        const bytes = exampleSidecar.slice();
+        const pages = bytes.byteLength / 4096;
+        const start = (1 + (page % (pages - 1))) * 4096 + (offset % (4096 - damage.byteLength));
+        bytes.set(damage, start);
+        if (!integrityFails(bytes)) return null;
+        const { record } = analyzeClearing({ SQL, journals: exampleJournals, routes: exampleRoutes, qualification: { ok: false, code: 'PAYLOAD_UNQUALIFIED', why: 'synthetic' }, sidecar: { bytes, companionPresent: false } });
+        if (record.complete) return 'a sidecar failing the integrity check gave a complete analysis';
+        if (!record.codes.includes('INPUT_INVALID')) return 'a sidecar failing the integrity check is not INPUT_INVALID';
+        if (Object.values(record.journals.skippedJournals).some((count) => count > 0)) return 'a journal was blamed for a corrupt sidecar';
+        return null;
+      },
+    },
+  ];
 }
 
 /** Nesting depth of a parsed value: a primitive is 0, `[]` is 1. */
