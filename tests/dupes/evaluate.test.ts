@@ -80,23 +80,47 @@ describe('evaluateDupesInput', () => {
     expect([missing.reason, missing.detail]).toEqual(['EVENT_INPUTS_NOT_STRING', { field: 'inputs', eventIndex: 1 }]);
   });
 
-  it('maps a request log to blocks (request-log-messages-v1): resent history fails', async () => {
+  it('maps a request log to the last request of each conversation (request-log-last-requests-v1): resent history passes', async () => {
     const system = { role: 'system', content: 'Synthetic system prompt.' };
     const first = { role: 'user', content: 'first question' };
     const bodies = [
       { model: 'gpt-4o', messages: [system, first] },
       { model: 'gpt-4o', messages: [system, first, { role: 'assistant', content: 'answer' }, { role: 'user', content: [{ type: 'text', text: 'next' }, { type: 'image_url', image_url: { url: 'https://example.invalid/x.png' } }] }] },
+      // A second conversation on the same setup: its system prompt is no duplicate of the first one's.
+      { model: 'gpt-4o', messages: [system, { role: 'user', content: 'another question' }] },
     ];
     const record = await evaluate(bytesOf(bodies.map((b) => JSON.stringify(b)).join('\n') + '\n'), 'synthetic.jsonl');
-    expect(record.mapping).toBe('request-log-messages-v1');
+    expect(record.mapping).toBe('request-log-last-requests-v1');
     expect(record.adapter).toBeNull();
-    expect(record.result).toBe('fail');
+    expect(record.result).toBe('pass');
     expect(record.blocks.map((b) => b.origin)).toEqual([
-      { request: 0, message: 0 }, { request: 0, message: 1 },
       { request: 1, message: 0 }, { request: 1, message: 1 }, { request: 1, message: 2 }, { request: 1, message: 3 },
+      { request: 2, message: 0 }, { request: 2, message: 1 },
     ]);
     expect(record.ignoredParts).toBe(1);
-    expect(record.totals).toMatchObject({ blocks: 6, duplicateBlocks: 2, wastedBytes: 24 + 14, wastedTokens: 3 + 2 });
+    expect(record.totals).toMatchObject({ blocks: 6, duplicateBlocks: 0, wastedBytes: 0 });
+    assertSchemaValid(record);
+  });
+
+  it('fails when one request carries the same block twice (a file read again), not for its tool calls', async () => {
+    const file = 'synthetic file contents '.repeat(20);
+    const call = (id: string) => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'read', arguments: '{"path":"a.ts"}' } }] });
+    const body = {
+      model: 'gpt-4o',
+      messages: [
+        { role: 'user', content: 'read a.ts twice' },
+        call('c1'),
+        { role: 'tool', tool_call_id: 'c1', content: file },
+        call('c2'),
+        { role: 'tool', tool_call_id: 'c2', content: file },
+      ],
+    };
+    const record = await evaluate(bytesOf(JSON.stringify(body) + '\n'), 'synthetic.jsonl');
+    expect(record.result).toBe('fail');
+    // The two identical tool calls are not message text (counted in ignoredParts); the file read twice is.
+    expect(record.ignoredParts).toBe(2);
+    expect(record.duplicates).toHaveLength(1);
+    expect(record.duplicates[0]).toMatchObject({ indices: [1, 2], bytesPerBlock: file.length, wastedBytes: file.length, wastedTokens: 60 });
     assertSchemaValid(record);
   });
 
@@ -124,6 +148,7 @@ describe('evaluateDupesInput', () => {
         { role: 'user', content: [{ type: 'text', text: `hi ${m}` }, { type: 'image_url', image_url: { url: `https://${m}.invalid/a.png` } }] },
         { role: 'assistant', content: null, tool_calls: [{ id: `call_${m}`, type: 'function', function: { name: `tool_${m}`, arguments: `{"q":"${m}"}` } }] },
         { role: 'tool', tool_call_id: `call_${m}`, content: `result ${m}` },
+        { role: 'user', content: `result ${m}` },
       ],
     };
     const record = await evaluate(bytesOf(`${JSON.stringify(body)}\n${JSON.stringify(body)}\n`), `${m}.jsonl`);
@@ -135,18 +160,19 @@ describe('evaluateDupesInput', () => {
 
 const REAL = path.resolve(import.meta.dirname, '../../../shared/fixtures/real');
 describe.skipIf(!existsSync(REAL))('request logs from ../shared/fixtures/real (third-party data)', () => {
-  it('counts the history resent by a real tool chain (simonw/llm, 3 requests)', async () => {
+  it('measures the last request of a real tool chain, where the history resent turn after turn is no duplicate (simonw/llm, 3 requests)', async () => {
     const file = path.join(REAL, 'openai-chat/llm_tool_chain_of_two_calls_seq.jsonl');
     const record = await evaluate(new Uint8Array(readFileSync(file)), path.basename(file));
-    // Requests carry 1, 3 and 5 text segments: the question (67 bytes, 13 tokens) three times, the first tool
-    // call's arguments {"country": "Crumpet"} (22 bytes, 2 tokens) and its result "123124" (6 bytes, 1 token) twice.
-    expect(record.totals.blocks).toBe(9);
-    expect(record.duplicates.map((d) => [d.occurrences, d.bytesPerBlock, d.tokensPerBlock])).toEqual([
-      [3, 67, 13],
-      [2, 22, 2],
+    // One conversation: its third request carries the question (67 bytes, 13 tokens) and the two tool results
+    // (6 and 4 bytes); its two tool calls are not message text.
+    expect(record.result).toBe('pass');
+    expect(record.blocks.map((b) => [b.origin?.request, b.bytes, b.tokens])).toEqual([
+      [2, 67, 13],
       [2, 6, 1],
+      [2, 4, 1],
     ]);
-    expect(record.totals).toMatchObject({ duplicateBlocks: 4, wastedBytes: 134 + 22 + 6, wastedTokens: 26 + 2 + 1 });
+    expect(record.ignoredParts).toBe(2);
+    expect(record.totals).toMatchObject({ blocks: 3, duplicateBlocks: 0, wastedBytes: 0, wastedTokens: 0 });
   });
 });
 
@@ -163,11 +189,12 @@ describe.skipIf(!existsSync(REAL))('every real request file through the contract
     const bytes = new Uint8Array(readFileSync(path.join(REAL, file)));
     const record = await evaluate(bytes, path.basename(file));
     assertSchemaValid(record);
-    expect(record.mapping).toBe('request-log-messages-v1');
+    expect(record.mapping).toBe('request-log-last-requests-v1');
     expect(record.skippedRecords).toBe(0);
     expect(record.totals.blocks).toBeGreaterThan(0);
-    // Every copy is accounted for: blocks = distinct hashes + copies.
-    expect(new Set(record.blocks.map((b) => b.hash)).size + record.totals.duplicateBlocks).toBe(record.totals.blocks);
+    // Every copy is accounted for: blocks = distinct hashes per request + copies (duplicates are within a request).
+    const distinct = new Set(record.blocks.map((b) => `${b.origin?.request ?? -1}:${b.hash}`)).size;
+    expect(distinct + record.totals.duplicateBlocks).toBe(record.totals.blocks);
     const read = await readRequests([{ name: path.basename(file), bytes }]);
     const outputs = [dupesRecordJson(record), dupesMarkdown(record)];
     for (const request of read.requests) {

@@ -16,7 +16,10 @@ import { assertSchemaValid } from './helpers.ts';
 
 const MiB = 1024 * 1024;
 /** One synthetic request, resent: every line after the first repeats its user message (a duplicate). */
-const line = `${JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'synthetic repeated question' }] })}\n`;
+// Each line is one request that repeats its question; identical lines are one conversation, measured once (its
+// last request): one duplicate block however many lines.
+const question = { role: 'user', content: 'synthetic repeated question' };
+const line = `${JSON.stringify({ model: 'gpt-4o', messages: [question, { role: 'assistant', content: 'synthetic answer' }, question] })}\n`;
 const lineBytes = Buffer.byteLength(line);
 const log = (lines: number) => Buffer.from(line.repeat(lines));
 
@@ -32,7 +35,7 @@ describe('request-log size cap', () => {
     const fromGzip = await evaluateDupesInput({ name: 'log.jsonl.gz', bytes: gzipSync(plain) }, { maxLogBytes: cap });
     const fromPlain = await evaluateDupesInput({ name: 'log.jsonl', bytes: plain }, { maxLogBytes: cap });
     expect(fromGzip.result).toBe('fail');
-    expect(fromGzip.totals.duplicateBlocks).toBe(9);
+    expect(fromGzip.totals.duplicateBlocks).toBe(1);
     expect(dupesRecordJson(fromGzip)).toBe(dupesRecordJson(fromPlain));
   });
 
@@ -41,7 +44,7 @@ describe('request-log size cap', () => {
     const bomb = gzipSync(log(Math.ceil((64 * MiB) / lineBytes)));
     expect(bomb.byteLength).toBeLessThan(MiB);
     const record = await evaluateDupesInput({ name: 'log.jsonl.gz', bytes: bomb }, { maxLogBytes: MiB });
-    expect(record).toMatchObject({ result: 'unknown', reason: 'LOG_TOO_LARGE', detail: { limit: MiB }, mapping: 'request-log-messages-v1' });
+    expect(record).toMatchObject({ result: 'unknown', reason: 'LOG_TOO_LARGE', detail: { limit: MiB }, mapping: 'request-log-last-requests-v1' });
     expect(record.detail).toEqual({ limit: MiB });
     expect(record.totals.blocks).toBe(0);
     assertSchemaValid(record);
@@ -60,7 +63,7 @@ describe('request-log size cap', () => {
     expect(record).toMatchObject({ result: 'unknown', reason: 'LOG_TOO_LARGE', detail: { limit: MiB } });
     // Under the cap, a log compressed twice is read like the plain log.
     const small = await evaluateDupesInput({ name: 'log.jsonl.gz', bytes: gzipSync(gzipSync(log(10))) }, { maxLogBytes: MiB });
-    expect(small).toMatchObject({ result: 'fail', totals: { duplicateBlocks: 9 } });
+    expect(small).toMatchObject({ result: 'fail', totals: { duplicateBlocks: 1 } });
   });
 
   it('corrupt gzip is still reported as before, not as too large', async () => {

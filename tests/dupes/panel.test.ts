@@ -21,11 +21,14 @@ describe('dupes query handler', () => {
     expect(answer.record).toMatchObject({ result: 'fail', totals: { wastedBytes: 27, wastedTokens: 5 } });
   });
 
-  it('measures the loaded log (request-log-messages-v1)', async () => {
+  it('measures the loaded log (request-log-last-requests-v1): a retry is not a duplicate, a repeat in one request is', async () => {
     const body = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'same question' }] });
-    const answer = await dupesQuery(await sessionOf(`${body}\n${body}\n`), undefined, signal);
-    expect(answer.source).toBe('loaded-input');
-    expect(answer.record.mapping).toBe('request-log-messages-v1');
+    const retried = await dupesQuery(await sessionOf(`${body}\n${body}\n`), undefined, signal);
+    expect(retried.source).toBe('loaded-input');
+    expect(retried.record.mapping).toBe('request-log-last-requests-v1');
+    expect([retried.record.result, retried.record.totals.blocks]).toEqual(['pass', 1]);
+    const repeated = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'same question' }, { role: 'user', content: 'same question' }] });
+    const answer = await dupesQuery(await sessionOf(`${repeated}\n`), undefined, signal);
     expect(answer.record.duplicates[0]).toMatchObject({ indices: [0, 1], wastedBytes: 13, wastedTokens: 2 });
   });
 

@@ -53,9 +53,9 @@ describe('record', () => {
   });
 
   it('a log with skipped records and no duplicate is unknown, with duplicates still fail', () => {
-    const clean = buildDupesRecord({ ok: true, source: { adapter: null, mapping: 'request-log-messages-v1', blocks: [{ text: 'a', origin: null }], ignoredParts: 0 } }, { skippedRecords: 2 });
+    const clean = buildDupesRecord({ ok: true, source: { adapter: null, mapping: 'request-log-last-requests-v1', blocks: [{ text: 'a', origin: null }], ignoredParts: 0 } }, { skippedRecords: 2 });
     expect([clean.result, clean.reason, clean.detail]).toEqual(['unknown', 'INCOMPLETE_INPUT', { skippedRecords: 2 }]);
-    const dup = buildDupesRecord({ ok: true, source: { adapter: null, mapping: 'request-log-messages-v1', blocks: [{ text: 'a', origin: null }, { text: 'a', origin: null }], ignoredParts: 0 } }, { skippedRecords: 2 });
+    const dup = buildDupesRecord({ ok: true, source: { adapter: null, mapping: 'request-log-last-requests-v1', blocks: [{ text: 'a', origin: null }, { text: 'a', origin: null }], ignoredParts: 0 } }, { skippedRecords: 2 });
     expect(dup.result).toBe('fail');
     assertSchemaValid(clean);
     assertSchemaValid(dup);

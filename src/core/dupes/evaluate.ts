@@ -101,11 +101,11 @@ function jsonlTraceBlocks(bytes: Uint8Array): SourceOutcome {
   return coneReplayEventBlocks(parsed.value);
 }
 
-/** The record for requests already read (the web app's loaded log): request-log-messages-v1. */
+/** The record for requests already read (the web app's loaded log): request-log-last-requests-v1. */
 export function dupesRecordForRequests(requests: readonly ParsedRequest[], skippedRecords: number): DupesRecord {
   if (requests.length === 0 && skippedRecords > 0) {
     return buildDupesRecord(
-      { ok: false, refusal: refuse('UNSUPPORTED_INPUT', { skippedRecords }), adapter: null, mapping: 'request-log-messages-v1' },
+      { ok: false, refusal: refuse('UNSUPPORTED_INPUT', { skippedRecords }), adapter: null, mapping: 'request-log-last-requests-v1' },
       { skippedRecords },
     );
   }
@@ -176,7 +176,7 @@ async function evaluate(
       ok: false,
       refusal: refuse('LOG_TOO_LARGE', { limit: maxLogBytes, ...(actual !== undefined && { actual }) }),
       adapter: null,
-      mapping: 'request-log-messages-v1',
+      mapping: 'request-log-last-requests-v1',
     });
   if (!hasGzipMagic(input.bytes) && input.bytes.byteLength > maxLogBytes) return logRefusal(input.bytes.byteLength);
   try {
@@ -197,7 +197,7 @@ async function evaluate(
         ok: false,
         refusal: refuse(error.code, { limit: error.limit, ...(error.line > 0 && { line: error.line }) }),
         adapter: null,
-        mapping: 'request-log-messages-v1',
+        mapping: 'request-log-last-requests-v1',
       });
     }
     return buildDupesRecord({ ok: false, refusal: refuse('INPUT_UNREADABLE'), adapter: null, mapping: null });

@@ -64,7 +64,7 @@ export function measureBlocks(source: readonly SourceBlock[]): Measurement {
   let bytes = 0;
   let tokens = 0;
   for (let index = 0; index < source.length; index++) {
-    const { text, origin } = source[index] as SourceBlock;
+    const { text, origin, scope } = source[index] as SourceBlock;
     let facts = factsByText.get(text);
     if (facts === undefined) {
       facts = factsOf(text);
@@ -75,8 +75,10 @@ export function measureBlocks(source: readonly SourceBlock[]): Measurement {
     blocks.push(block);
     bytes += facts.bytes;
     tokens += facts.tokens;
-    const seen = indicesByHash.get(facts.hash);
-    if (seen === undefined) indicesByHash.set(facts.hash, [index]);
+    // A NUL never occurs in a hex hash: the key cannot collide across scopes.
+    const key = scope === undefined ? facts.hash : `${scope}\u0000${facts.hash}`;
+    const seen = indicesByHash.get(key);
+    if (seen === undefined) indicesByHash.set(key, [index]);
     else seen.push(index);
   }
 
@@ -85,9 +87,10 @@ export function measureBlocks(source: readonly SourceBlock[]): Measurement {
   let wastedBytes = 0;
   let wastedTokens = 0;
   // Map iteration follows first insertion, so groups come out in order of their first occurrence.
-  for (const [hash, indices] of indicesByHash) {
+  for (const indices of indicesByHash.values()) {
     if (indices.length < 2) continue;
     const first = blocks[indices[0] as number] as MeasuredBlock;
+    const hash = first.hash;
     const copies = indices.length - 1;
     const group: DuplicateGroup = {
       hash,

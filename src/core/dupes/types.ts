@@ -9,7 +9,7 @@ export const MAPPINGS = [
   'envelope-blocks-v1',
   'openai-chat-messages-v1',
   'conereplay-events-v1',
-  'request-log-messages-v1',
+  'request-log-last-requests-v1',
 ] as const;
 export type MappingName = (typeof MAPPINGS)[number];
 
@@ -30,6 +30,11 @@ export interface BlockOrigin {
 export interface SourceBlock {
   text: string;
   origin: BlockOrigin | null;
+  /**
+   * Blocks are duplicates only of blocks in the same scope (request logs: the request that carries them, so a
+   * system prompt each conversation sends once is no duplicate). Absent: one scope for the whole input.
+   */
+  scope?: number;
 }
 
 /** Blocks ready to measure. */

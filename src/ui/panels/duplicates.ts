@@ -147,7 +147,10 @@ function contractIntro(): HTMLElement {
     text:
       'Exact whole-block duplicates under the ctxray.dupes/1 contract: SHA-256 of each block\'s UTF-8 bytes; tokens are ' +
       'unicode-whitespace v1.0, not model tokens; no billing, substring, semantic or truncation claim. Hashes are ' +
-      'guessable pseudonyms, not anonymization. Same record as `ctxray dupes`.',
+      'guessable pseudonyms, not anonymization. Same record as `ctxray dupes`. A request log is measured by what ' +
+      'each conversation\'s last request carries: resending the history every turn is how these APIs work, so only ' +
+      'a block repeated inside one request (a file read twice, a tool result pasted again) counts, and only when it is ' +
+      'byte-identical; near-duplicates below are the separate, fuzzy measure.',
   });
 }
 
@@ -201,7 +204,8 @@ async function renderNearDuplicates(host: HTMLElement, ctx: PanelContext): Promi
       className: 'muted',
       text:
         'From the cache analysis, not the contract: blocks in the last request of a conversation whose 5-word shingle ' +
-        'sets are at least 85% similar (Jaccard). Near, not exact — these groups do not change the verdict above.',
+        'sets are at least 85% similar (Jaccard): the same content with small edits, which the exact check above ' +
+        'misses by design. Near, not exact — these groups do not change the verdict above.',
     }),
   );
   if (!ctx.view.sections.includes(NEAR_SECTION)) {
