@@ -157,7 +157,7 @@ export const dupesCommand: Command = async (argv, io) => {
       ok: false,
       refusal: { reason: 'LOG_TOO_LARGE', detail: { limit: MAX_LOG_BYTES, actual: tooLarge } },
       adapter: null,
-      mapping: 'request-log-messages-v1',
+      mapping: 'request-log-last-requests-v1',
     });
     io.stderr(`${unknownLine(record, null)}\n`);
   } else if (bytes === null) {
