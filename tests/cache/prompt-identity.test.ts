@@ -180,3 +180,23 @@ describe('a read never exceeds the prefix an earlier request wrote', () => {
     expect(reads[1]).toBeLessThanOrEqual(analysis.tokens[0]!.total);
   });
 });
+
+describe('the optimized identity keeps routing ids', () => {
+  it('a UUID-shaped tool_use_id or call_id is not a volatile value; a timestamp in text still is', async () => {
+    const { optimizedWire } = await import('../../src/core/cache/normalize.ts');
+    const id = (value: string) => ({ wire: JSON.stringify({ type: 'tool_result', tool_use_id: value, content: 'same result' }) });
+    expect(optimizedWire(id('12345678-1234-1234-1234-123456789abc'))).not.toBe(optimizedWire(id('87654321-1234-1234-1234-123456789abc')));
+    const call = (value: string) => ({ wire: JSON.stringify({ type: 'function_call_output', call_id: value, output: 'same output' }) });
+    expect(optimizedWire(call('12345678-1234-1234-1234-123456789abc'))).not.toBe(optimizedWire(call('87654321-1234-1234-1234-123456789abc')));
+    const text = (time: string) => ({ wire: JSON.stringify({ type: 'text', text: `Time: ${time}`, id: 'fixed' }) });
+    expect(optimizedWire(text('2026-10-04T10:00:00Z'))).toBe(optimizedWire(text('2026-10-04T10:10:00Z')));
+    expect(optimizedWire(text('2026-10-04T10:00:00Z'))).toBe('{"id":"fixed","text":"Time: <timestamp>","type":"text"}');
+  });
+
+  it('two requests differing only in a UUID tool_use_id share nothing in either scenario', async () => {
+    const make = (id: string) => ({ model: 'claude-sonnet-5', max_tokens: 8, messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'stable result '.repeat(1500) }] }], cache_control: { type: 'ephemeral' } });
+    const { analysis } = await run([make('12345678-1234-1234-1234-123456789abc'), make('87654321-1234-1234-1234-123456789abc')]);
+    expect(analysis.cache!.cost.actual.simulation.requests[1]!.read).toBe(0);
+    expect(analysis.cache!.cost.optimized.simulation.requests[1]!.read).toBe(0);
+  });
+});

@@ -148,14 +148,33 @@ function serializeSorted(value: unknown): string {
 }
 
 /**
+ * A call id routes a tool result to its call: a different id is a different prompt even when it looks like a
+ * UUID or a timestamp, so ids are kept verbatim (the value of an `id`, `tool_use_id`, `tool_call_id` or
+ * `call_id` key in compact JSON).
+ */
+const ROUTING_ID = /"(?:id|tool_use_id|tool_call_id|call_id)":"(?:[^"\\]|\\.)*"/g;
+
+/** normalizeVolatile on everything but routing ids (see above). */
+export function normalizeOutsideRoutingIds(json: string): string {
+  if (!/\d/.test(json)) return json;
+  let out = '';
+  let copied = 0;
+  for (const match of json.matchAll(ROUTING_ID)) {
+    out += normalizeVolatile(json.slice(copied, match.index)) + match[0];
+    copied = match.index + match[0].length;
+  }
+  return copied === 0 ? normalizeVolatile(json) : out + normalizeVolatile(json.slice(copied));
+}
+
+/**
  * Identity of a segment in the optimized scenario: canonical JSON (key order no longer matters), then volatile
- * values replaced. Canonicalizing first keeps the JSON parseable when an epoch is a bare number.
+ * values replaced outside routing ids. Canonicalizing first keeps the JSON parseable when an epoch is a bare number.
  * Pass a memo (one per analysis) to normalize each distinct interned wire string once.
  */
 export function optimizedWire(segment: Pick<Segment, 'wire'>, memo?: Map<string, string>): string {
   const known = memo?.get(segment.wire);
   if (known !== undefined) return known;
-  const identity = normalizeVolatile(canonicalJson(segment.wire));
+  const identity = normalizeOutsideRoutingIds(canonicalJson(segment.wire));
   memo?.set(segment.wire, identity);
   return identity;
 }
