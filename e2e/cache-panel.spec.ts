@@ -60,5 +60,7 @@ test('a log with recorded usage shows recorded columns and offers calibration', 
   const before = await page.locator('table.cache-table tbody tr').first().locator('td').nth(2).textContent();
   await offer.uncheck();
   await expect(page.locator('.cache-calibration input[type=checkbox]')).not.toBeChecked();
+  // The choice is view state: the address (and a copied link) carries it.
+  await expect(page).toHaveURL(/calibrate=off/);
   await expect(page.locator('table.cache-table tbody tr').first().locator('td').nth(2)).not.toHaveText(before ?? '');
 });

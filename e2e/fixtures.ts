@@ -47,7 +47,9 @@ export interface CliRequest {
 /** Per-request totals and segment counts from the CLI (`ctxray analyze --json -`) for the same file. */
 export function cliRequests(files: string | string[], extra: string[] = []): CliRequest[] {
   const inputs = typeof files === 'string' ? [files] : files;
-  const out = execFileSync(process.execPath, [path.join(ROOT, 'bin/ctxray.mjs'), 'analyze', '--json', '-', ...extra, ...inputs], {
+  // The app's view shows the counts as tokenized; the CLI rescales Claude estimates on recorded usage by default,
+  // so the comparison asks it for the uncalibrated counts.
+  const out = execFileSync(process.execPath, [path.join(ROOT, 'bin/ctxray.mjs'), 'analyze', '--json', '-', '--no-usage-calibration', ...extra, ...inputs], {
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
   });

@@ -76,6 +76,8 @@ export class App {
   private panelId = PANELS[0]?.id ?? 'tokens';
   /** JSON path of the selected block: kept across requests that have it, and in the link. */
   private segmentPath: string | null = null;
+  /** Claude estimates calibrated on the log's recorded usage (the Cache panel's box; `calibrate=off` in links). */
+  private calibration = true;
   /** The next panel render follows a navigation and should bring `segmentPath` into view and focus. */
   private revealNext = false;
   private format: WireFormat | undefined;
@@ -151,6 +153,7 @@ export class App {
         ? this.source?.kind === 'example' && this.source.entry.id === state.example
         : state.input === undefined || (this.source?.kind === 'paste' && this.source.text === state.input);
     this.segmentPath = state.segment ?? null;
+    this.calibration = state.calibrate ?? true;
     if (this.view && sameSource && state.format === this.format && state.model === this.model) {
       if (state.panel) this.panelId = state.panel;
       if (state.request !== undefined) {
@@ -206,6 +209,7 @@ export class App {
     this.format = undefined;
     this.model = undefined;
     this.segmentPath = null;
+    this.calibration = true;
     return this.open(source);
   }
 
@@ -451,6 +455,7 @@ export class App {
     if (this.view && this.view.requests.length > 0) state.request = this.requestIndex + 1;
     if (this.view) state.panel = this.panelId;
     if (this.view && this.segmentPath !== null) state.segment = this.segmentPath;
+    if (this.view && !this.calibration) state.calibrate = false;
     if (this.format) state.format = this.format;
     if (this.model) state.model = this.model;
     return state;
@@ -618,6 +623,12 @@ export class App {
         this.syncFragment();
       },
       reveal: this.revealNext,
+      calibration: this.calibration,
+      setCalibration: (on) => {
+        this.calibration = on;
+        this.updatePanel(true);
+        this.syncFragment();
+      },
       ask: <T>(name: string, params?: unknown) => this.client.ask<T>(name, params, controller.signal),
       signal: controller.signal,
     };

@@ -21,6 +21,8 @@ export interface ViewState {
   panel?: string;
   /** JSON path of the selected block, e.g. `messages[3].content[1]`. */
   segment?: string;
+  /** False when calibration on recorded usage is turned off (`calibrate=off`; on is the default). */
+  calibrate?: boolean;
   format?: WireFormat;
   model?: string;
 }
@@ -88,6 +90,8 @@ export function parseFragment(hash: string): ParsedFragment {
     if (/^[\w$@:.[\]-]{1,300}$/.test(segment)) state.segment = segment;
     else problems.push('the segment in the link is not a block path');
   }
+  const calibrate = params.get('calibrate');
+  if (calibrate === 'off') state.calibrate = false;
   const format = params.get('format');
   if (format !== null && (FORMATS as readonly string[]).includes(format)) state.format = format as WireFormat;
   const model = params.get('model');
@@ -113,6 +117,7 @@ export function buildFragment(state: ViewState): BuiltFragment {
   if (state.request !== undefined) params.set('request', String(state.request));
   if (state.panel !== undefined) params.set('panel', state.panel);
   if (state.segment !== undefined) params.set('segment', state.segment);
+  if (state.calibrate === false) params.set('calibrate', 'off');
   if (state.format !== undefined) params.set('format', state.format);
   if (state.model !== undefined) params.set('model', state.model);
   const query = params.toString();

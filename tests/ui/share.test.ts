@@ -75,4 +75,11 @@ describe('share fragment', () => {
     expect(buildFragment({ pasted: true, example: 'a' }).hash).toBe('#example=a');
     expect(parseFragment(`#src=paste&${buildFragment({ input: 'x' }).hash.slice(1)}`).state).toEqual({ input: 'x' });
   });
+
+  it('carries calibration only when it is turned off', () => {
+    expect(buildFragment({ example: 'a', panel: 'cache', calibrate: false }).hash).toBe('#example=a&panel=cache&calibrate=off');
+    expect(buildFragment({ example: 'a', calibrate: true }).hash).toBe('#example=a');
+    expect(parseFragment('#example=a&calibrate=off').state).toEqual({ example: 'a', calibrate: false });
+    expect(parseFragment('#example=a&calibrate=on').state).toEqual({ example: 'a' });
+  });
 });

@@ -13,11 +13,6 @@ import { askOrShowError } from './ask.ts';
 /** Rows asked for and drawn at once; a larger input shows this many around the selected request. */
 const MAX_ROWS = 200;
 
-/**
- * Whether Claude estimates are calibrated on the log's recorded usage: on by default when the log has any (the
- * box says so and turns it off); kept while the page lives.
- */
-let calibrateFromUsage = true;
 
 function money(value: number | null): string {
   if (value === null) return '–';
@@ -84,15 +79,12 @@ function summary(table: CacheTable): HTMLElement {
 }
 
 /** Offers (or reports) rescaling Claude estimates by the factor measured on the log's own recorded usage. */
-function calibrationControl(table: CacheTableAnswer, rerender: () => void): HTMLElement | null {
+function calibrationControl(table: CacheTableAnswer, onChange: (on: boolean) => void): HTMLElement | null {
   const available = table.availableCalibration;
   if (available === null) return null;
   const box = el('input', { attrs: { type: 'checkbox' } });
   box.checked = table.appliedCalibration !== null;
-  box.addEventListener('change', () => {
-    calibrateFromUsage = box.checked;
-    rerender();
-  });
+  box.addEventListener('change', () => onChange(box.checked));
   const text =
     ` Calibrate Claude estimates on this log's recorded usage: ×${available.factor.toFixed(3)} ` +
     `(median recorded ÷ estimated prompt over ${formatCount(available.requests)} request(s); no network).`;
@@ -184,18 +176,15 @@ export const cachePanel: Panel = {
       return;
     }
     container.append(el('p', { className: 'muted', text: 'Simulating the prompt cache…' }));
-    const table = await askOrShowError<CacheTableAnswer>(container, ctx, 'cache-table', { calibrate: calibrateFromUsage, around: ctx.request.index, window: MAX_ROWS });
+    const table = await askOrShowError<CacheTableAnswer>(container, ctx, 'cache-table', { calibrate: ctx.calibration, around: ctx.request.index, window: MAX_ROWS });
     if (table === null) return;
     const host = tableOf(table, ctx.view.requests, ctx.request.index, ctx.view.totals.exact);
     host.addEventListener('click', (event) => {
       const row = (event.target as HTMLElement).closest<HTMLTableRowElement>('tbody tr[data-request]');
       if (row) ctx.navigate({ request: Number(row.dataset['request']) });
     });
-    const rerender = (): void => {
-      container.replaceChildren();
-      void cachePanel.render(container, ctx);
-    };
-    const calibration = calibrationControl(table, rerender);
+    // The choice is view state (in the link): the app re-renders this panel with it.
+    const calibration = calibrationControl(table, (on) => ctx.setCalibration(on));
     container.replaceChildren(
       el('h2', { className: 'section-title', text: 'Prompt cache, simulated per request' }),
       summary(table),

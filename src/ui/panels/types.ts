@@ -23,6 +23,10 @@ export interface PanelContext {
   selectSegment(path: string | null): void;
   /** True when this render follows a navigation: show the block named by `segment` and move the focus there. */
   reveal: boolean;
+  /** Whether Claude estimates are calibrated on the log's recorded usage (on unless turned off; in the link). */
+  calibration: boolean;
+  /** Turn calibration on or off: the open panel renders again with it and the link follows. */
+  setCalibration(on: boolean): void;
   /**
    * Ask the worker a named question; `name` must be registered in src/worker/handlers.ts. Params and answer are
    * structured-cloned. Rejects with an Error whose message is shown to the user when the worker fails.
