@@ -85,7 +85,8 @@ function addSums(into: RecordedSums, from: RecordedSums): void {
   into.cacheWrite1h += from.cacheWrite1h;
 }
 
-const nameOf = (file: AnalysisFile, index: number): string => file.folderPath ?? `file ${index + 1}`;
+/** The path inside the folder given; without one (a file given alone, the library), the name's last part only. */
+const nameOf = (file: AnalysisFile): string => file.folderPath ?? file.name.split(/[\\/]/).pop() ?? file.name;
 
 export function projectOf(folderPath: string): string {
   const parts = folderPath.split('/').filter((part) => part !== '' && part !== '.');
@@ -128,7 +129,7 @@ export function sessionTable(analysis: Analysis, missOf: MissOf | null): Session
     if (file === undefined) return;
     let row = rows.get(fileIndex);
     if (row === undefined) {
-      const name = nameOf(file, fileIndex);
+      const name = nameOf(file);
       row = {
         file: name,
         agent: file.format ?? 'unknown',
