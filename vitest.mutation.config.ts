@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
-    exclude: ['tests/hostile/**', 'tests/leaks/**', 'tests/fuzz/**', 'tests/perf/**', 'tests/conformance/**', 'tests/cli/**', 'tests/qualify/**', 'node_modules/**'],
+    exclude: ['tests/hostile/**', 'tests/leaks/**', 'tests/fuzz/**', 'tests/perf/**', 'tests/conformance/**', 'tests/cli/**', 'tests/qualify/**', 'tests/package/**', 'tests/record/**', 'tests/fs/**', 'node_modules/**'],
     testTimeout: 180_000,
     pool: 'threads',
   },
