@@ -3,7 +3,7 @@
 // Code sessions here are SYNTHETIC (written by this test); the pi session is a real fixture, read in place.
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { dropFiles, expect, hasRealFixtures, REAL_FIXTURES, test } from './fixtures.ts';
+import { dropFiles, expect, hasRealFixtures, REAL_FIXTURES, selectRequest, shownTotal, test } from './fixtures.ts';
 import { syntheticClaudeCodeSession } from '../tests/transcripts/claude-code-session.ts';
 
 /** A synthetic Claude Code session: one user turn and one recorded API call per entry, a minute apart. */
@@ -73,4 +73,41 @@ test('a request log that is not a transcript still gets a timeline and a summary
   await page.getByRole('tab', { name: 'Summary' }).click();
   await expect(page.locator('#summary-days tbody tr').first()).toBeVisible();
   await expect(page.locator('#summary-models tbody tr').first()).toBeVisible();
+});
+
+test('a real Claude Code request shows its unrecorded setup in the treemap and totals the provider count', async ({ page }, testInfo) => {
+  test.skip(!hasRealFixtures, `real fixtures absent (${REAL_FIXTURES})`);
+  const file = path.join(REAL_FIXTURES, 'transcripts/claude-code/tool_heavy.jsonl');
+  await page.goto('./');
+  await page.locator('#file-input').setInputFiles(file);
+  await expect(page.locator('#request-table')).toBeVisible();
+  await selectRequest(page, 3);
+  // The provider counted 27,666 prompt tokens for the last call (its recorded usage); the request totals that.
+  await expect(page.locator('#recorded-total')).toHaveText('27,666');
+  expect(await shownTotal(page)).toBe(27_666);
+  const setup = page.locator('.treemap .cell[data-category="setup_inferred"]');
+  await expect(setup).toHaveCount(1);
+  await expect(setup).toHaveAttribute('aria-label', /not recorded, ≈[\d,]+ inferred from recorded usage/);
+  await expect(page.locator('table.totals tr[data-category="setup_inferred"]')).toContainText('≈');
+  await expect(page.locator('table.totals tfoot [data-total]')).toHaveAttribute('data-total', '27666');
+  await expect(page.locator('table.segments tbody tr').filter({ hasText: 'not recorded; inferred from recorded usage' })).toHaveCount(1);
+  // The inferred setup is the largest rectangle: the request's biggest block is visible.
+  const areas = await page.locator('.treemap .cell').evaluateAll((cells) =>
+    cells.map((cell) => ({ category: cell.getAttribute('data-category'), area: cell.getBoundingClientRect().width * cell.getBoundingClientRect().height })),
+  );
+  expect(areas.reduce((a, b) => (b.area > a.area ? b : a)).category).toBe('setup_inferred');
+  await setup.click();
+  await expect(page.locator('.content h3')).toContainText('System & tools, inferred');
+  // Summary's prompt for the day is the recorded one (25,801 + 26,007 + 26,507 + 27,666): the requests' totals.
+  await page.getByRole('tab', { name: 'Summary' }).click();
+  await expect(page.locator('#summary-days tbody tr').first()).toContainText('105,981');
+  await page.getByRole('tab', { name: 'Tokens' }).click();
+  await page.locator('.treemap .cell[data-category="setup_inferred"]').click();
+  for (const scheme of ['light', 'dark'] as const) {
+    for (const width of [1440, 390]) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: testInfo.outputPath(`setup-inferred-${scheme}-${width}.png`), fullPage: width === 390 });
+    }
+  }
 });

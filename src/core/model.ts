@@ -27,6 +27,9 @@ export const CATEGORIES = [
   'document',
   'audio',
   'other',
+  // No block of the request: the system prompt and tools a transcript did not record, sized from recorded usage
+  // (recorded prompt − reconstructed, src/core/cache/inferred.ts). Never a segment the importers build.
+  'setup_inferred',
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
 

@@ -1,4 +1,5 @@
 // Number formatting shared by the web app and the HTML report. Estimated counts (all Claude counts) always carry ≈.
+import type { Category } from '../core/model.ts';
 
 const grouped = new Intl.NumberFormat('en-US');
 
@@ -27,4 +28,17 @@ const dollars = new Intl.NumberFormat('en-US', { minimumFractionDigits: 4, maxim
 /** A price in US dollars to four decimals (request prices are often fractions of a cent). */
 export function formatUsd(value: number): string {
   return `${value < 0 ? '-' : ''}$${dollars.format(Math.abs(value))}`;
+}
+
+/**
+ * What the `setup_inferred` part of a request is, with its size: never exact (≈), since it is the recorded prompt
+ * minus the reconstructed one, and never any text (the transcript has none).
+ */
+export function unrecordedSetupText(tokens: number): string {
+  return `system prompt and tools, not recorded, ${formatTokens(tokens, false)} inferred from recorded usage`;
+}
+
+/** A category's tokens in a request counted `exact` or not: the inferred setup is an estimate whatever the rest. */
+export function formatCategoryTokens(value: number, category: Category, exact: boolean): string {
+  return formatTokens(value, exact && category !== 'setup_inferred');
 }

@@ -15,6 +15,7 @@ export const CATEGORY_COLOURS: Readonly<Record<Category, string>> = {
   document: '#974943',
   audio: '#e8a6b5',
   other: '#8b9099',
+  setup_inferred: '#0000ae',
 };
 
 export const CATEGORY_LABELS: Readonly<Record<Category, string>> = {
@@ -29,6 +30,7 @@ export const CATEGORY_LABELS: Readonly<Record<Category, string>> = {
   document: 'Documents',
   audio: 'Audio',
   other: 'Other',
+  setup_inferred: 'System & tools, inferred',
 };
 
 /** The page surfaces the palette is checked against (must match --surface in src/ui/styles.css). */
@@ -47,4 +49,5 @@ export const LABEL_INK: Readonly<Record<Category, '#000000' | '#ffffff'>> = {
   document: '#ffffff',
   audio: '#000000',
   other: '#000000',
+  setup_inferred: '#ffffff',
 };

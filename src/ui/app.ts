@@ -757,7 +757,8 @@ export class App {
             }),
           )
         : null,
-      stat('Segments', el('dd', { text: formatCount(request.segments.length), attrs: { id: 'segment-count' } })),
+      // The request's own blocks; the inferred setup is not one of them.
+      stat('Segments', el('dd', { text: formatCount(request.segments.filter((s) => s.category !== 'setup_inferred').length), attrs: { id: 'segment-count' } })),
       stat('Messages', el('dd', { text: formatCount(request.messageCount) })),
       stat('Model', el('dd', { className: 'mono', text: request.model ?? 'none named' })),
       stat('Source', el('dd', { className: 'mono', text: `${file?.name ?? ''}${count > 1 || request.line > 1 ? `, line ${request.line}` : ''}` })),

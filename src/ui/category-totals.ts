@@ -1,7 +1,7 @@
 // Totals by category for one request: a stacked bar plus a compact table, in palette order.
 import { CATEGORIES, type Category } from '../core/model.ts';
 import { el } from './dom.ts';
-import { formatPercent, formatTokens } from '../render/format.ts';
+import { formatCategoryTokens, formatPercent, formatTokens } from '../render/format.ts';
 import { CATEGORY_COLOURS } from '../render/palette.ts';
 import { categoryTag } from './swatch.ts';
 
@@ -23,7 +23,7 @@ export function renderCategoryTotals(
   const rows = present.map((category) =>
     el('tr', { attrs: { 'data-category': category } }, [
       el('td', {}, [categoryTag(category)]),
-      el('td', { className: 'num', text: formatTokens(byCategory[category] ?? 0, exact) }),
+      el('td', { className: 'num', text: formatCategoryTokens(byCategory[category] ?? 0, category, exact) }),
       el('td', { className: 'num muted', text: formatPercent(byCategory[category] ?? 0, total) }),
     ]),
   );

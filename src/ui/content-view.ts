@@ -1,6 +1,6 @@
 // The selected segment's content, fetched from the worker on demand and shown as text (textContent only).
 import { el } from './dom.ts';
-import { formatBytes, formatTokens } from '../render/format.ts';
+import { formatBytes, formatTokens, unrecordedSetupText } from '../render/format.ts';
 import { copyOriginalText, setInertText } from './inert-text.ts';
 import { visibleLabel } from '../core/text/invisible.ts';
 import { CATEGORY_LABELS } from '../render/palette.ts';
@@ -16,6 +16,16 @@ export type AskText = (request: number, segment: number) => Promise<SegmentTextA
 export function renderContent(host: HTMLElement, request: RequestView, segment: number, ask: AskText, signal: AbortSignal): void {
   const s = request.segments[segment];
   if (!s) return;
+  if (s.category === 'setup_inferred') {
+    // Not a block of the log: there is no text to fetch, only what its size was inferred from.
+    host.replaceChildren(
+      el('section', { className: 'content', attrs: { 'aria-label': 'Segment content', 'data-segment': String(segment) } }, [
+        el('h3', {}, [swatch(s.category), CATEGORY_LABELS[s.category]]),
+        el('p', { text: `The transcript does not record the system prompt and tool definitions the agent sent: ${unrecordedSetupText(s.tokens)} (the recorded prompt minus the blocks rebuilt from the transcript). The cache simulation sends it as the start of every prompt.` }),
+      ]),
+    );
+    return;
+  }
   const body = el('div', { className: 'content-body' }, [el('p', { className: 'muted', text: 'Loading content…' })]);
   const facts: [string, string][] = [
     ['Tokens', formatTokens(s.tokens, request.exact)],

@@ -1,7 +1,7 @@
 // The sortable segment table: one row per segment of the selected request. Headers are buttons; aria-sort says
 // which column orders the rows. Very long requests render the first rows and offer the rest on demand.
 import { el } from './dom.ts';
-import { formatBytes, formatPercent, formatTokens } from '../render/format.ts';
+import { formatBytes, formatCategoryTokens, formatPercent } from '../render/format.ts';
 import { visibleLabel } from '../core/text/invisible.ts';
 import { CATEGORY_LABELS } from '../render/palette.ts';
 import { categoryTag } from './swatch.ts';
@@ -102,9 +102,11 @@ export function renderSegmentTable(host: HTMLElement, request: RequestView, onSe
           [
             el('td', { className: 'num muted', text: String(s.i + 1) }),
             el('td', {}, [categoryTag(s.category)]),
-            el('td', { className: 'mono path', text: visibleLabel(s.path) }),
+            s.category === 'setup_inferred'
+              ? el('td', { className: 'muted', text: 'not recorded; inferred from recorded usage' })
+              : el('td', { className: 'mono path', text: visibleLabel(s.path) }),
             el('td', { className: 'mono', text: visibleLabel(s.toolName ?? '') }),
-            el('td', { className: 'num', text: `${formatTokens(s.tokens, request.exact)}` }, []),
+            el('td', { className: 'num', text: formatCategoryTokens(s.tokens, s.category, request.exact) }, []),
             el('td', { className: 'num muted', text: formatBytes(s.bytes) }),
           ],
         );

@@ -2,6 +2,10 @@
 // fetched on demand (the `segment-text` query), so a log of hundreds of MB never crosses into the page.
 import type { CacheMarker, Category, ReadError, RequestNoteCode, WireFormat } from '../core/model.ts';
 
+/**
+ * One block of a request; or, with category `setup_inferred` (last, after the request's own blocks), the system
+ * prompt and tools the transcript did not record, sized from recorded usage: no path, bytes, hash or text.
+ */
 export interface SegmentView {
   category: Category;
   /** JSON path inside the request body, e.g. `messages[3].content[1]`. */

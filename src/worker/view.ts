@@ -2,7 +2,7 @@
 import type { Analysis } from '../core/analysis/types.ts';
 import type { ParsedRequest, WireFormat } from '../core/model.ts';
 import { MODELS } from '../core/pricing/table.ts';
-import type { AnalysisView, RequestView } from './view-model.ts';
+import type { AnalysisView, RequestView, SegmentView } from './view-model.ts';
 import { visibleLabel } from '../core/text/invisible.ts';
 import { openingRequest } from './opening.ts';
 
@@ -43,6 +43,15 @@ function nullableLabel(id: string | null): string | null {
   return id === null ? null : visibleLabel(id);
 }
 
+/**
+ * The system prompt and tools the transcript did not record, sized from recorded usage: one more segment after
+ * the request's own, so the treemap, the segment table and the totals show it. It has no path, bytes or text.
+ */
+function unrecordedSetupSegment(tokens: number): SegmentView[] {
+  if (tokens <= 0) return [];
+  return [{ category: 'setup_inferred', path: '', tokens, bytes: 0, hash: '', cacheMarker: null, messageIndex: -1, role: null, toolName: null }];
+}
+
 export function buildView(analysis: Analysis): AnalysisView {
   const requests: RequestView[] = analysis.requests.map((request, i) => {
     const tokens = analysis.tokens[i];
@@ -65,7 +74,8 @@ export function buildView(analysis: Analysis): AnalysisView {
         request.recorded === null
           ? null
           : request.recorded.input + request.recorded.cacheRead + request.recorded.cacheWrite5m + request.recorded.cacheWrite1h,
-      segments: request.segments.map((segment, j) => ({
+      segments: [
+        ...request.segments.map((segment, j): SegmentView => ({
         category: segment.category,
         path: segment.path,
         tokens: tokens?.segments[j] ?? 0,
@@ -74,8 +84,10 @@ export function buildView(analysis: Analysis): AnalysisView {
         cacheMarker: segment.cacheMarker,
         messageIndex: segment.messageIndex,
         role: segment.role,
-        toolName: segment.toolName ?? (segment.callId !== null ? (callNames.get(segment.callId) ?? null) : null),
-      })),
+          toolName: segment.toolName ?? (segment.callId !== null ? (callNames.get(segment.callId) ?? null) : null),
+        })),
+        ...unrecordedSetupSegment(tokens?.byCategory.setup_inferred ?? 0),
+      ],
     };
   });
   const formats: WireFormat[] = [];

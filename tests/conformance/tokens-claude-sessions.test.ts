@@ -1,6 +1,7 @@
 // The Claude estimate on two real pi agent sessions (Sonnet 4.5, Opus 4.5; 910 requests up to ~185K tokens)
 // against the usage Anthropic recorded for every turn. The transcripts hold no system prompt or tool
 // definitions, so the estimate misses a constant; what must match is how the prompt GROWS turn by turn.
+import { reconstructedTokens } from '../../src/core/cache/unrecorded-setup.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -47,7 +48,8 @@ suite('Claude estimate on real pi sessions', () => {
       const recorded = promptOf(request.recorded);
       if (recorded <= 0) return;
       points.push({
-        estimated: analysis.tokens[i]!.total,
+        // What the transcript holds: the request's total also carries the setup inferred from this very usage.
+        estimated: reconstructedTokens(analysis.tokens[i]!),
         recorded,
         toolCalls: request.segments.filter((s) => s.category === 'tool_call').length,
         messages: request.messageCount,

@@ -1,5 +1,6 @@
 // The worker's `transcripts` query (Timeline and Summary panels) and the timeline points, on SYNTHETIC Claude Code
 // sessions read through the real importer and analysis.
+import { reconstructedTokens } from '../../src/core/cache/unrecorded-setup.ts';
 import { describe, expect, it } from 'vitest';
 import { analyzeInput } from '../../src/core/analysis/analyze.ts';
 import { agreementOf, timelineOf } from '../../src/core/transcripts/index.ts';
@@ -31,7 +32,9 @@ describe('timelineOf', () => {
       [1, 0, Date.parse('2026-03-01T10:01:00.000Z'), 3210, 3000],
       [2, 1, Date.parse('2026-03-02T09:00:00.000Z'), 500, 0],
     ]);
-    expect(timeline.points.map((p) => p.reconstructed)).toEqual(analysis.tokens.map((t) => t.total));
+    // The reconstruction is what the transcript holds; the request's total adds the inferred setup (= recorded).
+    expect(timeline.points.map((p) => p.reconstructed)).toEqual(analysis.tokens.map(reconstructedTokens));
+    expect(analysis.tokens.map((t) => t.total)).toEqual([3000, 3210, 500]);
     // The setup is inferred on each conversation's first request, so its prediction equals the recorded prompt.
     expect(timeline.points[0]?.predicted).toBe(3000);
     expect(timeline.points[2]?.predicted).toBe(500);

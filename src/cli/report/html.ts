@@ -13,7 +13,7 @@ import { CATEGORIES, type Category, type ParsedRequest } from '../../core/model.
 import { visibleLabel } from '../../core/text/invisible.ts';
 import { CATEGORY_COLOURS, CATEGORY_LABELS, LABEL_INK } from '../../render/palette.ts';
 import { layoutTreemap } from '../../render/treemap-layout.ts';
-import { formatCount, formatTokens, formatUsd } from '../../render/format.ts';
+import { formatCategoryTokens, formatCount, formatTokens, formatUsd, unrecordedSetupText } from '../../render/format.ts';
 
 export interface HtmlReportOptions {
   /** Show tool names and block text excerpts (the user asked for content). */
@@ -198,26 +198,31 @@ function treemapSection(analysis: Analysis): string {
   });
   const request = analysis.requests[largest]!;
   const counts = analysis.tokens[largest]!;
-  const cells = layoutTreemap(
-    request.segments.map((segment, i) => ({ category: segment.category, tokens: counts.segments[i] ?? 0 })),
-    TREEMAP_WIDTH,
-    TREEMAP_HEIGHT,
-  );
+  // The setup the transcript did not record is one more rectangle, sized from recorded usage (≈, inferred).
+  const setup = counts.byCategory.setup_inferred ?? 0;
+  const items = request.segments.map((segment, i) => ({ category: segment.category, tokens: counts.segments[i] ?? 0 }));
+  if (setup > 0) items.push({ category: 'setup_inferred', tokens: setup });
+  const cells = layoutTreemap(items, TREEMAP_WIDTH, TREEMAP_HEIGHT);
   const rects = cells
     .map((cell) => {
-      const segment = request.segments[cell.segment]!;
-      const label = `${segment.path} · ${CATEGORY_LABELS[segment.category]} · ${formatTokens(counts.segments[cell.segment] ?? 0, counts.exact)} tokens`;
-      return `<rect class="f-${segment.category}" x="${cell.x0.toFixed(1)}" y="${cell.y0.toFixed(1)}" width="${Math.max(0, cell.x1 - cell.x0).toFixed(1)}" height="${Math.max(0, cell.y1 - cell.y0).toFixed(1)}"><title>${escapeHtml(label)}</title></rect>`;
+      const segment = request.segments[cell.segment];
+      const label =
+        segment === undefined
+          ? unrecordedSetupText(setup)
+          : `${segment.path} · ${CATEGORY_LABELS[segment.category]} · ${formatTokens(counts.segments[cell.segment] ?? 0, counts.exact)} tokens`;
+      return `<rect class="f-${cell.category}" x="${cell.x0.toFixed(1)}" y="${cell.y0.toFixed(1)}" width="${Math.max(0, cell.x1 - cell.x0).toFixed(1)}" height="${Math.max(0, cell.y1 - cell.y0).toFixed(1)}"><title>${escapeHtml(label)}</title></rect>`;
     })
     .join('');
-  const present = new Set<Category>(request.segments.map((s) => s.category));
+  const present = new Set<Category>(items.map((item) => item.category));
   const legend = CATEGORIES.filter((c) => present.has(c))
-    .map((c) => `<span class="sw c-${c}">${escapeHtml(CATEGORY_LABELS[c])} ${formatTokens(counts.byCategory[c] ?? 0, counts.exact)}</span>`)
+    .map((c) => `<span class="sw c-${c}">${escapeHtml(CATEGORY_LABELS[c])} ${formatCategoryTokens(counts.byCategory[c] ?? 0, c, counts.exact)}</span>`)
     .join('');
   return `<section><h2>Tokens of request ${largest + 1} (the largest, ${formatTokens(counts.total, counts.exact)} tokens)</h2>
 <p>${legend}</p>
 <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${TREEMAP_WIDTH} ${TREEMAP_HEIGHT}" role="img" aria-label="Treemap of request ${largest + 1}'s segments by tokens">${rects}</svg>
-<p class="muted">Each rectangle is one block, sized by tokens and coloured by category; hover for its path.</p></section>`;
+<p class="muted">Each rectangle is one block, sized by tokens and coloured by category; hover for its path.${
+    setup > 0 ? ` The transcript does not record what the agent sent before its first block: ${escapeHtml(unrecordedSetupText(setup))}.` : ''
+  }</p></section>`;
 }
 
 function cacheTableSection(analysis: Analysis, cache: CacheAnalysis): string {

@@ -31,7 +31,8 @@ function categoryList(byCategory: Partial<Record<Category, number>>, overhead: n
   const parts: string[] = [];
   for (const category of CATEGORIES) {
     const value = byCategory[category];
-    if (value !== undefined && value > 0) parts.push(`${category} ${formatTokens(value, exact)}`);
+    // The unrecorded setup is inferred from recorded usage: never an exact count.
+    if (value !== undefined && value > 0) parts.push(`${category} ${formatTokens(value, exact && category !== 'setup_inferred')}`);
   }
   if (overhead !== 0) parts.push(`overhead ${formatTokens(overhead, exact)}`);
   return parts.length > 0 ? parts.join(' · ') : 'nothing counted';

@@ -1,8 +1,10 @@
 // Adds the cache analysis to an Analysis: conversations, both simulations with their costs, near-duplicate groups
 // and findings, computed from the analysis' own (possibly calibrated) token counts. Re-run it after anything that
-// changes those counts (calibration), so the cache figures never lag behind the tokens they are built on.
+// changes those counts (calibration), so the cache figures never lag behind the tokens they are built on. The
+// setup a transcript did not record, as the analysis inferred it, joins each request's count (unrecorded-setup.ts).
 import type { Analysis } from '../analysis/types.ts';
 import { analyzeCache, type CacheAnalysisInput } from './index.ts';
+import { withUnrecordedSetup } from './unrecorded-setup.ts';
 
 /** The cache analysis' input from an analysis' own (possibly calibrated) counts; every caller builds it here. */
 export function cacheInputOf(analysis: Analysis): CacheAnalysisInput {
@@ -19,7 +21,7 @@ export function cacheInputOf(analysis: Analysis): CacheAnalysisInput {
 export function withCacheAnalysis(analysis: Analysis): Analysis {
   const cache = analyzeCache(cacheInputOf(analysis));
   return {
-    ...analysis,
+    ...withUnrecordedSetup(analysis, cache),
     cache,
     conversations: cache.conversations,
     findings: cache.findings,

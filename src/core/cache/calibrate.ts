@@ -6,6 +6,7 @@
 import { providerOf } from '../model.ts';
 import type { ParsedRequest } from '../model.ts';
 import { usageMeasuresOtherPrompt } from '../tokens/claude.ts';
+import { hasUnrecordedSetup } from './inferred.ts';
 
 export interface Calibration {
   /** Multiply every Claude estimate by this. */
@@ -45,7 +46,9 @@ export function calibrationFromUsage(
   requests.forEach((request, i) => {
     const usage = request.recorded;
     // Usage that sums server-side iterations or a compaction pass does not measure this prompt.
-    if (usage === null || !isClaudeEstimate(request) || usageMeasuresOtherPrompt(request)) return;
+    // Usage of a transcript that left out the system prompt and tools measures a prompt the estimate lacks a part
+    // of (that part is inferred from this usage, src/core/cache/inferred.ts): no measure of the estimator.
+    if (usage === null || !isClaudeEstimate(request) || usageMeasuresOtherPrompt(request) || hasUnrecordedSetup(request)) return;
     const estimate = estimatedPrompt(segmentTokens[i] ?? [], overheadTokens[i] ?? 0);
     const recorded = usage.input + usage.cacheRead + usage.cacheWrite5m + usage.cacheWrite1h;
     if (estimate > 0 && recorded > 0) ratios.push(recorded / estimate);

@@ -1,6 +1,7 @@
 // Transcripts' observed-vs-simulated agreement and the time-range summary, from a finished Analysis, and their
 // parts of the JSON record (numbers, codes, model ids and file indices only).
 import type { Analysis } from '../analysis/types.ts';
+import { reconstructedTokens } from '../cache/unrecorded-setup.ts';
 import { transcriptAgreement, type TranscriptAgreement } from './agreement.ts';
 import { sessionTable, type SessionTable } from './sessions.ts';
 import { timeRangeSummary, type TimeRangeSummary } from './summary.ts';
@@ -11,7 +12,7 @@ export function agreementOf(analysis: Analysis): TranscriptAgreement | null {
   if (cache === undefined) return null;
   return transcriptAgreement({
     requests: analysis.requests,
-    reconstructed: analysis.tokens.map((tokens) => tokens.total),
+    reconstructed: analysis.tokens.map(reconstructedTokens),
     segmentTokens: analysis.segmentTokens,
     conversations: cache.conversations,
     pricingOf: (i) => analysis.models[i]?.pricing ?? null,
@@ -25,7 +26,7 @@ export function summaryOf(analysis: Analysis): TimeRangeSummary | null {
   if (cache === undefined) return null;
   return timeRangeSummary({
     requests: analysis.requests,
-    reconstructed: analysis.tokens.map((tokens) => tokens.total),
+    reconstructed: analysis.tokens.map(reconstructedTokens),
     conversations: cache.conversations,
     pricingOf: (i) => analysis.models[i]?.pricing ?? null,
     actual: cache.cost.actual,

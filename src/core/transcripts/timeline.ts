@@ -1,6 +1,7 @@
 // The Timeline panel's data: per request, when it was sent, its reconstructed and recorded prompt, recorded and
 // simulated cache reads, and whether it is a compaction. Numbers only, so it crosses from the worker as is.
 import type { Analysis } from '../analysis/types.ts';
+import { reconstructedTokens } from '../cache/unrecorded-setup.ts';
 import type { TranscriptAgreement } from './agreement.ts';
 
 export interface TimelinePoint {
@@ -36,7 +37,7 @@ export function timelineOf(analysis: Analysis, agreement: TranscriptAgreement): 
       request: r,
       conversation: analysis.conversations?.conversationOf[r] ?? 0,
       timestamp: request.timestamp,
-      reconstructed: analysis.tokens[r]?.total ?? 0,
+      reconstructed: reconstructedOf(analysis, r),
       predicted: row?.predicted ?? null,
       recordedPrompt: row?.recordedPrompt ?? null,
       recordedRead: request.recorded?.cacheRead ?? null,
@@ -46,4 +47,9 @@ export function timelineOf(analysis: Analysis, agreement: TranscriptAgreement): 
     };
   });
   return { points, timed: points.length > 0 && points.every((p) => p.timestamp !== null), compactions: compactions.size };
+}
+
+function reconstructedOf(analysis: Analysis, r: number): number {
+  const tokens = analysis.tokens[r];
+  return tokens === undefined ? 0 : reconstructedTokens(tokens);
 }

@@ -59,7 +59,9 @@ export const tokensPanel: Panel = {
     const select = (segment: number, fromMap: boolean, openSheet = true): void => {
       map.select(segment, fromMap);
       table.select(segment);
-      ctx.selectSegment(request.segments[segment]?.path ?? null);
+      // The inferred setup has no path in the request: nothing to keep selected on the next request.
+      const picked = request.segments[segment];
+      ctx.selectSegment(picked === undefined || picked.category === 'setup_inferred' ? null : picked.path);
       contentHost.classList.toggle('open', openSheet);
       selectedSegment = segment;
       contentAbort?.abort();

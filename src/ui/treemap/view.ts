@@ -4,7 +4,7 @@
 import { CATEGORY_COLOURS, CATEGORY_LABELS, LABEL_INK } from '../../render/palette.ts';
 import { el } from '../dom.ts';
 import { swatch } from '../swatch.ts';
-import { formatBytes, formatTokens } from '../../render/format.ts';
+import { formatBytes, formatCategoryTokens, unrecordedSetupText } from '../../render/format.ts';
 import { visibleLabel } from '../../core/text/invisible.ts';
 import type { RequestView } from '../../worker/view-model.ts';
 import { layoutTreemap, neighbour, type Cell, type Direction } from '../../render/treemap-layout.ts';
@@ -45,21 +45,26 @@ export function renderTreemap(
   const describe = (segment: number): string => {
     const s = request.segments[segment];
     if (!s) return '';
+    if (s.category === 'setup_inferred') return `${CATEGORY_LABELS[s.category]}: ${unrecordedSetupText(s.tokens)}`;
     const tool = s.toolName ? ` · ${visibleLabel(s.toolName)}` : '';
-    return `${CATEGORY_LABELS[s.category]}${tool} · ${formatTokens(s.tokens, request.exact)} tokens · ${formatBytes(s.bytes)} · ${visibleLabel(s.path)}`;
+    return `${CATEGORY_LABELS[s.category]}${tool} · ${formatCategoryTokens(s.tokens, s.category, request.exact)} tokens · ${formatBytes(s.bytes)} · ${visibleLabel(s.path)}`;
   };
 
   const showTip = (segment: number, node: HTMLElement): void => {
     const s = request.segments[segment];
     if (!s) return;
+    const setup = s.category === 'setup_inferred';
     tip.replaceChildren(
       el('div', { className: 'tip-head' }, [
         swatch(s.category),
         el('strong', { text: CATEGORY_LABELS[s.category] }),
         s.toolName ? el('span', { className: 'muted', text: ` ${visibleLabel(s.toolName)}` }) : null,
       ]),
-      el('div', { text: `${formatTokens(s.tokens, request.exact)} tokens · ${formatBytes(s.bytes)}` }),
-      el('div', { className: 'mono', text: visibleLabel(s.path) }),
+      setup
+        ? el('div', { text: unrecordedSetupText(s.tokens) })
+        : el('div', { text: `${formatCategoryTokens(s.tokens, s.category, request.exact)} tokens · ${formatBytes(s.bytes)}` }),
+      // The inferred setup has no path: it is no block of the log.
+      ...(setup ? [] : [el('div', { className: 'mono', text: visibleLabel(s.path) })]),
     );
     tip.hidden = false;
     // Placed in viewport terms first, so a cell at the right or bottom edge keeps its tooltip on screen: below
@@ -106,7 +111,7 @@ export function renderTreemap(
       if (segment && cell.x1 - cell.x0 > 64 && cell.y1 - cell.y0 > 30) {
         node.append(
           el('span', { className: 'cell-label', text: segment.toolName !== null ? visibleLabel(segment.toolName) : CATEGORY_LABELS[cell.category] }),
-          el('span', { className: 'cell-value', text: formatTokens(segment.tokens, request.exact) }),
+          el('span', { className: 'cell-value', text: formatCategoryTokens(segment.tokens, segment.category, request.exact) }),
         );
       }
       return node;

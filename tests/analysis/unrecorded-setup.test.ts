@@ -1,0 +1,134 @@
+// The system prompt and tools a transcript does not record are one part of each request's count
+// (`setup_inferred`): recorded prompt − reconstructed, so a request with recorded usage totals the provider's
+// count, and the cache simulation sends those same tokens once (as the prefix), not twice. Synthetic sessions.
+import { describe, expect, it } from 'vitest';
+import { analyzeInput } from '../../src/core/analysis/analyze.ts';
+import { buildRecord } from '../../src/core/analysis/record.ts';
+import type { Analysis } from '../../src/core/analysis/types.ts';
+import { withCacheAnalysis } from '../../src/core/cache/attach.ts';
+import { calibrateAnalysis } from '../../src/core/cache/calibrate-analysis.ts';
+import { calibrationFromCount, calibrationFromUsage } from '../../src/core/cache/calibrate.ts';
+import { reconstructedTokens } from '../../src/core/cache/unrecorded-setup.ts';
+import { agreementOf } from '../../src/core/transcripts/index.ts';
+import { buildView } from '../../src/worker/view.ts';
+import { renderHtmlReport } from '../../src/cli/report/html.ts';
+import { syntheticClaudeCodeSession } from '../transcripts/claude-code-session.ts';
+import { analysisValidator } from './schema.ts';
+
+const encode = (text: string) => new TextEncoder().encode(text);
+
+// Recorded prompts (input + cache read + cache write): 3 + 8,997 = 9,000, then 3 + 8,997 + 26 = 9,026, then
+// 3 + 9,023 + 26 = 9,052: each turn adds what its two short messages cost, the rest is the unrecorded setup.
+const SESSION = syntheticClaudeCodeSession('synthetic-setup', '2026-03-01T10:00:00.000Z', [
+  { input: 3, read: 0, write5m: 8997, output: 40 },
+  { input: 3, read: 8997, write5m: 26, output: 40 },
+  { input: 3, read: 9023, write5m: 26, output: 40 },
+]);
+const RECORDED_PROMPTS = [9000, 9026, 9052];
+
+/** Σ segments + overhead: what the transcript itself accounts for. */
+const rebuilt = (analysis: Analysis, r: number) => analysis.tokens[r]!.segments.reduce((a, b) => a + b, 0) + analysis.tokens[r]!.overheadTotal;
+
+describe('the unrecorded setup as a part of the request (synthetic Claude Code session)', async () => {
+  const analysis = await analyzeInput([{ name: 'synthetic-setup.jsonl', bytes: encode(SESSION) }]);
+
+  it('totals each request at its recorded prompt, the setup being recorded − reconstructed', () => {
+    expect(analysis.requests).toHaveLength(3);
+    RECORDED_PROMPTS.forEach((prompt, r) => {
+      const tokens = analysis.tokens[r]!;
+      expect(tokens.total).toBe(prompt);
+      expect(tokens.byCategory.setup_inferred).toBe(prompt - rebuilt(analysis, r));
+      expect(tokens.byCategory.setup_inferred).toBeGreaterThan(8000);
+      expect(reconstructedTokens(tokens)).toBe(rebuilt(analysis, r));
+      // The cache analysis inferred the same size: one source of the number.
+      expect(analysis.cache!.inferred.setupTokens[r]).toBe(tokens.byCategory.setup_inferred);
+    });
+    expect(analysis.totals.tokens).toBe(9000 + 9026 + 9052);
+    expect(analysis.files[0]!.totals.tokens).toBe(9000 + 9026 + 9052);
+    expect(analysis.totals.byCategory.setup_inferred).toBe(
+      RECORDED_PROMPTS.reduce((sum, prompt, r) => sum + prompt - rebuilt(analysis, r), 0),
+    );
+  });
+
+  it('is simulated once: the simulated prompt is the recorded one, not the recorded one plus the setup', () => {
+    RECORDED_PROMPTS.forEach((prompt, r) => {
+      const simulated = analysis.cache!.cost.actual.simulation.requests[r]!;
+      expect(simulated.promptTokens).toBe(prompt);
+      expect(simulated.read + simulated.write5m + simulated.write1h + simulated.uncached).toBe(prompt);
+    });
+  });
+
+  it('leaves the transcript agreement on the reconstructed count', () => {
+    const agreement = agreementOf(analysis)!;
+    expect(agreement.requests.map((row) => row.reconstructed)).toEqual([0, 1, 2].map((r) => rebuilt(analysis, r)));
+  });
+
+  it('is no measure of the estimator, and stays the provider count when a calibration re-runs the analysis', () => {
+    // Every request's recorded prompt holds the setup the estimate lacks: calibrating on it would scale the rest up.
+    expect(calibrationFromUsage(analysis.requests, analysis.segmentTokens, analysis.overheadTokens)).toBeNull();
+    // An exact count (e.g. count_tokens) doubling the estimates: the rebuilt part doubles, the setup shrinks by as much.
+    const calibrated = withCacheAnalysis(calibrateAnalysis(analysis, calibrationFromCount(2, 1)!));
+    expect(calibrated.tokens.map((t) => t.total)).toEqual(RECORDED_PROMPTS);
+    expect(calibrated.totals.tokens).toBe(9000 + 9026 + 9052);
+    RECORDED_PROMPTS.forEach((prompt, r) => {
+      expect(rebuilt(calibrated, r)).toBeGreaterThan(rebuilt(analysis, r));
+      expect(calibrated.tokens[r]!.byCategory.setup_inferred).toBe(prompt - rebuilt(calibrated, r));
+    });
+  });
+
+  it('is a documented category of the record, with no segment and no text', () => {
+    const record = buildRecord(analysis) as { requests: { tokens: { total: number; byCategory: Record<string, number> }; segments: { category: string }[]; recorded: { prompt: number } }[] };
+    const validate = analysisValidator();
+    expect(validate(record), JSON.stringify(validate.errors)).toBe(true);
+    record.requests.forEach((request, r) => {
+      expect(request.tokens.total).toBe(request.recorded.prompt);
+      expect(request.tokens.byCategory['setup_inferred']).toBe(RECORDED_PROMPTS[r]! - rebuilt(analysis, r));
+      expect(request.segments.some((segment) => segment.category === 'setup_inferred')).toBe(false);
+    });
+  });
+
+  it('is the last segment of the app view, pathless and textless, and the view total is the provider count', () => {
+    const view = buildView(analysis);
+    view.requests.forEach((request, r) => {
+      expect(request.total).toBe(request.recordedPrompt);
+      const last = request.segments.at(-1)!;
+      expect(last).toMatchObject({ category: 'setup_inferred', path: '', bytes: 0, hash: '', toolName: null });
+      expect(last.tokens).toBe(RECORDED_PROMPTS[r]! - rebuilt(analysis, r));
+      expect(request.segments.filter((segment) => segment.category === 'setup_inferred')).toHaveLength(1);
+      expect(request.segments.reduce((sum, segment) => sum + segment.tokens, 0) + request.overhead).toBe(request.total);
+    });
+  });
+
+  it('is one rectangle of the HTML report treemap, named and sized, without text', () => {
+    const html = renderHtmlReport(analysis, analysis.cache!, { content: false });
+    const setup = analysis.tokens[2]!.byCategory.setup_inferred!;
+    expect(html).toContain(`Tokens of request 3 (the largest, ≈9,052 tokens)`);
+    expect(html.match(/<rect class="f-setup_inferred"/g)).toHaveLength(1);
+    expect(html).toContain(`<title>system prompt and tools, not recorded, ≈${setup.toLocaleString('en-US')} inferred from recorded usage</title>`);
+  });
+});
+
+describe('no unrecorded setup where nothing was recorded', () => {
+  it('adds nothing to a transcript whose calls recorded no tokens', async () => {
+    const aborted = syntheticClaudeCodeSession('synthetic-aborted', '2026-03-01T10:00:00.000Z', [
+      { input: 0, read: 0, write5m: 0, output: 0 },
+      { input: 0, read: 0, write5m: 0, output: 0 },
+    ]);
+    const analysis = await analyzeInput([{ name: 'synthetic-aborted.jsonl', bytes: encode(aborted) }]);
+    expect(analysis.requests).toHaveLength(2);
+    for (let r = 0; r < 2; r++) {
+      expect(analysis.tokens[r]!.byCategory.setup_inferred).toBeUndefined();
+      expect(analysis.tokens[r]!.total).toBe(rebuilt(analysis, r));
+    }
+    expect(analysis.totals.byCategory.setup_inferred).toBeUndefined();
+    expect(buildView(analysis).requests.every((request) => request.segments.every((s) => s.category !== 'setup_inferred'))).toBe(true);
+  });
+
+  it('adds nothing to a request capture that records its own system prompt', async () => {
+    const body = { model: 'claude-sonnet-4-5', max_tokens: 100, system: 'synthetic system prompt', messages: [{ role: 'user', content: 'synthetic question' }] };
+    const analysis = await analyzeInput([{ name: 'synthetic-request.json', bytes: encode(JSON.stringify(body)) }]);
+    expect(analysis.requests).toHaveLength(1);
+    expect(analysis.tokens[0]!.byCategory.setup_inferred).toBeUndefined();
+    expect(analysis.tokens[0]!.total).toBe(rebuilt(analysis, 0));
+  });
+});
