@@ -2,7 +2,7 @@
 // parts, totals, per-category sums) are multiplied and rounded, the file and input totals are recomputed, and
 // the factor is recorded so every view can say the counts were calibrated. OpenAI counts are left as they are.
 
-import { addRequest, emptyTotals } from '../analysis/totals.ts';
+import { recountTotals } from '../analysis/totals.ts';
 import type { Analysis } from '../analysis/types.ts';
 import type { Category, ParsedRequest } from '../model.ts';
 import type { RequestTokens } from '../tokens/counter.ts';
@@ -34,20 +34,12 @@ export function calibrateAnalysis(analysis: Analysis, calibration: Calibration):
       ? scaleRequestTokens(request, counted, calibration.factor)
       : counted;
   });
-  const totals = emptyTotals();
-  const files = analysis.files.map((file) => ({ ...file, totals: emptyTotals() }));
-  tokens.forEach((counted, i) => {
-    addRequest(totals, counted);
-    const file = files[analysis.requests[i]?.file ?? -1];
-    if (file) addRequest(file.totals, counted);
-  });
   return {
     ...analysis,
-    files,
+    ...recountTotals(analysis, tokens),
     tokens,
     segmentTokens: tokens.map((t) => t.segments),
     overheadTokens: tokens.map((t) => t.overheadTotal),
-    totals,
     calibration,
   };
 }

@@ -3,7 +3,7 @@
 // `setup_inferred` category, so its total is the provider's count and the treemap shows the biggest block. The
 // simulation already sends it as prefix tokens before the first block; the segments and overhead it is given
 // (cacheInputOf) never include it, so it is counted once, and re-running the analysis re-derives it.
-import { addRequest, emptyTotals } from '../analysis/totals.ts';
+import { recountTotals } from '../analysis/totals.ts';
 import type { Analysis } from '../analysis/types.ts';
 import type { RequestTokens } from '../tokens/counter.ts';
 import type { CacheAnalysis } from './index.ts';
@@ -23,12 +23,5 @@ export function withUnrecordedSetup(analysis: Analysis, cache: CacheAnalysis): A
       ? { ...counted, total: rebuilt + inferred, byCategory: { ...byCategory, setup_inferred: inferred } }
       : { ...counted, total: rebuilt, byCategory };
   });
-  const totals = emptyTotals();
-  const files = analysis.files.map((file) => ({ ...file, totals: emptyTotals() }));
-  tokens.forEach((counted, r) => {
-    addRequest(totals, counted);
-    const file = files[analysis.requests[r]?.file ?? -1];
-    if (file) addRequest(file.totals, counted);
-  });
-  return { ...analysis, tokens, totals, files };
+  return { ...analysis, ...recountTotals(analysis, tokens), tokens };
 }
