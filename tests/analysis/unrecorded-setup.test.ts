@@ -8,7 +8,7 @@ import type { Analysis } from '../../src/core/analysis/types.ts';
 import { withCacheAnalysis } from '../../src/core/cache/attach.ts';
 import { calibrateAnalysis } from '../../src/core/cache/calibrate-analysis.ts';
 import { calibrationFromCount, calibrationFromUsage } from '../../src/core/cache/calibrate.ts';
-import { reconstructedTokens } from '../../src/core/cache/unrecorded-setup.ts';
+import { reconstructedTokens, withUnrecordedSetup } from '../../src/core/cache/unrecorded-setup.ts';
 import { agreementOf } from '../../src/core/transcripts/index.ts';
 import { buildView } from '../../src/worker/view.ts';
 import { renderHtmlReport } from '../../src/cli/report/html.ts';
@@ -130,5 +130,20 @@ describe('no unrecorded setup where nothing was recorded', () => {
     expect(analysis.requests).toHaveLength(1);
     expect(analysis.tokens[0]!.byCategory.setup_inferred).toBeUndefined();
     expect(analysis.tokens[0]!.total).toBe(rebuilt(analysis, 0));
+  });
+});
+
+
+describe('exactness with an inferred setup', () => {
+  it('never leaves a total that holds the inferred setup marked exact, whatever counted the rest', async () => {
+    const analysis = await analyzeInput([{ name: 'synthetic-setup.jsonl', bytes: encode(SESSION) }]);
+    // As if an exact tokenizer (OpenAI's) had counted the rebuilt part.
+    const counted = { ...analysis, tokens: analysis.tokens.map((tokens) => ({ ...tokens, exact: true })) };
+    const withSetup = withUnrecordedSetup(counted, analysis.cache!);
+    expect(withSetup.tokens.map((tokens) => [tokens.byCategory.setup_inferred! > 0, tokens.exact])).toEqual([
+      [true, false],
+      [true, false],
+      [true, false],
+    ]);
   });
 });

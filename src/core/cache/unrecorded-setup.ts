@@ -20,7 +20,8 @@ export function withUnrecordedSetup(analysis: Analysis, cache: CacheAnalysis): A
     const rebuilt = reconstructedTokens(counted);
     const inferred = setup[r] ?? 0;
     return inferred > 0
-      ? { ...counted, total: rebuilt + inferred, byCategory: { ...byCategory, setup_inferred: inferred } }
+      ? // An estimate inside the total: the count is not exact, whatever counted the rest.
+        { ...counted, total: rebuilt + inferred, exact: false, byCategory: { ...byCategory, setup_inferred: inferred } }
       : { ...counted, total: rebuilt, byCategory };
   });
   return { ...analysis, ...recountTotals(analysis, tokens), tokens };
