@@ -12,11 +12,12 @@ import type { ClearingRecord } from './core/clearing/record.ts';
 import { evaluateDupesInput, type DupesRecord } from './core/dupes/index.ts';
 import type { InputFile, InputLimits, ReadProgress } from './core/input/index.ts';
 import { rawChunks } from './core/input/source.ts';
-import type { WireFormat } from './core/model.ts';
+import { FORMAT_OPTIONS, formatOption, type FormatOption } from './core/formats/registry.ts';
 import { calibratedAnalysis } from './cli/calibrate.ts';
 import { installedQualificationStatus } from './cli/qualify/expected.ts';
 
 export { CTXRAY_VERSION } from './core/analysis/version.ts';
+export type { FormatOption } from './core/formats/registry.ts';
 export { InputError, WorkLimitError } from './core/input/errors.ts';
 export { CalibrationError } from './cli/calibrate.ts';
 export type { ClearingRecord, DupesRecord, ErrorRecord, FileRecord, InputLimits, ModelUse, ReadProgress, RequestRecord };
@@ -42,17 +43,6 @@ export interface NamedContent {
   content: Content;
 }
 
-/** `--format` values, as the CLI spells them. */
-export type FormatOption = 'anthropic' | 'anthropic-messages' | 'openai' | 'openai-chat' | 'openai-responses' | 'auto';
-
-const FORMATS: Record<FormatOption, WireFormat | 'auto'> = {
-  anthropic: 'anthropic-messages',
-  'anthropic-messages': 'anthropic-messages',
-  openai: 'openai-chat',
-  'openai-chat': 'openai-chat',
-  'openai-responses': 'openai-responses',
-  auto: 'auto',
-};
 
 /** The CLI's analysis options (`ctxray analyze --format --model --calibrate`), plus cancellation and progress. */
 export interface AnalyzeOptions {
@@ -166,8 +156,8 @@ function isNamed(value: unknown): value is NamedContent {
  */
 export async function analyze(input: Content | NamedContent | readonly NamedContent[], options: AnalyzeOptions = {}): Promise<AnalysisRecord> {
   const named: readonly NamedContent[] = Array.isArray(input) ? input : [isNamed(input) ? input : { name: 'input', content: input as Content }];
-  const format = options.format === undefined ? 'auto' : FORMATS[options.format];
-  if (format === undefined) throw new TypeError(`ctxray: format must be one of ${Object.keys(FORMATS).join(', ')}`);
+  const format = options.format === undefined ? 'auto' : formatOption(options.format);
+  if (format === undefined) throw new TypeError(`ctxray: format must be one of ${Object.keys(FORMAT_OPTIONS).join(', ')}`);
   const files: InputFile[] = named.map(({ name, content }) => ({ name, bytes: bytesOrStream(content) }));
   let analysis = await analyzeInput(files, {
     format,

@@ -12,6 +12,7 @@ import { InputError, WorkLimitError, type InputFile, type InputLimits, type Read
 import { applyWorkLimitFlag, WORK_LIMIT_FLAGS, WORK_LIMIT_HELP, workLimitMessage } from '../work-limits.ts';
 import { progressReporter } from '../progress.ts';
 import type { WireFormat } from '../../core/model.ts';
+import { FORMAT_OPTIONS, formatOption } from '../../core/formats/registry.ts';
 import { checkOutputPath, writeOutputSafely } from '../fs/safe-output.ts';
 import type { CliIO, Command } from '../io.ts';
 import { terminalSafeIO } from '../terminal-safe.ts';
@@ -62,15 +63,6 @@ add totals per day and per model, the costliest conversations and findings.
 exit status: 0 ok, 1 bad arguments, unreadable input, a work limit reached or a failed --calibrate,
 2 when --fail-on is met, 130 when interrupted (Ctrl-C) while reading
 `;
-
-const FORMAT_NAMES: Record<string, WireFormat | 'auto'> = {
-  anthropic: 'anthropic-messages',
-  'anthropic-messages': 'anthropic-messages',
-  openai: 'openai-chat',
-  'openai-chat': 'openai-chat',
-  'openai-responses': 'openai-responses',
-  auto: 'auto',
-};
 
 export interface AnalyzeArgs {
   inputs: string[];
@@ -126,9 +118,9 @@ export function parseAnalyzeArgs(argv: readonly string[]): AnalyzeArgs {
     }
     switch (name) {
       case '--format': {
-        const format = FORMAT_NAMES[value ?? ''];
+        const format = formatOption(value ?? '');
         if (format === undefined) {
-          throw new UsageError(`--format must be one of ${Object.keys(FORMAT_NAMES).join(', ')} (got "${value ?? ''}")`);
+          throw new UsageError(`--format must be one of ${Object.keys(FORMAT_OPTIONS).join(', ')} (got "${value ?? ''}")`);
         }
         args.format = format;
         break;

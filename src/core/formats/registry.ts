@@ -20,6 +20,21 @@ import { piSessionImporter } from './pi-session.ts';
 
 export type WireImporter = (body: JsonObject, ctx: ImportContext) => ParsedRequest;
 
+/** `--format` values as the CLI and the library spell them, and the wire format each names ('auto': detect). */
+export type FormatOption = 'anthropic' | 'anthropic-messages' | 'openai' | 'openai-chat' | 'openai-responses' | 'auto';
+export const FORMAT_OPTIONS: Readonly<Record<FormatOption, WireFormat | 'auto'>> = {
+  anthropic: 'anthropic-messages',
+  'anthropic-messages': 'anthropic-messages',
+  openai: 'openai-chat',
+  'openai-chat': 'openai-chat',
+  'openai-responses': 'openai-responses',
+  auto: 'auto',
+};
+
+/** The wire format a `--format` value names, or undefined for a value that is none of them. */
+export const formatOption = (value: string): WireFormat | 'auto' | undefined =>
+  Object.hasOwn(FORMAT_OPTIONS, value) ? FORMAT_OPTIONS[value as FormatOption] : undefined;
+
 export const WIRE_IMPORTERS: Readonly<Record<WireFormat, WireImporter>> = {
   'anthropic-messages': importAnthropicMessages,
   'openai-chat': importOpenAiChat,
