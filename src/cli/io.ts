@@ -11,10 +11,25 @@ export interface CliIO {
 
 export type Command = (argv: string[], io: CliIO) => Promise<number>;
 
+/**
+ * A writer to a process stream that goes quiet once its reader has gone (`ctxray analyze … | head`): the command
+ * finishes and exits with its own status instead of dying on EPIPE. Any other write error still surfaces.
+ */
+function writerTo(stream: NodeJS.WriteStream): (text: string) => void {
+  let readerGone = false;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    readerGone = true;
+  });
+  return (text) => {
+    if (!readerGone) stream.write(text);
+  };
+}
+
 export function processIO(): CliIO {
   return {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
+    stdout: writerTo(process.stdout),
+    stderr: writerTo(process.stderr),
     readStdin: async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
