@@ -27,7 +27,7 @@ test.describe('built-in examples', () => {
         const cli = expected[i];
         if (!cli) continue;
         await selectRequest(page, i);
-        await expect(page.locator('.treemap .cell')).toHaveCount(cli.segments);
+        await expect(page.locator('.treemap .cell')).toHaveCount(cli.cells);
         await expect(page.locator('#segment-count')).toHaveText(cli.segments.toLocaleString('en-US'));
         expect(await shownTotal(page), `request ${i + 1} total`).toBe(cli.total);
       }

@@ -42,6 +42,8 @@ export { expect };
 export interface CliRequest {
   total: number;
   segments: number;
+  /** Cells the request's treemap draws: one per segment, and one more for a transcript's inferred setup. */
+  cells: number;
 }
 
 /** Per-request totals and segment counts from the CLI (`ctxray analyze --json -`) for the same file. */
@@ -53,8 +55,12 @@ export function cliRequests(files: string | string[], extra: string[] = []): Cli
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
   });
-  const record = JSON.parse(out) as { requests: { tokens: { total: number }; segments: unknown[] }[] };
-  return record.requests.map((r) => ({ total: r.tokens.total, segments: r.segments.length }));
+  const record = JSON.parse(out) as { requests: { tokens: { total: number; byCategory: Record<string, number> }; segments: unknown[] }[] };
+  return record.requests.map((r) => ({
+    total: r.tokens.total,
+    segments: r.segments.length,
+    cells: r.segments.length + (r.tokens.byCategory['setup_inferred'] ? 1 : 0),
+  }));
 }
 
 /** Drops files onto the page the way a user's drag does (a DataTransfer holding File objects). */

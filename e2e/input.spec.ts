@@ -53,7 +53,7 @@ test.describe('real request files dropped on the page', () => {
       const picked = expected.length <= 12 ? expected.map((_, i) => i) : [0, Math.floor(last / 2), last];
       for (const i of picked) {
         await selectRequest(page, i);
-        await expect(page.locator('.treemap .cell')).toHaveCount(expected[i]?.segments ?? -1);
+        await expect(page.locator('.treemap .cell')).toHaveCount(expected[i]?.cells ?? -1);
         expect(await shownTotal(page), `${relative} request ${i + 1}`).toBe(expected[i]?.total);
       }
     });

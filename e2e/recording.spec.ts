@@ -49,7 +49,7 @@ test('a capture from ctxray record opens with recorded usage on every request', 
     // The same requests, block for block, as the CLI reads from the capture.
     for (const i of [0, 1]) {
       await selectRequest(page, i);
-      await expect(page.locator('.treemap .cell')).toHaveCount(expected[i]?.segments ?? -1);
+      await expect(page.locator('.treemap .cell')).toHaveCount(expected[i]?.cells ?? -1);
     }
     await page.getByRole('tab', { name: 'Cache' }).click();
     await expect(page.locator('table.cache-table tbody tr')).toHaveCount(2);
