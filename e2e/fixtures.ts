@@ -104,3 +104,20 @@ export async function selectRequest(page: Page, index0: number): Promise<void> {
   await row.click();
   await expectRequest(page, index0 + 1);
 }
+
+/**
+ * Clicks Copy link and returns the link it wrote. The app's Permissions-Policy forbids reading the clipboard back,
+ * so the page keeps a copy of what the button writes (the context needs the clipboard-write permission).
+ */
+export async function copyLink(page: Page): Promise<string> {
+  await page.evaluate(() => {
+    const write = navigator.clipboard.writeText.bind(navigator.clipboard);
+    navigator.clipboard.writeText = (text: string) => {
+      (window as unknown as { copied: string }).copied = text;
+      return write(text);
+    };
+  });
+  await page.locator('#copy-link').click();
+  await expect.poll(() => page.evaluate(() => (window as unknown as { copied?: string }).copied ?? null)).not.toBeNull();
+  return page.evaluate(() => (window as unknown as { copied: string }).copied);
+}

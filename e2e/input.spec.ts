@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   cliRequests,
+  copyLink,
   dropFile,
   dropFiles,
   expect,
@@ -104,17 +105,8 @@ test('paste into the box, read a segment as text, and reopen it from a share lin
   expect(await page.title()).not.toBe('pwned');
 
   await selectRequest(page, 0);
-  // Keep a copy of what the button writes: the app's Permissions-Policy forbids reading the clipboard back.
-  await page.evaluate(() => {
-    const write = navigator.clipboard.writeText.bind(navigator.clipboard);
-    navigator.clipboard.writeText = (text: string) => {
-      (window as unknown as { copied: string }).copied = text;
-      return write(text);
-    };
-  });
-  await page.locator('#copy-link').click();
+  const link = await copyLink(page);
   await expect(page.locator('#notice')).toContainText('Link copied');
-  const link = await page.evaluate(() => (window as unknown as { copied: string }).copied);
   // The block selected on request 2 is kept on request 1 and travels in the link.
   expect(link).toMatch(/#input=[A-Za-z0-9_-]+&request=1&panel=tokens&segment=[^&]+$/);
 

@@ -2,7 +2,7 @@
 // to the block, diff and cache row they name, a copied link restores request, panel and block, the request table
 // is a grid whose rows open requests, and the treemap's tooltip stays on screen.
 import type { Page } from '@playwright/test';
-import { expect, expectRequest, test } from './fixtures.ts';
+import { copyLink, expect, expectRequest, test } from './fixtures.ts';
 
 async function expectNoHorizontalOverflow(page: Page, what: string): Promise<void> {
   const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
@@ -105,17 +105,8 @@ test('the selected block is kept while stepping, and a copied link restores requ
   await expectRequest(page, 4);
 
   await context.grantPermissions(['clipboard-write']);
-  // Keep a copy of what the button writes: the app's Permissions-Policy forbids reading the clipboard back.
-  await page.evaluate(() => {
-    const write = navigator.clipboard.writeText.bind(navigator.clipboard);
-    navigator.clipboard.writeText = (text: string) => {
-      (window as unknown as { copied: string }).copied = text;
-      return write(text);
-    };
-  });
-  await page.locator('#copy-link').click();
+  const link = await copyLink(page);
   await expect(page.locator('#notice')).toContainText('Link copied');
-  const link = await page.evaluate(() => (window as unknown as { copied: string }).copied);
   expect(link).toMatch(/request=4&panel=tokens&segment=tools%5B0%5D/);
   const other = await context.newPage();
   await other.goto(link);

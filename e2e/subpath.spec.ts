@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test as base, type BrowserContext } from '@playwright/test';
-import { DIST, ROOT } from './fixtures.ts';
+import { copyLink, DIST, ROOT } from './fixtures.ts';
 
 const SUB_PATH = '/some/sub/path/';
 
@@ -83,16 +83,7 @@ test.describe(`the app served under ${SUB_PATH}`, () => {
     await page.locator('#paste-input').fill(`${JSON.stringify(body)}\n`);
     await page.locator('#paste-analyze').click();
     await expect(page.locator('#request-total')).toBeVisible();
-    // The Permissions-Policy forbids reading the clipboard back: keep what the button writes.
-    await page.evaluate(() => {
-      const write = navigator.clipboard.writeText.bind(navigator.clipboard);
-      navigator.clipboard.writeText = (text: string) => {
-        (window as unknown as { copied: string }).copied = text;
-        return write(text);
-      };
-    });
-    await page.locator('#copy-link').click();
-    const link = await page.evaluate(() => (window as unknown as { copied: string }).copied);
+    const link = await copyLink(page);
     expect(link.startsWith(`${appUrl}#input=`)).toBe(true);
 
     const second = await context.newPage();
