@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeCommand } from '../../src/cli/commands/analyze.ts';
-import type { CliIO } from '../../src/cli/io.ts';
 import { listFolder } from '../../src/cli/fs/folder-inputs.ts';
+import { runInProcess } from '../cli/in-process.ts';
 import { syntheticClaudeCodeSession as session } from './claude-code-session.ts';
 
 const root = path.resolve(__dirname, '../..');
@@ -39,13 +39,7 @@ afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function run(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIO = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), readStdin: async () => new Uint8Array(), env: { NO_COLOR: '1' }, cwd: dir };
-  const code = await analyzeCommand(argv, io);
-  return { code, stdout, stderr };
-}
+const run = (argv: string[]) => runInProcess(analyzeCommand, argv, dir);
 
 const spawn = (args: string[]) =>
   spawnSync(process.execPath, [bin, 'analyze', ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 });

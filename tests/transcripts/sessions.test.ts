@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeCommand } from '../../src/cli/commands/analyze.ts';
-import type { CliIO } from '../../src/cli/io.ts';
 import { projectOf } from '../../src/core/transcripts/sessions.ts';
 import { analysisValidator } from '../analysis/schema.ts';
+import { runInProcess } from '../cli/in-process.ts';
 import { syntheticClaudeCodeSession as session } from './claude-code-session.ts';
 
 let dir = '';
@@ -38,13 +38,7 @@ afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function run(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIO = { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), readStdin: async () => new Uint8Array(), env: { NO_COLOR: '1' }, cwd: dir };
-  const code = await analyzeCommand(argv, io);
-  return { code, stdout, stderr };
-}
+const run = (argv: string[]) => runInProcess(analyzeCommand, argv, dir);
 
 // Claude Sonnet 4.5 per million: input 3, 5m write 3.75, read 0.3, output 15.
 // s1: 1000×3 + 2000×3.75 + 100×15 = 12000; 10×3 + 3000×0.3 + 200×3.75 + 50×15 = 2430; subagent 400×3 + 40×15 = 1800.
