@@ -13,7 +13,7 @@ import { evaluateDupesInput, type DupesRecord } from './core/dupes/index.ts';
 import type { InputFile, InputLimits, ReadProgress } from './core/input/index.ts';
 import { rawChunks } from './core/input/source.ts';
 import { FORMAT_OPTIONS, formatOption, type FormatOption } from './core/formats/registry.ts';
-import { calibratedAnalysis } from './cli/calibrate.ts';
+import { calibratedAnalysis, usageCalibratedAnalysis } from './cli/calibrate.ts';
 import { installedQualificationStatus } from './cli/qualify/expected.ts';
 
 export { CTXRAY_VERSION } from './core/analysis/version.ts';
@@ -55,6 +55,11 @@ export interface AnalyzeOptions {
    * one the library ever makes) and rescale every Claude estimate. The key is sent only in that request's header.
    */
   calibrate?: { apiKey: string; baseUrl?: string };
+  /**
+   * Rescale Claude estimates by the log's recorded usage, offline (default true, as the CLI does; the CLI's
+   * --no-usage-calibration is false). Ignored with `calibrate`, whose exact count replaces it.
+   */
+  usageCalibration?: boolean;
   /** Work limits (the CLI's --max-records, --max-requests, …; here they may be lowered too). */
   limits?: Partial<InputLimits>;
   signal?: AbortSignal;
@@ -171,6 +176,8 @@ export async function analyze(input: Content | NamedContent | readonly NamedCont
   if (options.calibrate !== undefined) {
     const env = { ANTHROPIC_API_KEY: options.calibrate.apiKey, ANTHROPIC_BASE_URL: options.calibrate.baseUrl };
     analysis = (await calibratedAnalysis(analysis, env)).analysis;
+  } else if (options.usageCalibration !== false) {
+    analysis = usageCalibratedAnalysis(analysis).analysis;
   }
   return buildRecord(analysis) as AnalysisRecord;
 }

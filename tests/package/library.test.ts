@@ -2,7 +2,8 @@
 // record the CLI prints, options map as the CLI's do, and bad input is refused with a clear message.
 // tests/package/install.test.ts runs the same entry from an installed tarball.
 import { spawnSync } from 'node:child_process';
-import { createReadStream, readFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -60,6 +61,31 @@ describe('analyze', () => {
     const record = await analyze(text, { format: 'openai', model: 'gpt-4.1' });
     expect(withoutSessionFiles(record)).toEqual(withoutSessionFiles(cliJson(['analyze', CHAT, '--format', 'openai', '--model', 'gpt-4.1', '--json', '-'])));
     expect(new Set(record.requests.map((request) => request.model))).toEqual(new Set(['gpt-4.1']));
+  });
+
+  it('rescales Claude estimates by recorded usage by default, as the CLI does, and not when told not to', async () => {
+    // A synthetic gateway capture whose responses record 400 and 900 prompt tokens (far above the estimate).
+    const capture = [400, 900]
+      .map((input, i) =>
+        JSON.stringify({
+          request: { timestamp: `2026-03-01T10:00:0${i}.000Z`, method: 'POST', path: '/v1/messages', body: { model: 'claude-sonnet-4-5', max_tokens: 64, messages: [{ role: 'user', content: `synthetic question ${'lorem ipsum '.repeat(20 * (i + 1))}` }] } },
+          response: { timestamp: `2026-03-01T10:00:0${i}.500Z`, status: 200, body: { usage: { input_tokens: input, output_tokens: 5, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } } },
+        }),
+      )
+      .join('\n');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'ctxray-library-'));
+    const file = path.join(dir, 'synthetic-capture.jsonl');
+    writeFileSync(file, `${capture}\n`);
+    try {
+      const calibrated = await analyze({ name: 'synthetic-capture.jsonl', content: capture });
+      const plain = await analyze({ name: 'synthetic-capture.jsonl', content: capture }, { usageCalibration: false });
+      expect(calibrated).toEqual(cliJson(['analyze', file, '--json', '-']));
+      expect(plain).toEqual(cliJson(['analyze', file, '--no-usage-calibration', '--json', '-']));
+      const tokens = (record: { requests: { tokens: { total: number } }[] }) => record.requests.reduce((sum, request) => sum + request.tokens.total, 0);
+      expect(tokens(calibrated)).toBeGreaterThan(2 * tokens(plain));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses an unknown format, content of the wrong type, and inputs that yield no request as the CLI does', async () => {

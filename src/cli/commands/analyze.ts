@@ -16,10 +16,7 @@ import { FORMAT_OPTIONS, formatOption } from '../../core/formats/registry.ts';
 import { checkOutputPath, writeOutputSafely } from '../fs/safe-output.ts';
 import type { CliIO, Command } from '../io.ts';
 import { terminalSafeIO } from '../terminal-safe.ts';
-import { CalibrationError, calibratedAnalysis } from '../calibrate.ts';
-import { calibrateAnalysis } from '../../core/cache/calibrate-analysis.ts';
-import { calibrationFromUsage } from '../../core/cache/calibrate.ts';
-import { withCacheAnalysis } from '../../core/cache/attach.ts';
+import { CalibrationError, calibratedAnalysis, usageCalibratedAnalysis } from '../calibrate.ts';
 import { renderTerminalReport } from '../report/terminal.ts';
 import { SEVERITY_RANK, type Severity } from '../../core/cache/index.ts';
 import { renderCacheSummary } from '../report/findings-terminal.ts';
@@ -392,10 +389,11 @@ export const analyzeCommand: Command = async (argv, terminalIo) => {
   }
 
   const jsonToStdout = args.json === '-';
-  const fromUsage = args.calibrate === true || args.usageCalibration === false ? null : calibrationFromUsage(analysis.requests, analysis.segmentTokens, analysis.overheadTokens);
-  if (fromUsage !== null) {
+  const usage = args.calibrate === true || args.usageCalibration === false ? null : usageCalibratedAnalysis(analysis);
+  const fromUsage = usage?.calibration ?? null;
+  if (usage !== null && fromUsage !== null) {
     // Recorded usage beside the requests measures the estimate: applied by default, said so, switchable off.
-    analysis = withCacheAnalysis(calibrateAnalysis(analysis, fromUsage));
+    analysis = usage.analysis;
     const note =
       `calibrated Claude estimates on this log's recorded usage: ×${fromUsage.factor.toFixed(4)} (median over ` +
       `${fromUsage.requests} request(s); --no-usage-calibration keeps the plain estimates)\n`;
