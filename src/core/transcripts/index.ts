@@ -1,9 +1,10 @@
 // Transcripts' observed-vs-simulated agreement and the time-range summary, from a finished Analysis, and their
 // parts of the JSON record (numbers, codes, model ids and file indices only).
 import type { Analysis } from '../analysis/types.ts';
+import type { SessionRow } from './sessions.ts';
 import { reconstructedTokens } from '../cache/unrecorded-setup.ts';
 import { transcriptAgreement, type TranscriptAgreement } from './agreement.ts';
-import { sessionTable, type SessionTable } from './sessions.ts';
+import { sessionParts, sessionTableOf, type SessionPart, type SessionTable } from './sessions.ts';
 import { timeRangeSummary, type TimeRangeSummary } from './summary.ts';
 
 /** Null when the analysis has no cache section (it is what the comparisons are made against). */
@@ -66,16 +67,27 @@ export function transcriptsRecord(analysis: Analysis): unknown {
   };
 }
 
-/** Sessions, projects and days of the input (sessions.ts), with the misses the cache analysis priced. */
-export function sessionsOf(analysis: Analysis): SessionTable {
+/**
+ * Each session's row and per-day figures (sessions.ts), with the misses the cache analysis priced: what a folder
+ * read one session at a time keeps of each session (`sessionTableOf` joins them into the tables).
+ */
+export function sessionPartsOf(analysis: Analysis): SessionPart[] {
   const misses = analysis.cache?.misses;
-  return sessionTable(analysis, misses === undefined ? null : (r) => misses.requests[r] ?? null);
+  return sessionParts(analysis, misses === undefined ? null : (r) => misses.requests[r] ?? null);
 }
+
+/** Sessions, projects and days of the input. */
+export function sessionsOf(analysis: Analysis): SessionTable {
+  return sessionTableOf(sessionPartsOf(analysis));
+}
+
+/** A sessions[] row as the record writes it: the hit rate rounded like the record's other fractions. */
+export const sessionRecordRow = (row: SessionRow): SessionRow => ({ ...row, hitRate: round4(row.hitRate) });
 
 /** The record's `sessions` section: one row per session, the costliest first; hit rates rounded like the rest. */
 export function sessionsRecord(analysis: Analysis): unknown {
   if (analysis.requests.length === 0) return undefined;
-  return sessionsOf(analysis).sessions.map((row) => ({ ...row, hitRate: round4(row.hitRate) }));
+  return sessionsOf(analysis).sessions.map(sessionRecordRow);
 }
 
 /** The record's `summary` section (present with the cache analysis). */
@@ -85,5 +97,6 @@ export function summaryRecord(analysis: Analysis): unknown {
 
 export type { TranscriptAgreement, RequestAgreement, ConversationAgreement } from './agreement.ts';
 export type { TimeRangeSummary } from './summary.ts';
-export type { SessionRow, SessionTable, GroupRow } from './sessions.ts';
+export type { SessionRow, SessionTable, SessionPart, GroupRow } from './sessions.ts';
+export { sessionTableOf } from './sessions.ts';
 export { timelineOf, type Timeline, type TimelinePoint } from './timeline.ts';

@@ -109,20 +109,33 @@ function rowFiles(files: readonly AnalysisFile[]): number[] {
   });
 }
 
-export function sessionTable(analysis: Analysis, missOf: MissOf | null): SessionTable {
-  const owner = rowFiles(analysis.files);
-  const rows = new Map<number, SessionRow & { first: number | null; last: number | null; subagentFiles: Set<number> }>();
-  const projects = new Map<string | null, GroupRow & { members: Set<number> }>();
-  const days = new Map<string | null, GroupRow & { members: Set<number> }>();
-  const group = (map: Map<string | null, GroupRow & { members: Set<number> }>, key: string | null) => {
-    let row = map.get(key);
-    if (row === undefined) {
-      row = { key, sessions: 0, requests: 0, recorded: emptySums(), cost: 0, hitRate: null, misses: missOf === null ? null : { count: 0, tokens: 0, cost: 0 }, members: new Set() };
-      map.set(key, row);
-    }
-    return row;
-  };
+/**
+ * One session's share of the tables: its row, and its figures per UTC day it has requests on (a session can
+ * span midnight). Parts of sessions analysed one at a time (a folder, in bounded memory) give the same table as
+ * one analysis of all of them (`sessionTableOf`).
+ */
+export interface SessionPart {
+  row: SessionRow;
+  /** Per UTC day (key YYYY-MM-DD, null for requests without a time), `sessions` 1. */
+  days: GroupRow[];
+}
 
+type OpenRow = SessionRow & { first: number | null; last: number | null; subagentFiles: Set<number>; days: Map<string | null, GroupRow> };
+
+const emptyGroup = (key: string | null, withMisses: boolean): GroupRow => ({
+  key,
+  sessions: 1,
+  requests: 0,
+  recorded: emptySums(),
+  cost: 0,
+  hitRate: null,
+  misses: withMisses ? { count: 0, tokens: 0, cost: 0 } : null,
+});
+
+/** The parts of an analysis' sessions, in the order their first request comes. */
+export function sessionParts(analysis: Analysis, missOf: MissOf | null): SessionPart[] {
+  const owner = rowFiles(analysis.files);
+  const rows = new Map<number, OpenRow>();
   analysis.requests.forEach((request, r) => {
     const fileIndex = owner[request.file] ?? request.file;
     const file = analysis.files[fileIndex];
@@ -147,10 +160,10 @@ export function sessionTable(analysis: Analysis, missOf: MissOf | null): Session
         first: null,
         last: null,
         subagentFiles: new Set(),
+        days: new Map(),
       };
       rows.set(fileIndex, row);
     }
-    row.requests++;
     if (fileIndex !== request.file) {
       row.subagents.requests++;
       row.subagentFiles.add(request.file);
@@ -162,6 +175,7 @@ export function sessionTable(analysis: Analysis, missOf: MissOf | null): Session
     }
     const figures = emptySums();
     let cost = 0;
+    let priced = true;
     if (request.recorded !== null) {
       const usage = request.recorded;
       figures.input = usage.input;
@@ -170,20 +184,22 @@ export function sessionTable(analysis: Analysis, missOf: MissOf | null): Session
       figures.cacheWrite5m = usage.cacheWrite5m;
       figures.cacheWrite1h = usage.cacheWrite1h;
       row.recordedRequests++;
-      const priced = priceRecorded(request, analysis.models[r]?.pricing ?? null)?.total ?? null;
-      if (priced === null) row.unpricedRequests++;
-      else cost = priced;
+      const total = priceRecorded(request, analysis.models[r]?.pricing ?? null)?.total ?? null;
+      if (total === null) priced = false;
+      else cost = total;
     }
-    addSums(row.recorded, figures);
-    row.cost += cost;
+    if (!priced) row.unpricedRequests++;
+    const dayKey = utcDay(time);
+    let day = row.days.get(dayKey);
+    if (day === undefined) {
+      day = emptyGroup(dayKey, missOf !== null);
+      row.days.set(dayKey, day);
+    }
     const miss = missOf?.(r) ?? null;
-    for (const target of [row, group(projects, row.project), group(days, utcDay(time))]) {
-      if (target !== row) {
-        target.requests++;
-        addSums(target.recorded, figures);
-        target.cost += cost;
-        (target as { members: Set<number> }).members.add(fileIndex);
-      }
+    for (const target of [row, day]) {
+      target.requests++;
+      addSums(target.recorded, figures);
+      target.cost += cost;
       if (miss !== null && target.misses !== null) {
         target.misses.count++;
         target.misses.tokens += miss.tokens;
@@ -191,21 +207,55 @@ export function sessionTable(analysis: Analysis, missOf: MissOf | null): Session
       }
     }
   });
-
-  const sessions = [...rows.values()].map(({ first, last, subagentFiles, ...row }) => ({
-    ...row,
-    start: isoTime(first),
-    end: isoTime(last),
-    subagents: { files: subagentFiles.size, requests: row.subagents.requests },
-    hitRate: hitRate(row.recorded),
+  return [...rows.values()].map(({ first, last, subagentFiles, days, ...row }) => ({
+    row: { ...row, start: isoTime(first), end: isoTime(last), subagents: { files: subagentFiles.size, requests: row.subagents.requests }, hitRate: hitRate(row.recorded) },
+    days: [...days.values()].map((day) => ({ ...day, hitRate: hitRate(day.recorded) })),
   }));
-  const finish = (map: Map<string | null, GroupRow & { members: Set<number> }>): GroupRow[] =>
-    [...map.values()].map(({ members, ...row }) => ({ ...row, sessions: members.size, hitRate: hitRate(row.recorded) }));
+}
+
+function addGroup(into: GroupRow, from: SessionRow | GroupRow): void {
+  into.requests += from.requests;
+  addSums(into.recorded, from.recorded);
+  into.cost += from.cost;
+  if (into.misses !== null && from.misses !== null) {
+    into.misses.count += from.misses.count;
+    into.misses.tokens += from.misses.tokens;
+    into.misses.cost += from.misses.cost;
+  }
+}
+
+/** The tables of sessions: rows the costliest first, projects likewise, days in date order (no time last). */
+export function sessionTableOf(parts: readonly SessionPart[]): SessionTable {
+  const projects = new Map<string | null, GroupRow>();
+  const days = new Map<string | null, GroupRow>();
+  const group = (map: Map<string | null, GroupRow>, key: string | null, withMisses: boolean): GroupRow => {
+    let row = map.get(key);
+    if (row === undefined) {
+      row = { ...emptyGroup(key, withMisses), sessions: 0 };
+      map.set(key, row);
+    }
+    return row;
+  };
+  for (const { row, days: rowDays } of parts) {
+    const project = group(projects, row.project, row.misses !== null);
+    project.sessions++;
+    addGroup(project, row);
+    for (const day of rowDays) {
+      const target = group(days, day.key, day.misses !== null);
+      target.sessions++;
+      addGroup(target, day);
+    }
+  }
+  const finish = (map: Map<string | null, GroupRow>): GroupRow[] => [...map.values()].map((row) => ({ ...row, hitRate: hitRate(row.recorded) }));
   const byCost = <T extends { cost: number }>(a: T, b: T) => b.cost - a.cost;
   const dayOrder = (a: GroupRow, b: GroupRow) => (a.key === b.key ? 0 : a.key === null ? 1 : b.key === null ? -1 : a.key < b.key ? -1 : 1);
   return {
-    sessions: sessions.sort(byCost),
+    sessions: parts.map((part) => part.row).sort(byCost),
     projects: finish(projects).sort(byCost),
     days: finish(days).sort(dayOrder),
   };
+}
+
+export function sessionTable(analysis: Analysis, missOf: MissOf | null): SessionTable {
+  return sessionTableOf(sessionParts(analysis, missOf));
 }
