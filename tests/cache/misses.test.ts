@@ -81,6 +81,47 @@ describe('miss causes', () => {
   });
 });
 
+describe('the breakpoint inside an unrecorded setup', () => {
+  // Request 3 read only the first 2,000 of the 5,000 setup tokens: the agent's system-prompt breakpoint sits there
+  // and what follows it changed. Request 4 reads all of 3; request 5 reads nothing at all (the whole setup changed).
+  const cache = analyze([
+    turn(0, { cacheRead: 0, cacheWrite5m: 6000, cacheWrite1h: 0 }, T0),
+    turn(1, { cacheRead: 6000, cacheWrite5m: 1000, cacheWrite1h: 0 }, T0 + MINUTE),
+    turn(2, { cacheRead: 2000, cacheWrite5m: 6000, cacheWrite1h: 0 }, T0 + 2 * MINUTE),
+    turn(3, { cacheRead: 8000, cacheWrite5m: 1000, cacheWrite1h: 0 }, T0 + 3 * MINUTE),
+    turn(4, { cacheRead: 0, cacheWrite5m: 10000, cacheWrite1h: 0 }, T0 + 4 * MINUTE),
+  ]);
+
+  it('keys the part before the breakpoint apart from the rest of the setup', () => {
+    expect(cache.inferred.setupVersions).toEqual([0, 0, 1, 1, 2]);
+    expect(cache.inferred.setupBreakpointVersions).toEqual([0, 0, 0, 0, 1]);
+    // Every request of the first version sent that part (the first two wrote it); the second version showed none.
+    expect(cache.inferred.setupBreakpointTokens).toEqual([2000, 2000, 2000, 2000, 0]);
+  });
+
+  it('reads the part before the breakpoint where the provider did, and nothing where it read nothing', () => {
+    const simulated = cache.cost.actual.simulation.requests.map((r) => [r.read, r.write5m]);
+    expect(simulated).toEqual([
+      [0, 6000],
+      [6000, 1000],
+      [2000, 6000],
+      [8000, 1000],
+      [0, 10000],
+    ]);
+    // The miss is the 5,000 tokens of request 2 that were readable but re-written (7,000 − 2,000 read).
+    expect(cache.misses.requests[2]).toMatchObject({ cause: 'setup_changed', tokens: 5000, block: UNRECORDED_SETUP });
+  });
+
+  it('a read that stops inside the setup after an idle gap past the TTL shows no breakpoint', () => {
+    const gap = analyze([
+      turn(0, { cacheRead: 0, cacheWrite5m: 6000, cacheWrite1h: 0 }, T0),
+      turn(1, { cacheRead: 2000, cacheWrite5m: 5000, cacheWrite1h: 0 }, T0 + 10 * MINUTE),
+    ]);
+    expect(gap.inferred.setupBreakpointTokens).toEqual([0, 0]);
+    expect(gap.misses.requests[1]?.cause).toBe('ttl_expired');
+  });
+});
+
 describe('miss causes: model switch, compaction, below minimum, OpenAI', () => {
   it('a switch to another model misses its whole prompt', () => {
     const cache = analyze([

@@ -6,7 +6,9 @@
 // - a breakpoint whose prefix is below the model's minimum never caches (no error);
 // - mixed TTL billing: A = highest hit, B = highest 1h breakpoint after A, C = last breakpoint;
 //   read A, 1h writes B−A, 5m writes C−B;
-// - with timestamps, entries expire TTL after the start of the last request that wrote or read them.
+// - with timestamps, entries expire TTL after the start of the last request that wrote or read them;
+// - a breakpoint inferred inside an unrecorded setup (the agent's system-prompt breakpoint, view.setupBreakpoint)
+//   keeps that part as an entry of its own, written and read beside the tail breakpoint.
 
 import type { CacheMarker, ParsedRequest } from '../model.ts';
 import type { ModelPricing } from '../pricing/types.ts';
@@ -96,6 +98,10 @@ export class AnthropicCache {
     const entries = this.entriesOf(cacheScope);
     const now = request.timestamp;
     const hit = findHit(view, usable, entries, now);
+    // The agent's breakpoint inside the unrecorded setup goes with the inferred tail breakpoint (same TTL).
+    const setupPart = inferred !== null && view.setupBreakpoint !== null && view.setupBreakpoint.tokens >= minTokens ? view.setupBreakpoint : null;
+    const setupEntry = setupPart === null ? undefined : entries.get(setupPart.key);
+    const setupRead = setupPart !== null && isAlive(setupEntry, now) ? Math.min(setupPart.tokens, setupEntry.tokens) : 0;
     if (hit.expiredBlock !== null && (hit.block === null || hit.expiredBlock > hit.block)) {
       events.push({ code: 'entry_expired', segment: view.segmentOf[hit.expiredBlock]!, value: null });
     }
@@ -107,7 +113,7 @@ export class AnthropicCache {
     // A read is at most what was written: this request's own framing beyond the writer's is not in the entry.
     const warm = Math.min(warmTokens, view.promptTokens);
     const readTokens =
-      hit.block === null ? warm : Math.min(view.cumulative[hit.block]!, entries.get(view.keys[hit.block]!)?.tokens ?? Infinity);
+      hit.block === null ? Math.max(warm, setupRead) : Math.min(view.cumulative[hit.block]!, entries.get(view.keys[hit.block]!)?.tokens ?? Infinity);
     let lastTokens = 0;
     let last1hTokens = 0;
     for (const bp of usable) {
@@ -127,6 +133,7 @@ export class AnthropicCache {
     // Refresh what was read, then store every breakpoint's prefix (a later request may read any of them).
     if (hit.block !== null) touch(entries, view.keys[hit.block]!, hit.ttlMs, now, readTokens);
     for (const bp of usable) touch(entries, view.keys[bp.block]!, TTL_MS[bp.ttl], now, view.cumulative[bp.block]!);
+    if (setupPart !== null) touch(entries, setupPart.key, TTL_MS[inferred!.ttl], now, setupPart.tokens);
     return result;
   }
 

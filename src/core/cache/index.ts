@@ -55,6 +55,10 @@ export function analyzeCache(input: CacheAnalysisInput): CacheAnalysis {
     overheadTokens,
     inferredMarkerOf: (r) => inferred.markers[r] ?? null,
     setupVersionOf: (r) => inferred.setupVersions[r] ?? 0,
+    setupBreakpointOf: (r) => {
+      const tokens = inferred.setupBreakpointTokens[r] ?? 0;
+      return tokens > 0 ? { version: inferred.setupBreakpointVersions[r] ?? 0, tokens } : null;
+    },
     warmTokensOf: (r) => inferred.warmTokens[r] ?? 0,
   });
   const misses = findMisses({ ...input, overheadTokens, conversations, prefixes, cost: pricedCost, inferred });

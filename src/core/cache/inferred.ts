@@ -7,7 +7,10 @@
 //   no breakpoint;
 // - the size of the unrecorded system prompt and tools: recorded prompt − reconstructed prompt, so the simulated
 //   prompt is the provider's count. A request without a usable record takes the last size its conversation and
-//   model recorded.
+//   model recorded;
+// - the agent's own breakpoint inside that setup (pi and Claude Code mark the system prompt): a recorded read that
+//   stopped part-way into the setup shows where it sits, so the simulation keeps that part as an entry of its own,
+//   which a request whose later part changed still reads.
 // Nothing is invented for logs that record cache_control (request captures): they are simulated as written.
 import { providerOf, type CacheMarker, type ParsedRequest } from '../model.ts';
 import type { Conversations } from './conversations.ts';
@@ -34,6 +37,17 @@ export interface InferredFromUsage {
    * goes up, so the simulation misses there as the provider did.
    */
   setupVersions: number[];
+  /**
+   * Per request: which version of the setup up to its own breakpoint (the system prompt's) it sent, 0 for the
+   * first. A read that stopped part-way into the setup (above 0) shows that part unchanged: only `setupVersions`
+   * goes up; a read of nothing changes both.
+   */
+  setupBreakpointVersions: number[];
+  /**
+   * Per request: tokens of the unrecorded setup through the agent's breakpoint on it, as the first recorded read
+   * that stopped there (0 < read < setup) in its breakpoint version shows; 0 where no read showed it.
+   */
+  setupBreakpointTokens: number[];
   /**
    * Per request: tokens at the start of its prompt that were already cached when the log began (the first
    * recorded call of a session that read the cache: an earlier session wrote the same setup); 0 elsewhere.
@@ -83,8 +97,16 @@ export function inferFromUsage(input: InferenceInput): InferredFromUsage {
   });
   const setup = setupTokens(input);
   const ttlOf = (request: ParsedRequest): number => (byGroup.get(groupKey(request))?.wrote1h === true ? HOUR_MS : FIVE_MINUTES_MS);
-  const { versions, warm } = setupHistory(input, setup, ttlOf);
-  return { markers, setupTokens: setup, uninferred, setupVersions: versions, warmTokens: warm };
+  const history = setupHistory(input, setup, ttlOf);
+  return {
+    markers,
+    setupTokens: setup,
+    uninferred,
+    setupVersions: history.versions,
+    setupBreakpointVersions: history.breakpointVersions,
+    setupBreakpointTokens: history.breakpointTokens,
+    warmTokens: history.warm,
+  };
 }
 
 /** An Anthropic request rebuilt from a log without cache_control: no marker anywhere, none recorded. */
@@ -125,36 +147,65 @@ const MISS_SHARE = 0.5;
 const FIVE_MINUTES_MS = 5 * 60_000;
 const HOUR_MS = 60 * 60_000;
 
-function setupHistory(
-  input: InferenceInput,
-  setup: readonly number[],
-  ttlOf: (request: ParsedRequest) => number,
-): { versions: number[]; warm: number[] } {
+interface SetupHistory {
+  versions: number[];
+  breakpointVersions: number[];
+  breakpointTokens: number[];
+  warm: number[];
+}
+
+function setupHistory(input: InferenceInput, setup: readonly number[], ttlOf: (request: ParsedRequest) => number): SetupHistory {
   const versionOf = new Map<string, number>();
+  const breakpointVersionOf = new Map<string, number>();
   const lastPrompt = new Map<string, number>();
   const lastTime = new Map<string, number | null>();
+  /** Per group and breakpoint version: where the first read that stopped inside the setup stopped. */
+  const stoppedAt = new Map<string, number>();
   const warm = input.requests.map(() => 0);
+  const breakpointVersions = input.requests.map(() => 0);
   const versions = input.requests.map((request, r) => {
     if (!hasUnrecordedSetup(request) || providerOf(request.format) !== 'anthropic') return 0;
     const group = groupKey(request);
     let version = versionOf.get(group) ?? 0;
+    let breakpointVersion = breakpointVersionOf.get(group) ?? 0;
+    breakpointVersions[r] = breakpointVersion;
     const usage = request.recorded;
     const prompt = promptOfUsage(request);
     if (usage === null || prompt === 0) return version;
     const previous = lastPrompt.get(group);
     const before = lastTime.get(group) ?? null;
+    const inside = usage.cacheRead > 0 && usage.cacheRead < (setup[r] ?? 0);
     // A pause longer than the entries' TTL explains an empty read by itself: no evidence the setup changed.
     const expired = before !== null && request.timestamp !== null && request.timestamp - before > ttlOf(request);
+    // A read that shows where the setup's breakpoint sits: one that stopped inside the setup on a first call (what
+    // an earlier session left) or on a miss (what outlived a change after it). A whole read of a shorter previous
+    // prompt can also be below the setup inferred here, so a hit never counts.
+    let shows = false;
     if (previous === undefined) {
       // The first recorded call of a session reads only what an earlier session left.
       warm[r] = Math.min(usage.cacheRead, setup[r] ?? 0);
+      shows = inside;
     } else if (!expired && usage.cacheRead < MISS_SHARE * previous && usage.cacheRead < (setup[r] ?? 0)) {
+      shows = inside;
       version++;
       versionOf.set(group, version);
+      if (!inside) {
+        breakpointVersion++;
+        breakpointVersionOf.set(group, breakpointVersion);
+        breakpointVersions[r] = breakpointVersion;
+      }
     }
+    const stop = `${group}\u0000${breakpointVersions[r]}`;
+    if (shows && !stoppedAt.has(stop)) stoppedAt.set(stop, usage.cacheRead);
     lastPrompt.set(group, prompt);
     lastTime.set(group, request.timestamp);
     return version;
   });
-  return { versions, warm };
+  // Every request of a breakpoint version sent that part: the ones before the read that showed it wrote it.
+  const breakpointTokens = input.requests.map((request, r) =>
+    hasUnrecordedSetup(request) && providerOf(request.format) === 'anthropic'
+      ? Math.min(stoppedAt.get(`${groupKey(request)}\u0000${breakpointVersions[r]}`) ?? 0, setup[r] ?? 0)
+      : 0,
+  );
+  return { versions, breakpointVersions, breakpointTokens, warm };
 }

@@ -24,7 +24,8 @@ export function simulateCache(input: SimulationInput): SimulationResult {
     const overhead = input.overheadTokens[i] ?? 0;
     const scope = cacheScopeOf(request, pricing);
     if (providerOf(request.format) === 'anthropic') {
-      const view = anthropicViews.build(request, tokens, overhead, strippedThinking(request, pricing), input.setupVersionOf?.(i) ?? 0);
+      const dropped = strippedThinking(request, pricing);
+      const view = anthropicViews.build(request, tokens, overhead, dropped, input.setupVersionOf?.(i) ?? 0, input.setupBreakpointOf?.(i) ?? null);
       requests.push(anthropic.simulate(request, view, pricing, scope, input.inferredMarkerOf?.(i) ?? null, input.warmTokensOf?.(i) ?? 0));
     } else {
       requests.push(openai.simulate(request, openaiViews.build(request, tokens, overhead), pricing, scope));

@@ -4,6 +4,7 @@
 
 import type { CacheMarker, ParsedRequest } from '../model.ts';
 import type { ModelPricing } from '../pricing/types.ts';
+import type { SetupBreakpoint } from './view.ts';
 
 /**
  * `actual` compares blocks exactly as sent; `optimized` re-runs the same rules with volatile values normalized,
@@ -28,6 +29,11 @@ export interface SimulationInput {
   inferredMarkerOf?: (requestIndex: number) => CacheMarker | null;
   /** Which version of the unrecorded setup request i sent (inferred.ts); absent or 0 = the first. */
   setupVersionOf?: (requestIndex: number) => number;
+  /**
+   * The agent's breakpoint inside request i's unrecorded setup and which version of that part it sent
+   * (inferred.ts); absent or null = none inferred.
+   */
+  setupBreakpointOf?: (requestIndex: number) => SetupBreakpoint | null;
   /** Tokens at the start of request i's prompt cached before the log began (inferred.ts); absent = 0. */
   warmTokensOf?: (requestIndex: number) => number;
 }

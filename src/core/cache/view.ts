@@ -22,6 +22,17 @@ export interface RequestView {
   cumulative: number[];
   /** keys[i] names the prefix through block i (see chain.ts): 53-bit integers. */
   keys: number[];
+  /**
+   * The agent's own breakpoint inside an unrecorded setup (inferred.ts): the key of the setup through it and its
+   * tokens; null when none was inferred.
+   */
+  setupBreakpoint: { key: number; tokens: number } | null;
+}
+
+/** Where the agent's breakpoint inside an unrecorded setup sits (inferred.ts), and which version of that part. */
+export interface SetupBreakpoint {
+  version: number;
+  tokens: number;
 }
 
 /**
@@ -46,6 +57,8 @@ export class ViewBuilder {
   /**
    * `dropped`: segments the provider removes before caching and billing (see thinking.ts); left out here.
    * `setupVersion`: which version of an unrecorded setup (inferred.ts) leads the prefix; 0 = the first.
+   * `setupBreakpoint`: the agent's breakpoint inside that setup, keyed by its own version (the part before it
+   * outlives a change after it).
    */
   build(
     request: ParsedRequest,
@@ -53,6 +66,7 @@ export class ViewBuilder {
     overhead: number,
     dropped: ReadonlySet<number> = NOTHING_DROPPED,
     setupVersion = 0,
+    setupBreakpoint: SetupBreakpoint | null = null,
   ): RequestView {
     const segments = request.segments;
     // The actual scenario keeps the order as sent (null: slot i holds segment i, no index array per request).
@@ -93,7 +107,14 @@ export class ViewBuilder {
       cumulative.push(total);
       keys.push(keyOfLanes(hi, lo));
     }
-    return { segmentOf, position, overhead, promptTokens: total, cumulative, keys };
+    return { segmentOf, position, overhead, promptTokens: total, cumulative, keys, setupBreakpoint: this.setupKey(setupBreakpoint, overhead) };
+  }
+
+  private setupKey(breakpoint: SetupBreakpoint | null, overhead: number): RequestView['setupBreakpoint'] {
+    if (breakpoint === null || breakpoint.tokens <= 0) return null;
+    // A key of its own: one salt from the empty chain, never a block's (block chains start with a block id).
+    const salt = this.table.idOf(`\u0000setup-breakpoint:${breakpoint.version}`);
+    return { key: keyOfLanes(extendHi(EMPTY_CHAIN.hi, salt), extendLo(EMPTY_CHAIN.lo, salt)), tokens: Math.min(breakpoint.tokens, overhead) };
   }
 }
 
