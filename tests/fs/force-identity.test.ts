@@ -36,14 +36,18 @@ describe('--force and input identity', () => {
     expect(fs.readFileSync(path.join(dir, 'log.jsonl'), 'utf8')).toBe(LOG);
   });
 
-  it('analyze <folder> --html <folder>/old.html --force refuses: the file lies inside an input folder', () => {
+  it('analyze <folder> --json <folder>/old.html --force refuses: the file lies inside an input folder', () => {
     // A .html file is not read from the folder, so only containment protects it.
     fs.mkdirSync(path.join(dir, 'logs'));
     fs.writeFileSync(path.join(dir, 'logs', 'a.jsonl'), LOG);
     fs.writeFileSync(path.join(dir, 'logs', 'old.html'), 'kept');
-    const result = run(['analyze', 'logs', '--html', 'logs/old.html', '--force']);
+    const result = run(['analyze', 'logs', '--json', 'logs/old.html', '--force']);
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain('--html lies inside an input directory');
+    expect(result.stderr).toContain('--json lies inside an input directory');
+    // --html takes a log file: with a folder it is refused before anything is read or written.
+    const html = run(['analyze', 'logs', '--html', 'logs/old.html', '--force']);
+    expect(html.status).toBe(1);
+    expect(html.stderr).toContain('--html takes log files, not a folder');
     expect(fs.readFileSync(path.join(dir, 'logs', 'old.html'), 'utf8')).toBe('kept');
   });
 

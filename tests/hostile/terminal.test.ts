@@ -37,14 +37,17 @@ describe('ctxray analyze with hostile model ids, file names and tool names', () 
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it.each([[['folder', '-v', '--content']], [['folder', '--json', '-']]])('analyze %j writes no raw control character', (args) => {
+  const file = `folder/log${HOSTILE.replaceAll('/', '')}.jsonl`;
+  it.each([[['folder', '-v']], [['folder', '--json', '-']], [[file, '-v', '--content']], [[file, '--json', '-']]])('analyze %j writes no raw control character', (args) => {
     const run = spawnSync(process.execPath, [BIN, 'analyze', ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 });
     expect(run.status).toBe(0);
     const both = run.stdout + run.stderr;
     const raw = [...both].filter((ch) => { const c = ch.charCodeAt(0); return (c < 0x20 && ch !== '\n' && ch !== '\t') || (c >= 0x7f && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069); });
     expect(raw).toEqual([]);
     if (args.includes('--content')) expect(run.stdout).toContain('alpha\\u001b]52;c;');
-    else expect((JSON.parse(run.stdout) as { requests: { model: string }[] }).requests[0]!.model).toBe(`claude-sonnet-4-5${HOSTILE}`);
+    else if (args.includes('-v')) expect(run.stdout).toContain('claude-sonnet-4-5\\u001b]52;c;');
+    // A folder's record lists models, not requests (it is read one session at a time).
+    else expect((JSON.parse(run.stdout) as { models: { id: string }[] }).models[0]!.id).toBe(`claude-sonnet-4-5${HOSTILE}`);
   });
 });
 

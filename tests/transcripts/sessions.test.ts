@@ -33,6 +33,12 @@ beforeAll(() => {
   // The subagent's lines carry its parent's session id.
   fs.writeFileSync(path.join(dir, 'projects/-synthetic-proj-a/s1/subagents/agent-a1.jsonl'), asSubagent(session('s1', '2026-03-01T10:00:30.000Z', [{ input: 400, read: 0, write5m: 0, output: 40 }]), 'a1'));
   fs.writeFileSync(path.join(dir, 'projects/-synthetic-proj-b/s2.jsonl'), session('s2', '2026-03-02T09:00:00.000Z', [{ input: 500, read: 0, write5m: 0, output: 20 }]));
+  // Older Claude Code versions: flat agent-<id>.jsonl files beside the session files, lines carrying the parent's id.
+  fs.mkdirSync(path.join(dir, 'flat/-synthetic-proj-c'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'flat/-synthetic-proj-c/s3.jsonl'), session('s3', '2026-03-03T08:00:00.000Z', [{ input: 300, read: 0, write5m: 0, output: 30 }]));
+  fs.writeFileSync(path.join(dir, 'flat/-synthetic-proj-c/agent-b7.jsonl'), asSubagent(session('s3', '2026-03-03T08:00:20.000Z', [{ input: 70, read: 0, write5m: 0, output: 7 }, { input: 71, read: 0, write5m: 0, output: 8 }]), 'b7'));
+  fs.writeFileSync(path.join(dir, 'flat/-synthetic-proj-c/s4.jsonl'), session('s4', '2026-03-04T08:00:00.000Z', [{ input: 400, read: 0, write5m: 0, output: 40 }]));
+  fs.writeFileSync(path.join(dir, 'flat/-synthetic-proj-c/agent-c9.jsonl'), asSubagent(session('s4', '2026-03-04T08:00:20.000Z', [{ input: 90, read: 0, write5m: 0, output: 9 }]), 'c9'));
 });
 afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
@@ -73,15 +79,20 @@ describe('folder sessions', () => {
     expect(first!['hitRate']).toBe(Math.round((3000 / 6610) * 10_000) / 10_000);
     expect(second).toMatchObject({ file: '-synthetic-proj-b/s2.jsonl', requests: 1, subagents: { files: 0, requests: 0 }, recorded: { input: 500, output: 20, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0 }, hitRate: 0 });
     expect(second!['cost']).toBeCloseTo(COST_S2, 10);
-    // Misses are the cache analysis' requests[].miss of the session's files (the subagent's included), summed.
-    const full = JSON.parse(stdout) as { requests: { file: number; miss: { tokens: number; cost: number | null } | null }[] };
-    const missesOf = (files: number[]) => {
-      const rows = full.requests.filter((r) => files.includes(r.file) && r.miss !== null);
+    // The folder holds no per-request rows (bounded memory): `folder` counts them.
+    const folder = JSON.parse(stdout) as { requests: unknown[]; folder: { analyses: number; requests: number } };
+    expect(folder.requests).toEqual([]);
+    expect(folder.folder).toMatchObject({ analyses: 2, requests: 4 });
+    // A row's misses are those of the session's own full analysis (its file given alone reads its subagent with
+    // it): the sum of that record's requests[].miss.
+    const missesOf = async (file: string) => {
+      const single = await run([path.join(dir, 'projects', file), '--json', '-']);
+      expect(single.code).toBe(0);
+      const rows = (JSON.parse(single.stdout) as { requests: { miss: { tokens: number; cost: number | null } | null }[] }).requests.filter((r) => r.miss !== null);
       return { count: rows.length, tokens: rows.reduce((a, r) => a + r.miss!.tokens, 0), cost: rows.reduce((a, r) => a + (r.miss!.cost ?? 0), 0) };
     };
-    // Files in sorted path order: the subagent (s1/… sorts before s1.jsonl), s1.jsonl, then proj-b/s2.jsonl.
-    expect(first!['misses']).toEqual(missesOf([0, 1]));
-    expect(second!['misses']).toEqual(missesOf([2]));
+    expect(first!['misses']).toEqual(await missesOf('-synthetic-proj-a/s1.jsonl'));
+    expect(second!['misses']).toEqual(await missesOf('-synthetic-proj-b/s2.jsonl'));
     expect((first!['misses'] as { count: number }).count).toBeGreaterThan(0);
     // No absolute path anywhere in the record.
     expect(stdout).not.toContain(dir);
@@ -103,6 +114,26 @@ describe('folder sessions', () => {
     const record = JSON.parse(stdout) as { sessions: { file: string; requests: number; subagents: unknown }[]; files: unknown[] };
     expect(record.files).toHaveLength(2);
     expect(record.sessions).toEqual([expect.objectContaining({ file: 's1.jsonl', requests: 3, subagents: { files: 1, requests: 1 } })]);
+  });
+
+  it('counts flat agent-*.jsonl files in the row of the session whose id their lines carry, never in rows of their own', async () => {
+    const { code, stdout } = await run(['flat', '--json', '-']);
+    expect(code).toBe(0);
+    const record = JSON.parse(stdout) as { sessions: { file: string; requests: number; subagents: unknown; recorded: { input: number; output: number } }[] };
+    expect(record.sessions.map((row) => [row.file, row.requests, row.subagents, row.recorded.input, row.recorded.output])).toEqual([
+      ['-synthetic-proj-c/s4.jsonl', 2, { files: 1, requests: 1 }, 490, 49],
+      ['-synthetic-proj-c/s3.jsonl', 3, { files: 1, requests: 2 }, 441, 45],
+    ]);
+  });
+
+  it('reads a session file given alone with the flat agent files of its session beside it, and only those', async () => {
+    const { code, stdout } = await run(['flat/-synthetic-proj-c/s3.jsonl', '--json', '-']);
+    expect(code).toBe(0);
+    const record = JSON.parse(stdout) as { sessions: { file: string; requests: number; subagents: unknown }[]; files: unknown[]; requests: unknown[] };
+    // s3.jsonl and agent-b7.jsonl; agent-c9.jsonl carries s4.
+    expect(record.files).toHaveLength(2);
+    expect(record.requests).toHaveLength(3);
+    expect(record.sessions).toEqual([expect.objectContaining({ file: 's3.jsonl', requests: 3, subagents: { files: 1, requests: 2 } })]);
   });
 
   it('takes the first folder of the path as the project', () => {

@@ -10,7 +10,7 @@ import type { Analysis } from '../../core/analysis/types.ts';
 import { holdsNoRequestsByDesign, unreadableFiles } from '../../core/analysis/unreadable.ts';
 import { InputError, WorkLimitError, type InputFile, type InputLimits, type ReadProgress } from '../../core/input/index.ts';
 import { applyWorkLimitFlag, WORK_LIMIT_FLAGS, WORK_LIMIT_HELP, workLimitMessage } from '../work-limits.ts';
-import { progressReporter } from '../progress.ts';
+import { progressReporter, type ProgressReporter } from '../progress.ts';
 import type { WireFormat } from '../../core/model.ts';
 import { FORMAT_OPTIONS, formatOption } from '../../core/formats/registry.ts';
 import { checkOutputPath, writeOutputSafely } from '../fs/safe-output.ts';
@@ -22,7 +22,8 @@ import { SEVERITY_RANK, type Severity } from '../../core/cache/index.ts';
 import { renderCacheSummary } from '../report/findings-terminal.ts';
 import { renderHtmlReport } from '../report/html.ts';
 import { renderTranscriptReport } from '../report/transcripts.ts';
-import { MAX_FOLDER_FILES, companionFiles, lazyFileStream, listFolder } from '../fs/folder-inputs.ts';
+import { companionFiles, describeFsError, lazyFileStream } from '../fs/folder-inputs.ts';
+import { analyzeFolderInputs, FolderUsageError, hasFolderInput } from './analyze-folder.ts';
 
 export const ANALYZE_USAGE = `usage: ctxray analyze <file...|folder...|-> [options]
 
@@ -53,9 +54,12 @@ options:
 work limits (a read that reaches one stops with its code, e.g. LIMIT_RECORDS, and exits 1; raise only):
 ${WORK_LIMIT_HELP}
 
-A folder is read recursively (.jsonl, .json, .gz, in sorted order); its unreadable files are reported and
-skipped. Requests with recorded usage (agent transcripts) add observed vs simulated; a folder or several files
-add totals per day and per model, the costliest conversations and findings.
+A folder is read recursively (.jsonl, .json, .gz, in sorted order), one session at a time (a session's file
+with its subagents' transcripts, a task's two parts, any other file alone), so memory stays bounded by the
+largest session; its unreadable files are reported and skipped. It gives totals per session, project, day and
+model, the costliest conversations, misses by cause and findings by code; its --json has sessions[] and no
+per-request rows (--html and --calibrate take a session's file). Requests with recorded usage (agent transcripts)
+add observed vs simulated; several files add the same tables.
 '-' as an input reads standard input. NO_COLOR turns colors off (they are off when stdout is not a terminal).
 exit status: 0 ok, 1 bad arguments, unreadable input, a work limit reached or a failed --calibrate,
 2 when --fail-on is met, 130 when interrupted (Ctrl-C) while reading
@@ -174,28 +178,14 @@ export function parseAnalyzeArgs(argv: readonly string[]): AnalyzeArgs {
   return args;
 }
 
-/** Which opened files came from a folder (unreadable ones are skipped, not fatal), and what the listing skipped. */
+/** Which opened files were found beside a named one (unreadable ones are skipped, not fatal). */
 interface FolderInputs {
   indices: Set<number>;
   /** Full paths of those files. */
   paths: string[];
-  skipped: string[];
 }
 
-/** Adds a folder's files (recursively, sorted) as inputs. */
-function openFolder(full: string, shown: string, files: InputFile[], folders: FolderInputs): void {
-  const listing = listFolder(full, shown);
-  for (const file of listing.files) {
-    folders.indices.add(files.length);
-    folders.paths.push(file.full);
-    files.push({ name: file.name, bytes: lazyFileStream(file.full), size: file.size, folderPath: relativePath(full, file.full) });
-  }
-  folders.skipped.push(...listing.skipped);
-  if (listing.leftOut > 0) folders.skipped.push(`${shown}: ${listing.leftOut} more file(s) beyond the first ${MAX_FOLDER_FILES} left unread`);
-  if (listing.files.length === 0) throw new UsageError(`cannot read ${shown}: no readable .jsonl, .json or .gz file in it`);
-}
-
-/** Opens each input: stdin is read whole, files are streamed (a log can be hundreds of MB), folders expanded. */
+/** Opens each input: stdin is read whole, files are streamed (a log can be hundreds of MB); folders are read elsewhere (analyze-folder.ts). */
 async function openInputs(args: AnalyzeArgs, io: CliIO, folders: FolderInputs): Promise<InputFile[]> {
   const files: InputFile[] = [];
   const given = new Set(args.inputs.filter((input) => input !== '-').map((input) => path.resolve(io.cwd, input)));
@@ -210,10 +200,6 @@ async function openInputs(args: AnalyzeArgs, io: CliIO, folders: FolderInputs): 
       stats = fs.statSync(full);
     } catch (error) {
       throw new UsageError(`cannot read ${input}: ${describeFsError(error)}`);
-    }
-    if (stats.isDirectory()) {
-      openFolder(full, input, files, folders);
-      continue;
     }
     try {
       fs.accessSync(full, fs.constants.R_OK);
@@ -237,13 +223,6 @@ async function openInputs(args: AnalyzeArgs, io: CliIO, folders: FolderInputs): 
 /** `file` relative to `folder`, with `/` separators whatever the platform (the record's one form of a path). */
 function relativePath(folder: string, file: string): string {
   return path.relative(folder, file).split(path.sep).join('/');
-}
-
-function describeFsError(error: unknown): string {
-  const code = error instanceof Error && 'code' in error ? String((error as NodeJS.ErrnoException).code) : '';
-  if (code === 'ENOENT') return 'no such file';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Writes the JSON record; refuses inputs always and existing files unless --force. Returns an error or null. */
@@ -311,29 +290,16 @@ export const analyzeCommand: Command = async (argv, terminalIo) => {
     return 0;
   }
 
-  let analysis: Analysis;
-  const folders: FolderInputs = { indices: new Set(), paths: [], skipped: [] };
   const stderrIsTerminal = process.stderr.isTTY === true;
-  const progress =
-    stderrIsTerminal || args.verbose
-      ? progressReporter({ write: io.stderr, terminal: stderrIsTerminal, names: args.inputs.map((input) => (input === '-' ? '(stdin)' : input)) })
-      : null;
-  // Ctrl-C while reading stops the read (the file streams are cancelled) and exits 130 instead of dying mid-write.
-  // A second Ctrl-C exits at once: a read waiting on stdin or on a pipe that sends nothing more never sees the abort.
-  const cancel = new AbortController();
-  const onInterrupt = () => {
-    if (!cancel.signal.aborted) {
-      cancel.abort();
-      return;
-    }
-    progress?.finish();
-    io.stderr('ctxray analyze: cancelled\n');
-    // process.exit would wait for a read still blocked in a pipe that sends nothing more (Node joins its I/O
-    // threads on exit); dying by SIGINT itself does not, and shells report it as status 130.
-    process.removeListener('SIGINT', onInterrupt);
-    process.kill(process.pid, 'SIGINT');
-  };
-  process.on('SIGINT', onInterrupt);
+  const showProgress = stderrIsTerminal || args.verbose;
+  if (hasFolderInput(args, io)) return analyzeFolderCommand(args, io, showProgress);
+
+  let analysis: Analysis;
+  const folders: FolderInputs = { indices: new Set(), paths: [] };
+  const progress = showProgress
+    ? progressReporter({ write: io.stderr, terminal: stderrIsTerminal, names: args.inputs.map((input) => (input === '-' ? '(stdin)' : input)) })
+    : null;
+  const cancel = interruptible(io, () => progress?.finish());
   let fileNames: string[] = [];
   try {
     const files = await openInputs(args, io, folders);
@@ -368,7 +334,7 @@ export const analyzeCommand: Command = async (argv, terminalIo) => {
     }
     throw error;
   } finally {
-    process.removeListener('SIGINT', onInterrupt);
+    cancel.dispose();
     progress?.finish();
   }
 
@@ -381,7 +347,7 @@ export const analyzeCommand: Command = async (argv, terminalIo) => {
   const empty = analysis.files.flatMap((file, i) =>
     folders.indices.has(i) && file.requests === 0 && file.errors === 0 && !holdsNoRequestsByDesign(file) ? [`${file.name}: no request bodies found`] : [],
   );
-  const skipped = [...folders.skipped, ...empty];
+  const skipped = empty;
   if (skipped.length > 0) io.stderr(`ctxray analyze: skipped in folder input:\n${skipped.map((line) => `  ${line}`).join('\n')}\n`);
   if (analysis.requests.length === 0) {
     io.stderr('ctxray analyze: no request found in the folder input\n');
@@ -449,6 +415,65 @@ export const analyzeCommand: Command = async (argv, terminalIo) => {
   }
   return failOnMet(args, analysis, io) ? 2 : 0;
 };
+
+/**
+ * Ctrl-C while reading stops the read (the file streams are cancelled) and exits 130 instead of dying mid-write.
+ * A second Ctrl-C exits at once: a read waiting on stdin or on a pipe that sends nothing more never sees the abort.
+ */
+function interruptible(io: CliIO, finishProgress: () => void): { signal: AbortSignal; dispose: () => void } {
+  const cancel = new AbortController();
+  const onInterrupt = () => {
+    if (!cancel.signal.aborted) {
+      cancel.abort();
+      return;
+    }
+    finishProgress();
+    io.stderr('ctxray analyze: cancelled\n');
+    // process.exit would wait for a read still blocked in a pipe that sends nothing more (Node joins its I/O
+    // threads on exit); dying by SIGINT itself does not, and shells report it as status 130.
+    process.removeListener('SIGINT', onInterrupt);
+    process.kill(process.pid, 'SIGINT');
+  };
+  process.on('SIGINT', onInterrupt);
+  return { signal: cancel.signal, dispose: () => process.removeListener('SIGINT', onInterrupt) };
+}
+
+/**
+ * A folder among the inputs: every session read and analysed on its own (analyze-folder.ts). The report draws
+ * from the folder's sums, so what needs every request at once is refused: --html (give a session's file) and
+ * --calibrate (one count_tokens call for one log).
+ */
+async function analyzeFolderCommand(args: AnalyzeArgs, io: CliIO, showProgress: boolean): Promise<number> {
+  const refused = args.html !== undefined ? '--html' : args.calibrate === true ? '--calibrate' : null;
+  if (refused !== null) {
+    io.stderr(`ctxray analyze: ${refused} takes log files, not a folder (a folder is read one session at a time); give a session's file\n`);
+    return 1;
+  }
+  let progress: ProgressReporter | null = null;
+  const cancel = interruptible(io, () => progress?.finish());
+  try {
+    return await analyzeFolderInputs(args, {
+      io,
+      signal: cancel.signal,
+      progress: (names) => (progress = showProgress ? progressReporter({ write: io.stderr, terminal: process.stderr.isTTY === true, names }) : null),
+      writeJson: (json) => writeJson(args, io, json),
+      color: colorEnabled(io.env, process.stdout.isTTY === true),
+    });
+  } catch (error) {
+    (progress as ProgressReporter | null)?.finish();
+    if (cancel.signal.aborted) {
+      io.stderr('ctxray analyze: cancelled\n');
+      return 130;
+    }
+    if (error instanceof FolderUsageError) {
+      io.stderr(`ctxray analyze: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    cancel.dispose();
+  }
+}
 
 /** --fail-on: whether a finding is at least that severe (said on stderr, so it shows even with --json -). */
 function failOnMet(args: AnalyzeArgs, analysis: Analysis, io: CliIO): boolean {

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { claudeCodeSessionId, isFlatAgentFile, sessionGroups } from '../../core/folder/index.ts';
 
 /** Extensions read from a folder: JSONL, JSON, gzipped either. */
 export const FOLDER_EXTENSIONS: readonly string[] = ['.jsonl', '.json', '.gz'];
@@ -33,6 +34,14 @@ function reason(error: unknown): string {
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
   if (code === 'ENOENT') return 'no such file';
   return code !== '' ? code : 'cannot be read';
+}
+
+/** Why a named input cannot be read, for its message. */
+export function describeFsError(error: unknown): string {
+  const code = error instanceof Error && 'code' in error ? String((error as NodeJS.ErrnoException).code) : '';
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** Every wanted file under `full` (shown as `shown`), depth first in sorted order. */
@@ -96,9 +105,30 @@ export function lazyFileStream(full: string): ReadableStream<Uint8Array> {
   });
 }
 
+/** Bytes of a file's start read to find the session id its lines carry (a Claude Code line is rarely longer). */
+const HEAD_BYTES = 64 * 1024;
+
+/** The session id a Claude Code transcript's first lines carry, or null (unreadable, not a transcript). */
+export function peekSessionId(full: string): string | null {
+  let fd: number | null = null;
+  try {
+    fd = fs.openSync(full, 'r');
+    const buffer = Buffer.alloc(HEAD_BYTES);
+    const read = fs.readSync(fd, buffer, 0, HEAD_BYTES, 0);
+    const text = buffer.subarray(0, read).toString('utf8');
+    // Read to its end, the file's last line is whole even without a final newline.
+    return claudeCodeSessionId(read < HEAD_BYTES ? `${text}\n` : text);
+  } catch {
+    return null;
+  } finally {
+    if (fd !== null) fs.closeSync(fd);
+  }
+}
+
 /**
  * Files an agent keeps beside a session file, which its analysis needs: a Claude Code session's subagent
- * transcripts (`<session>/subagents/agent-*.jsonl` next to `<session>.jsonl`) and the other half of a Cline / Roo /
+ * transcripts (`<session>/subagents/agent-*.jsonl` next to `<session>.jsonl`, and the flat `agent-*.jsonl` older
+ * versions wrote in the same folder, when their lines carry this session's id) and the other half of a Cline / Roo /
  * Kilo task (`api_conversation_history.json` ↔ `ui_messages.json`). Shown names are relative to the given one's.
  */
 export function companionFiles(full: string, shown: string): FolderFile[] {
@@ -114,18 +144,43 @@ export function companionFiles(full: string, shown: string): FolderFile[] {
       // Absent or unreadable: the reader reports what the analysis then lacks.
     }
   };
+  const agentNames = (folder: string) => {
+    try {
+      return fs.readdirSync(folder).filter((name) => /^agent-.+\.jsonl$/.test(name)).sort(byCodeUnit);
+    } catch {
+      return [];
+    }
+  };
   const partner = { 'api_conversation_history.json': 'ui_messages.json', 'ui_messages.json': 'api_conversation_history.json' }[base];
   if (partner !== undefined) add(path.join(dir, partner), path.join(shownDir, partner));
   if (base.endsWith('.jsonl') && !base.startsWith('agent-')) {
     const stem = base.slice(0, -'.jsonl'.length);
     const subagents = path.join(dir, stem, 'subagents');
-    let names: string[] = [];
-    try {
-      names = fs.readdirSync(subagents).filter((name) => /^agent-.*\.jsonl$/.test(name)).sort(byCodeUnit);
-    } catch {
-      names = [];
+    for (const name of agentNames(subagents)) add(path.join(subagents, name), path.join(shownDir, stem, 'subagents', name));
+    // Claude Code names a session's file by its id; the id its lines carry decides when the file was renamed.
+    const ids = new Set([stem, peekSessionId(full) ?? stem]);
+    for (const name of agentNames(dir)) {
+      const agentFull = path.join(dir, name);
+      const id = peekSessionId(agentFull);
+      if (id !== null && ids.has(id)) add(agentFull, path.join(shownDir, name));
     }
-    for (const name of names) add(path.join(subagents, name), path.join(shownDir, stem, 'subagents', name));
   }
   return found;
+}
+
+/** A folder's files as sessions (src/core/folder/groups.ts), each file with its path inside the folder. */
+export interface FolderSessions {
+  sessions: (FolderFile & { folderPath: string })[][];
+  skipped: string[];
+  leftOut: number;
+}
+
+export function listFolderSessions(full: string, shown: string, limit: number = MAX_FOLDER_FILES): FolderSessions {
+  const listing = listFolder(full, shown, limit);
+  const files = listing.files.map((file) => ({ ...file, folderPath: path.relative(full, file.full).split(path.sep).join('/') }));
+  const groups = sessionGroups(
+    files.map((file) => file.folderPath),
+    (i) => (isFlatAgentFile(files[i]!.folderPath) ? peekSessionId(files[i]!.full) : null),
+  );
+  return { sessions: groups.map((group) => group.map((i) => files[i]!)), skipped: listing.skipped, leftOut: listing.leftOut };
 }

@@ -27,7 +27,7 @@ export function formatTokens(tokens: number, exact: boolean): string {
   return `${exact ? '' : '≈'}${number.format(tokens)}`;
 }
 
-function categoryList(byCategory: Partial<Record<Category, number>>, overhead: number, exact: boolean): string {
+export function categoryList(byCategory: Partial<Record<Category, number>>, overhead: number, exact: boolean): string {
   const parts: string[] = [];
   for (const category of CATEGORIES) {
     const value = byCategory[category];
@@ -38,7 +38,7 @@ function categoryList(byCategory: Partial<Record<Category, number>>, overhead: n
   return parts.length > 0 ? parts.join(' · ') : 'nothing counted';
 }
 
-function totalsLine(totals: TokenTotals): string {
+export function totalsLine(totals: TokenTotals): string {
   const exact = totals.requests > 0 && totals.exactRequests === totals.requests;
   const exactness =
     totals.exactRequests === totals.requests

@@ -3,7 +3,7 @@
 // as paths relative to the folder given (sessions[].file), never absolute ones.
 import type { CacheMarker, Category, ParsedRequest, RecordedUsage, WireFormat } from '../model.ts';
 import type { OverheadTokens, RequestTokens, Tokenizer } from '../tokens/counter.ts';
-import type { Analysis, ModelUse, ResolvedModel, TokenTotals } from './types.ts';
+import type { Analysis, AnalysisFile, ModelUse, ResolvedModel, TokenTotals } from './types.ts';
 import {
   costTotalsRecord,
   findingsRecord,
@@ -106,7 +106,12 @@ export function buildRecord(
 }
 
 function filesSection(analysis: Analysis): FileRecord[] {
-  return analysis.files.map((file, index) => ({
+  return analysis.files.map(fileRecord);
+}
+
+/** A file's entry in the record (its name is never written). */
+export function fileRecord(file: AnalysisFile, index: number): FileRecord {
+  return {
     index,
     format: file.format,
     envelope: file.envelope,
@@ -115,7 +120,7 @@ function filesSection(analysis: Analysis): FileRecord[] {
     requests: file.requests,
     errors: file.errors,
     totals: file.totals,
-  }));
+  };
 }
 
 function modelsSection(analysis: Analysis): ModelUse[] {

@@ -5,7 +5,7 @@ import type { SessionRow } from './sessions.ts';
 import { reconstructedTokens } from '../cache/unrecorded-setup.ts';
 import { transcriptAgreement, type TranscriptAgreement } from './agreement.ts';
 import { sessionParts, sessionTableOf, type SessionPart, type SessionTable } from './sessions.ts';
-import { timeRangeSummary, type TimeRangeSummary } from './summary.ts';
+import { SUMMARY_TOP, timeRangeSummary, type TimeRangeSummary } from './summary.ts';
 
 /** Null when the analysis has no cache section (it is what the comparisons are made against). */
 export function agreementOf(analysis: Analysis): TranscriptAgreement | null {
@@ -22,7 +22,8 @@ export function agreementOf(analysis: Analysis): TranscriptAgreement | null {
   });
 }
 
-export function summaryOf(analysis: Analysis): TimeRangeSummary | null {
+/** `top`: how many conversations and finding codes it lists (a folder keeps every code of each session). */
+export function summaryOf(analysis: Analysis, top: number = SUMMARY_TOP): TimeRangeSummary | null {
   const cache = analysis.cache;
   if (cache === undefined) return null;
   return timeRangeSummary({
@@ -32,7 +33,7 @@ export function summaryOf(analysis: Analysis): TimeRangeSummary | null {
     pricingOf: (i) => analysis.models[i]?.pricing ?? null,
     actual: cache.cost.actual,
     findings: cache.findings,
-  });
+  }, top);
 }
 
 /** Fractions in the record are rounded to 4 decimals (0.01%); token counts are whole already. */

@@ -1,0 +1,69 @@
+// The terminal report of a folder read one session at a time (src/core/folder): what was read, the models and
+// their prices, token totals, cost, misses by cause and findings by code over every session, then the time-range
+// summary and the session, project and day tables. No per-request lines: a session's own are
+// `ctxray analyze <its file>`.
+import type { FolderAnalysis } from '../../core/folder/index.ts';
+import { folderSummary } from '../../core/folder/index.ts';
+import { sessionTableOf } from '../../core/transcripts/index.ts';
+import { categoryList, totalsLine } from './terminal.ts';
+import { renderSummary } from './transcripts.ts';
+import { renderSessions } from './sessions.ts';
+
+export interface FolderTerminalOptions {
+  color: boolean;
+}
+
+const number = new Intl.NumberFormat('en-US');
+const dollars = new Intl.NumberFormat('en-US', { minimumFractionDigits: 4, maximumFractionDigits: 4 });
+const plural = (count: number, noun: string) => `${number.format(count)} ${noun}${count === 1 ? '' : 's'}`;
+
+export function renderFolderReport(folder: FolderAnalysis, options: FolderTerminalOptions): string {
+  const wrap = (open: number, close: number) => (text: string) => (options.color ? `\u001b[${open}m${text}\u001b[${close}m` : text);
+  const bold = wrap(1, 22);
+  const warn = wrap(33, 39);
+  const table = sessionTableOf(folder.parts);
+  const out: string[] = [
+    bold(
+      `ctxray analyze: ${plural(folder.files.length, 'file')}, ${plural(table.sessions.length, 'session')}, ${plural(folder.requests, 'request')}` +
+        (folder.errors.length > 0 ? `, ${plural(folder.errors.length, 'unreadable record')}` : ''),
+    ),
+    '  each session read and analysed on its own (with its subagents); per-request detail: ctxray analyze <session file>',
+  ];
+  for (const use of folder.models) {
+    const count = plural(use.requests, 'request');
+    if (use.id === null) out.push(warn(`  no model named (${count}): not priced; pass --model <id>`));
+    else if (!use.known) out.push(warn(`  model ${use.id} (${count}): unknown model, not priced (no entry in the price table)`));
+    else out.push(`  model ${use.id} (${count}): priced as ${use.pricedAs ?? use.id}, prices as of ${folder.pricedOn}`);
+  }
+  const exact = folder.totals.requests > 0 && folder.totals.exactRequests === folder.totals.requests;
+  out.push('', bold(`all files: ${totalsLine(folder.totals)}`), `  by category: ${categoryList(folder.totals.byCategory, folder.totals.overhead, exact)}`);
+  const cost = folder.cost;
+  if (cost !== null) {
+    out.push('', bold('Cost (sum over the sessions)'));
+    out.push(`  actual cost:          $${dollars.format(cost.actual)}  (${number.format(cost.basis.recordedRequests)} request(s) recorded, ${number.format(cost.basis.simulatedRequests)} simulated)`);
+    if (cost.unpricedRequests > 0) out.push(warn(`  ${plural(cost.unpricedRequests, 'request')} on an unpriced model, in no dollar figure`));
+    out.push(`  optimized cost:       $${dollars.format(cost.optimized)}`);
+    out.push(`  potential savings:    $${dollars.format(cost.potentialSavings)} (${(cost.savingsFraction * 100).toFixed(1)}%)`);
+    if (folder.misses.length > 0) {
+      out.push('', bold('Cache misses by cause (over hits; docs/cache.md, Misses)'));
+      for (const miss of folder.misses) out.push(`  ${miss.cause.padEnd(18)} ${`${number.format(miss.count)} ${miss.count === 1 ? 'miss' : 'misses'}`.padStart(14)}  ${number.format(miss.tokens).padStart(12)} tokens  $${dollars.format(miss.cost)}`);
+    }
+    if (folder.findings.length > 0) {
+      out.push('', bold('Findings by code (summed over the sessions)'));
+      for (const f of folder.findings) out.push(`  ${f.code} (${f.severity}): ${plural(f.findings, 'finding')} on ${plural(f.requests, 'request')}`);
+    }
+  }
+  let text = out.join('\n') + '\n';
+  const summary = folderSummary(folder);
+  if (summary !== null) text += renderSummary(summary, { color: options.color, fileNames: folder.fileNames });
+  text += renderSessions(table, bold);
+  if (folder.errors.length > 0) {
+    const lines = ['', warn(bold('unreadable records (skipped; the rest was analyzed):'))];
+    for (const error of folder.errors) {
+      const name = folder.fileNames[error.file] ?? `file ${error.file + 1}`;
+      lines.push(warn(`  ${name}${error.line > 0 && error.recordNumber === undefined ? `:${error.line}` : ''}: ${error.message}`));
+    }
+    text += lines.join('\n') + '\n';
+  }
+  return text;
+}
