@@ -174,6 +174,11 @@ export type RequestNoteCode =
   | 'no_model'
   | 'transcript_missing_tools'
   | 'transcript_missing_system'
+  /**
+   * The transcript records a compaction of the history before this call (Claude Code `compact_boundary`, pi
+   * `compaction` entry, Codex `compacted`): the first call rebuilt after it.
+   */
+  | 'transcript_compacted'
   /** Text held an unpaired UTF-16 surrogate (a JSON escape such as \ud800 alone); counted as U+FFFD. */
   | 'lone_surrogate'
   /** The body lacks the message list its wire format requires (`messages`, or `input` for Responses). */

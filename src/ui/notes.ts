@@ -7,6 +7,7 @@ const NOTE_TEXT: Record<string, string> = {
   no_model: 'Names no model: token counts use the format\'s default tokenizer, and nothing is priced.',
   transcript_missing_tools: 'Rebuilt from a transcript that does not record the tool definitions sent.',
   transcript_missing_system: 'Rebuilt from a transcript that does not record the system prompt sent.',
+  transcript_compacted: 'The first call after the transcript records a compaction of the history.',
   lone_surrogate: 'Holds text with an unpaired UTF-16 surrogate (a JSON escape such as \\ud800 alone); it is not valid Unicode and is counted as the replacement character U+FFFD.',
   missing_message_array: 'Has no message list for its wire format (messages, or input for Responses); is the chosen format right?',
   foreign_fields: 'Has top-level content fields of another wire format; they are counted as "Other". Is the chosen format right?',

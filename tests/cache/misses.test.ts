@@ -131,16 +131,26 @@ describe('miss causes: model switch, compaction, below minimum, OpenAI', () => {
     expect(cache.misses.requests[1]?.cause).toBe('model_switch');
   });
 
-  it('the first billed call after a compaction misses as `compaction`', () => {
+  it('the first billed call after a compaction record misses as `compaction`; a shrink alone there is none', () => {
     const built = buildRequests([
       turn(0, { cacheRead: 0, cacheWrite5m: 6000, cacheWrite1h: 0 }, T0),
       turn(4, { cacheRead: 6000, cacheWrite5m: 4000, cacheWrite1h: 0 }, T0 + MINUTE),
-      // The history shrank to one summary block (a compaction): only the setup could be read.
+      // The history shrank to one summary block: only the setup could be read.
       { blocks: [{ id: 'summary', tokens: 1000 }], timestamp: T0 + 2 * MINUTE, recorded: { input: 0, cacheRead: SETUP, cacheWrite5m: 1000, cacheWrite1h: 0, output: 0 } },
     ]);
     for (const request of built.requests) request.notes.push({ code: 'transcript_missing_system', message: 'not recorded' });
-    const cache = analyzeCache({ ...built, pricingOf: pricingByModel(built.requests), breakpointsUnknown: () => true });
-    expect(cache.misses.requests.map((m) => m?.cause ?? null)).toEqual(['cold_start', null, 'compaction']);
+    const run = (recordsCompactions: boolean) =>
+      analyzeCache({ ...built, pricingOf: pricingByModel(built.requests), breakpointsUnknown: () => true, compactionsRecorded: () => recordsCompactions });
+    // No record, and the summary shares no message with the history before it: a new start, not a compaction.
+    // It read the 5,000 setup tokens, all it shared with request 1: no miss.
+    expect(run(true).misses.requests.map((m) => m?.cause ?? null)).toEqual(['cold_start', null, null]);
+    expect(run(false).compactions).toEqual([]);
+    built.requests[2]!.notes.push({ code: 'transcript_compacted', message: 'synthetic' });
+    const recorded = run(true);
+    expect(recorded.compactions).toEqual([2]);
+    // Always reported after a record: at most its own 6,000-token prompt could have been read, 5,000 were.
+    expect(recorded.misses.requests.map((m) => m?.cause ?? null)).toEqual(['cold_start', null, 'compaction']);
+    expect(recorded.misses.requests[2]).toMatchObject({ tokens: 1000 });
   });
 
   it('a prefix below the model minimum cannot be cached', () => {

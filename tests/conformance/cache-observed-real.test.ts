@@ -30,6 +30,24 @@ const FILES: [file: string, agreement: number][] = [
 
 const MINUTE = 60_000;
 
+/** 1-based lines of the compaction records in a JSONL transcript. */
+function compactionLines(text: string): number[] {
+  const lines: number[] = [];
+  let boundary = false;
+  text.split('\n').forEach((raw, i) => {
+    if (!raw.includes('compact')) {
+      if (raw.includes('"type":"assistant"')) boundary = false;
+      return;
+    }
+    const value = JSON.parse(raw) as Record<string, unknown>;
+    const claudeBoundary = value['type'] === 'system' && value['subtype'] === 'compact_boundary';
+    const claudeSummary = value['type'] === 'user' && value['isCompactSummary'] === true && !boundary;
+    if (claudeBoundary || claudeSummary || value['type'] === 'compaction' || value['type'] === 'compacted') lines.push(i + 1);
+    boundary = claudeBoundary || (boundary && value['type'] !== 'assistant');
+  });
+  return lines;
+}
+
 suite(title, () => {
   for (const [file, floor] of FILES) {
     it(file, async () => {
@@ -76,18 +94,38 @@ suite(title, () => {
       expect(agreed / compared).toBeGreaterThanOrEqual(floor);
       expect(unexplained).toBeLessThanOrEqual(0.1 * analysis.requests.length);
 
-      // Every Anthropic request sent more than its entry's TTL after the previous one, reading below half of it.
+      // Every Anthropic request sent more than its entry's TTL (1 h where the session writes 1-hour entries) after
+      // the previous billed request of its file, reading below half of that one's prompt. The gap is taken from the
+      // previous request's send time, at least the gap from its response: this checks every request the issue's
+      // rule names, and more.
+      const promptOf = (usage: NonNullable<(typeof analysis.requests)[number]['recorded']>) => usage.input + usage.cacheRead + usage.cacheWrite5m + usage.cacheWrite1h;
+      const writes1h = new Set(analysis.requests.filter((r) => (r.recorded?.cacheWrite1h ?? 0) > 0).map((r) => r.file));
+      const previousBilled = new Map<number, number>();
+      let checked = 0;
       analysis.requests.forEach((request, i) => {
-        const before = i > 0 ? analysis.requests[i - 1]! : null;
-        if (before === null || request.format !== 'anthropic-messages' || request.file !== before.file) return;
-        if (request.recorded === null || before.recorded === null || request.timestamp === null || before.timestamp === null) return;
-        const previousPrompt = before.recorded.input + before.recorded.cacheRead + before.recorded.cacheWrite5m + before.recorded.cacheWrite1h;
-        const ttl = before.recorded.cacheWrite1h > 0 ? 60 * MINUTE : 5 * MINUTE;
-        if (request.timestamp - before.timestamp <= ttl || previousPrompt === 0) return;
-        if (request.recorded.cacheRead >= 0.5 * previousPrompt) return;
-        if (request.model !== before.model || cache.conversations.kind[i] !== 'continues') return;
+        if (request.recorded === null || promptOf(request.recorded) === 0) return;
+        const b = previousBilled.get(request.file);
+        previousBilled.set(request.file, i);
+        const before = b === undefined ? null : analysis.requests[b]!;
+        if (before === null || request.format !== 'anthropic-messages' || request.timestamp === null || before.timestamp === null) return;
+        const ttl = writes1h.has(request.file) ? 60 * MINUTE : 5 * MINUTE;
+        if (request.timestamp - before.timestamp <= ttl || request.recorded.cacheRead >= 0.5 * promptOf(before.recorded!)) return;
+        checked++;
         expect(record.requests[i]!.miss?.cause, `request ${i + 1}`).toBe('ttl_expired');
       });
+      console.log(`[observed] ${file}: ${checked} request(s) past the TTL that lost the cache, each ttl_expired`);
+
+      // The first request with a non-zero recorded prompt after each compaction record the file holds, found
+      // here from the raw lines: Claude Code `compact_boundary` (or a compact summary with no boundary before
+      // it), pi `compaction` entries, Codex `compacted` lines.
+      const records = compactionLines(new TextDecoder().decode(bytes));
+      for (const line of records) {
+        const first = analysis.requests.find((r) => r.line > line && r.recorded !== null && promptOf(r.recorded) > 0);
+        if (first === undefined) continue;
+        expect(record.requests[first.index]!.miss?.cause, `request ${first.index + 1} after the compaction at line ${line}`).toBe('compaction');
+      }
+      if (file.includes('before-compaction')) expect(records).toHaveLength(2);
+      if (file.includes('624a4a58')) expect(records).toHaveLength(1);
     }, 120_000);
   }
 

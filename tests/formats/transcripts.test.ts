@@ -49,8 +49,26 @@ describe('Claude Code transcripts', () => {
       { ...base, type: 'system', subtype: 'compact_boundary', timestamp: '2026-01-01T00:01:00.000Z' },
       user('summary of the conversation so far', '2026-01-01T00:01:01.000Z'),
       assistant('msg_2', [{ type: 'text', text: 'continuing' }], 1, '2026-01-01T00:01:02.000Z'),
+      user('next', '2026-01-01T00:01:03.000Z'),
+      assistant('msg_3', [{ type: 'text', text: 'ok' }], 1, '2026-01-01T00:01:04.000Z'),
     ]);
-    expect(result.requests.map((r) => r.messageCount)).toEqual([1, 1]);
+    expect(result.requests.map((r) => r.messageCount)).toEqual([1, 1, 3]);
+    // The call after the boundary carries the record, and only that one.
+    expect(result.requests.map((r) => r.notes.some((n) => n.code === 'transcript_compacted'))).toEqual([false, true, false]);
+  });
+
+  it('a compact summary without a boundary before it also starts afresh, as one compaction', async () => {
+    const result = await read('session.jsonl', [
+      user('first task', '2026-01-01T00:00:00.000Z'),
+      assistant('msg_1', [{ type: 'text', text: 'ok' }], 1, '2026-01-01T00:00:01.000Z'),
+      { ...user('summary of the conversation so far', '2026-01-01T00:01:01.000Z'), isCompactSummary: true },
+      assistant('msg_2', [{ type: 'text', text: 'continuing' }], 1, '2026-01-01T00:01:02.000Z'),
+      { ...base, type: 'system', subtype: 'compact_boundary', timestamp: '2026-01-01T00:02:00.000Z' },
+      { ...user('a second summary', '2026-01-01T00:02:01.000Z'), isCompactSummary: true },
+      assistant('msg_3', [{ type: 'text', text: 'again' }], 1, '2026-01-01T00:02:02.000Z'),
+    ]);
+    expect(result.requests.map((r) => r.messageCount)).toEqual([1, 1, 1]);
+    expect(result.requests.map((r) => r.notes.filter((n) => n.code === 'transcript_compacted').length)).toEqual([0, 1, 1]);
   });
 
   it('skips every metadata record by type, even when the head of the file holds nothing else', async () => {
@@ -185,6 +203,23 @@ describe('Codex rollouts', () => {
     expect(second!.notes.map((n) => n.code)).not.toContain('transcript_missing_system');
   });
 
+  it('marks the call after a compacted line, which replaces the history', async () => {
+    const result = await read('rollout-2026-01-01T00-00-00-abc.jsonl', [
+      line('turn_context', { model: 'gpt-5.3-codex' }, '2026-01-01T00:00:00.000Z'),
+      line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'one' }] }, '2026-01-01T00:00:01.000Z'),
+      line('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'a' }] }, '2026-01-01T00:00:02.000Z'),
+      tokens(100, 0, 5, '2026-01-01T00:00:02.100Z'),
+      line('compacted', { message: 'synthetic summary' }, '2026-01-01T00:00:03.000Z'),
+      line('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'b' }] }, '2026-01-01T00:00:04.000Z'),
+      tokens(150, 0, 8, '2026-01-01T00:00:04.100Z'),
+      line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'two' }] }, '2026-01-01T00:00:05.000Z'),
+      line('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'c' }] }, '2026-01-01T00:00:06.000Z'),
+      tokens(220, 0, 9, '2026-01-01T00:00:06.100Z'),
+    ]);
+    expect(result.requests.map((r) => r.messageCount)).toEqual([1, 1, 3]);
+    expect(result.requests.map((r) => r.notes.some((n) => n.code === 'transcript_compacted'))).toEqual([false, true, false]);
+  });
+
   it('uses recorded base_instructions as the system prompt, and says the system prompt is missing when none is recorded', async () => {
     const turn = (meta: object) => [
       line('session_meta', { id: 'x', cli_version: '0.30.0', ...meta }, '2026-01-01T00:00:00.000Z'),
@@ -232,6 +267,7 @@ describe('pi sessions', () => {
     // d1's context: the summary, then the kept entries c1 and c3 (c2 aborted, left out).
     const last = result.requests[2]!;
     expect(last.segments.map((s) => s.category)).toEqual(['user', 'user', 'user']);
+    expect(result.requests.map((r) => r.notes.some((n) => n.code === 'transcript_compacted'))).toEqual([false, false, true]);
     expect(last.recorded).toEqual({ input: 10, cacheRead: 200, cacheWrite5m: 30, cacheWrite1h: 0, output: 5 });
   });
 

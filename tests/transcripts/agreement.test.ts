@@ -1,10 +1,12 @@
 // Observed vs simulated on a hand-made (synthetic) four-request transcript: every expected number below is worked
 // out by hand in the comments next to it.
 import { describe, expect, it } from 'vitest';
-import { findCompactions, predecessors } from '../../src/core/cache/predecessors.ts';
+import type { ConversationLink } from '../../src/core/cache/conversations.ts';
+import { findCompactions, predecessors, type CompactionInput } from '../../src/core/cache/predecessors.ts';
 import { transcriptAgreement, type AgreementInput } from '../../src/core/transcripts/agreement.ts';
 import { percentile } from '../../src/core/transcripts/stats.ts';
 import type { ParsedRequest } from '../../src/core/model.ts';
+import { chatMessage } from '../tokens/build.ts';
 import { MISSING_SYSTEM, SYNTHETIC_PRICING, oneConversation, report, transcriptRequest, usage } from './build.ts';
 
 const T0 = Date.UTC(2026, 0, 1, 0, 0, 0);
@@ -26,6 +28,7 @@ function input(): AgreementInput & { requests: ParsedRequest[] } {
     reconstructed: [100, 200, 150, 400],
     segmentTokens: requests.map(() => [5]),
     conversations: oneConversation(4),
+    compactions: [],
     pricingOf: () => SYNTHETIC_PRICING,
     actual: report([{ read: 0, cost: 0.001 }, { read: 0, cost: 0.002 }, { read: 0, cost: 0.003 }, { read: 0, cost: 0.004 }]),
     optimized: report([{ read: 0, cost: 0.0005 }, { read: 150, cost: 0.0005 }, { read: 0, cost: 0.0005, events: ['entry_expired'] }, { read: 100, cost: 0.0005 }]),
@@ -80,9 +83,9 @@ describe('transcriptAgreement (synthetic session)', () => {
     });
   });
 
-  it('marks the request whose context shrank as a compaction', () => {
-    // 150 < 0.9 × 200.
-    expect(agreement.compactions).toEqual([2]);
+  it('reports the compactions the cache analysis found', () => {
+    expect(agreement.compactions).toEqual([]);
+    expect(transcriptAgreement({ ...input(), compactions: [2] }).compactions).toEqual([2]);
   });
 
   it('sums each conversation', () => {
@@ -168,8 +171,40 @@ describe('predecessors and compactions', () => {
     expect(predecessors(raw, { ...conversations, kind: [...conversations.kind] })).toEqual([null, 0, null]);
   });
 
-  it('needs a shrink below 90%', () => {
-    expect(findCompactions([100, 90, 80, 0], [null, 0, 1, 2])).toEqual([2, 3]);
+  // Four requests of one file: 1 edits 0 keeping its first message, 2 continues 1 whole, 3 edits 2 keeping only
+  // the system block (a new start, not one conversation continued). Reconstructed 1000, 800, 700, 100.
+  const system = { ...chatMessage(0, 'system', 'synthetic system'), messageIndex: -1 };
+  const m = (i: number) => chatMessage(i, 'user', `synthetic message ${i}`);
+  const requests = [
+    transcriptRequest(0, { segments: [system, m(0), m(1), m(2)], notes: [] }),
+    transcriptRequest(1, { segments: [system, m(0), m(3)], notes: [] }),
+    transcriptRequest(2, { segments: [system, m(0), m(3), m(4)], notes: [] }),
+    transcriptRequest(3, { segments: [system, m(5)], notes: [] }),
+  ];
+  const conversations = { conversationOf: [0, 0, 0, 0], continues: [null, 0, 1, 2], kind: ['new', 'edited', 'continues', 'edited'] as ConversationLink[], count: 1 };
+  const base: CompactionInput = {
+    requests,
+    reconstructed: [1000, 800, 700, 100],
+    predecessorOf: [null, 0, 1, 2],
+    conversations,
+    prefixes: [null, { commonSegments: 2, firstChange: 2, prefixBroken: true }, { commonSegments: 3, firstChange: null, prefixBroken: false }, { commonSegments: 1, firstChange: 1, prefixBroken: true }],
+    compactionsRecorded: () => false,
+  };
+
+  it('without records: a shrink below 90% of a conversation continued past its setup, on the same model', () => {
+    // 800 < 0.9 × 1000 with a message in common: a compaction. 2 continues 1 whole: nothing was removed, though
+    // 700 < 0.9 × 800. 3 shares only the system block (100 < 0.9 × 700): a new start, not a compaction.
+    expect(findCompactions(base)).toEqual([1]);
+    expect(findCompactions({ ...base, reconstructed: [1000, 901, 700, 100] })).toEqual([]);
+    const otherModel = requests.map((r, i) => (i === 1 ? { ...r, model: 'synthetic-other' } : r));
+    expect(findCompactions({ ...base, requests: otherModel })).toEqual([]);
+  });
+
+  it('where the format records compactions, only its records count', () => {
+    const recorded = requests.map((r, i) => (i === 3 ? { ...r, notes: [{ code: 'transcript_compacted' as const, message: 'synthetic' }] } : r));
+    expect(findCompactions({ ...base, requests: recorded, compactionsRecorded: () => true })).toEqual([3]);
+    // A record counts in any file; the shrink at 1 only where the format writes no records.
+    expect(findCompactions({ ...base, requests: recorded })).toEqual([1, 3]);
   });
 });
 

@@ -3,6 +3,7 @@
 // changes those counts (calibration), so the cache figures never lag behind the tokens they are built on. The
 // setup a transcript did not record, as the analysis inferred it, joins each request's count (unrecorded-setup.ts).
 import type { Analysis } from '../analysis/types.ts';
+import { recordsCompactions } from '../formats/registry.ts';
 import { analyzeCache, type CacheAnalysisInput } from './index.ts';
 import { withUnrecordedSetup } from './unrecorded-setup.ts';
 
@@ -15,6 +16,8 @@ export function cacheInputOf(analysis: Analysis): CacheAnalysisInput {
     pricingOf: (i) => analysis.models[i]?.pricing ?? null,
     // A transcript records what was said, not where the agent put cache_control.
     breakpointsUnknown: (i) => analysis.files[analysis.requests[i]?.file ?? -1]?.envelope === 'transcript',
+    // Claude Code, pi and Codex write a record where they compacted: those records are the compactions there.
+    compactionsRecorded: (i) => recordsCompactions(analysis.files[analysis.requests[i]?.file ?? -1]?.format),
   };
 }
 

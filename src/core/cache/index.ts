@@ -6,6 +6,7 @@ import { findConversations } from './conversations.ts';
 import { findFindings, type Finding } from './findings.ts';
 import { inferFromUsage, type InferredFromUsage } from './inferred.ts';
 import { findMisses, ttlWhatIf, type MissAnalysis } from './misses.ts';
+import { findCompactions, predecessors } from './predecessors.ts';
 import { costScenarios, withTtlWhatIf } from './cost.ts';
 import { findNearDuplicates, type NearDuplicateCut, type NearDuplicateGroup } from './near-duplicates.ts';
 import { comparePrefix, type PrefixComparison } from './prefix.ts';
@@ -17,6 +18,8 @@ export interface CacheAnalysisInput extends Omit<SimulationInput, 'scenario'> {
    * finding claims they are missing. Default: none.
    */
   breakpointsUnknown?: (requestIndex: number) => boolean;
+  /** Requests whose file records where the agent compacted its history (so no shrink stands for one). Default: none. */
+  compactionsRecorded?: (requestIndex: number) => boolean;
 }
 
 export interface CacheAnalysis {
@@ -26,6 +29,11 @@ export interface CacheAnalysis {
   cost: CostComparison;
   /** Breakpoints and setup sizes inferred from recorded usage for logs that do not record them (inferred.ts). */
   inferred: InferredFromUsage;
+  /**
+   * Requests at which the history was compacted: the call after each compaction record where the format writes
+   * them, else a request that shrank while continuing its conversation (predecessors.ts `findCompactions`).
+   */
+  compactions: number[];
   /** Every request's cache miss with its cause and price, and the per-cause summary (misses.ts). */
   misses: MissAnalysis;
   nearDuplicates: NearDuplicateGroup[];
@@ -42,11 +50,15 @@ export function analyzeCache(input: CacheAnalysisInput): CacheAnalysis {
     compared === null ? null : comparePrefix(input.requests[compared]!.segments, input.requests[r]!.segments),
   );
   const breakpointsUnknown = input.breakpointsUnknown ?? (() => false);
-  const inferred = inferFromUsage({
+  const reconstructed = input.requests.map((_, r) => sum(input.segmentTokens[r]) + (input.overheadTokens[r] ?? 0));
+  const inferred = inferFromUsage({ requests: input.requests, reconstructed, conversations, breakpointsUnknown });
+  const compactions = findCompactions({
     requests: input.requests,
-    reconstructed: input.requests.map((_, r) => sum(input.segmentTokens[r]) + (input.overheadTokens[r] ?? 0)),
+    reconstructed,
+    predecessorOf: predecessors(input.requests, conversations),
     conversations,
-    breakpointsUnknown,
+    prefixes,
+    compactionsRecorded: input.compactionsRecorded ?? (() => false),
   });
   // The unrecorded setup leads every request's prefix, so it is simulated as tokens before the first block.
   const overheadTokens = input.overheadTokens.map((tokens, r) => tokens + (inferred.setupTokens[r] ?? 0));
@@ -61,7 +73,7 @@ export function analyzeCache(input: CacheAnalysisInput): CacheAnalysis {
     },
     warmTokensOf: (r) => inferred.warmTokens[r] ?? 0,
   });
-  const misses = findMisses({ ...input, overheadTokens, conversations, prefixes, cost: pricedCost, inferred });
+  const misses = findMisses({ ...input, overheadTokens, conversations, prefixes, cost: pricedCost, inferred, compactions });
   const whatIf = ttlWhatIf(misses, { ...input, cost: pricedCost });
   const cost = withTtlWhatIf(pricedCost, whatIf);
   const { groups: nearDuplicates, cut: nearDuplicatesCut } = findNearDuplicates(input.requests, conversations);
@@ -72,6 +84,7 @@ export function analyzeCache(input: CacheAnalysisInput): CacheAnalysis {
     prefixes,
     cost,
     inferred,
+    compactions,
     misses,
     nearDuplicates,
     nearDuplicatesCut,

@@ -8,7 +8,7 @@ import type { ModelPricing } from '../pricing/types.ts';
 import type { Conversations } from './conversations.ts';
 import { priceFigures, type BilledFigures } from './cost.ts';
 import type { InferredFromUsage } from './inferred.ts';
-import { findCompactions, predecessors } from './predecessors.ts';
+import { predecessors } from './predecessors.ts';
 import type { PrefixComparison } from './prefix.ts';
 import type { CostComparison } from './types.ts';
 
@@ -71,13 +71,15 @@ export interface MissInput {
   pricingOf: (requestIndex: number) => ModelPricing | null;
   cost: CostComparison;
   inferred: InferredFromUsage;
+  /** Requests at which the history was compacted (predecessors.ts `findCompactions`). */
+  compactions: readonly number[];
 }
 
 export function findMisses(input: MissInput): MissAnalysis {
   const { requests, cost } = input;
   const prompts = cost.billed.requests.map((row) => row.read + row.write5m + row.write1h + row.uncached);
   const predecessorOf = predecessors(requests, input.conversations);
-  const compactionHits = compactionTargets(input, predecessorOf, prompts);
+  const compactionHits = compactionTargets(input, prompts);
   const misses = requests.map((request, r): RequestMiss | null => {
     const prompt = prompts[r] ?? 0;
     if (prompt === 0) return null; // an aborted call: nothing was billed, nothing missed
@@ -167,14 +169,9 @@ function couldRead(input: MissInput, prompts: readonly number[], r: number, befo
 }
 
 /** The first request with a billed prompt at or after each compaction (a compacted call that aborted passes it on). */
-function compactionTargets(input: MissInput, predecessorOf: readonly (number | null)[], prompts: readonly number[]): Set<number> {
-  const reconstructed = input.requests.map((_, r) => {
-    let total = input.overheadTokens[r] ?? 0;
-    for (const tokens of input.segmentTokens[r] ?? []) total += tokens;
-    return total - (input.inferred.setupTokens[r] ?? 0);
-  });
+function compactionTargets(input: MissInput, prompts: readonly number[]): Set<number> {
   const targets = new Set<number>();
-  for (const found of findCompactions(reconstructed, predecessorOf)) {
+  for (const found of input.compactions) {
     let r = found;
     const file = input.requests[found]!.file;
     while (r < input.requests.length && ((prompts[r] ?? 0) === 0 || input.requests[r]!.file !== file)) r++;

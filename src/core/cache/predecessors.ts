@@ -3,8 +3,9 @@
 import type { ParsedRequest } from '../model.ts';
 import type { Conversations } from './conversations.ts';
 import { hasUnrecordedSetup } from './inferred.ts';
+import type { PrefixComparison } from './prefix.ts';
 
-/** A request whose reconstructed prompt is below this share of its predecessor's is marked as a compaction. */
+/** Without compaction records: a request continuing its conversation below this share of its predecessor's prompt. */
 export const COMPACTION_SHRINK = 0.9;
 
 /**
@@ -23,14 +24,40 @@ export function predecessors(requests: readonly ParsedRequest[], conversations: 
   });
 }
 
-/** Requests whose reconstructed prompt is below COMPACTION_SHRINK × their predecessor's. */
-export function findCompactions(reconstructed: readonly number[], predecessorOf: readonly (number | null)[]): number[] {
+export interface CompactionInput {
+  requests: readonly ParsedRequest[];
+  /** Per request, prompt tokens rebuilt from the log (segments + overhead, without an inferred setup). */
+  reconstructed: readonly number[];
+  predecessorOf: readonly (number | null)[];
+  conversations: Conversations;
+  prefixes: readonly (PrefixComparison | null)[];
+  /** The request's file records where the agent compacted (formats/registry.ts `recordsCompactions`). */
+  compactionsRecorded: (requestIndex: number) => boolean;
+}
+
+/**
+ * Requests at which the history was compacted. Where the format records compactions, the call after each record
+ * (`transcript_compacted`), and nothing else. Elsewhere, a request that continues its predecessor's conversation
+ * past the setup (an edited link sharing at least one message block from the start, on the same model) whose
+ * reconstructed prompt is below COMPACTION_SHRINK × the predecessor's: independent requests that happen to be
+ * paired, or one conversation continued whole, are no compaction.
+ */
+export function findCompactions(input: CompactionInput): number[] {
   const found: number[] = [];
-  predecessorOf.forEach((before, r) => {
-    if (before === null) return;
-    const previous = reconstructed[before] ?? 0;
-    if (previous > 0 && (reconstructed[r] ?? 0) < COMPACTION_SHRINK * previous) found.push(r);
+  input.requests.forEach((request, r) => {
+    const recorded = request.notes.some((note) => note.code === 'transcript_compacted');
+    if (recorded || (!input.compactionsRecorded(r) && shrankInPlace(input, r))) found.push(r);
   });
   return found;
 }
 
+function shrankInPlace(input: CompactionInput, r: number): boolean {
+  const before = input.predecessorOf[r] ?? null;
+  if (before === null || input.conversations.kind[r] !== 'edited' || input.conversations.continues[r] !== before) return false;
+  const request = input.requests[r]!;
+  if (request.model !== input.requests[before]!.model) return false;
+  const common = input.prefixes[r]?.commonSegments ?? 0;
+  if (common === 0 || (request.segments[common - 1]?.messageIndex ?? -1) < 0) return false;
+  const previous = input.reconstructed[before] ?? 0;
+  return previous > 0 && (input.reconstructed[r] ?? 0) < COMPACTION_SHRINK * previous;
+}

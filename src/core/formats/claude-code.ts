@@ -34,6 +34,8 @@ interface ApiCall {
   usage: unknown;
   line: number;
   sentAt: number | null;
+  /** The history was compacted since the lane's call before (a `compact_boundary` or compact-summary line). */
+  compacted: boolean;
 }
 
 function blocksOf(content: unknown): unknown[] {
@@ -56,6 +58,7 @@ function isClaudeCodeRecord(value: unknown): boolean {
 
 export const claudeCodeImporter: TranscriptImporter = {
   id: 'claude-code',
+  recordsCompactions: true,
   matchesName: () => false,
   // Every line of the head is Claude Code's, and one carries a message — or the head is all metadata (a session
   // opening with snapshots and summaries), whose message lines come later.
@@ -71,6 +74,8 @@ export const claudeCodeImporter: TranscriptImporter = {
     // conversation and each sidechain have their own.
     const histories = new Map<string, Message[]>();
     const lastSeen = new Map<string, number | null>();
+    /** Lanes whose history was compacted since their last call: the next call there carries the record. */
+    const compacted = new Set<string>();
     const session: SessionLink = { sessionId: null, agentId: null, startedBy: null, subagentTasks: {} };
     let sidechainLines = 0;
     let messageLines = 0;
@@ -85,6 +90,7 @@ export const claudeCodeImporter: TranscriptImporter = {
       const at = toEpochMs(value['timestamp']);
       if (type === 'system' && value['subtype'] === 'compact_boundary') {
         histories.set(lane, []);
+        compacted.add(lane);
         lastSeen.set(lane, at ?? lastSeen.get(lane) ?? null);
         continue;
       }
@@ -102,6 +108,12 @@ export const claudeCodeImporter: TranscriptImporter = {
         histories.set(lane, messages);
       }
       if (type === 'user') {
+        // The summary a compaction starts the history with; a version that wrote no boundary before it starts afresh here.
+        if (value['isCompactSummary'] === true && !compacted.has(lane)) {
+          messages = [];
+          histories.set(lane, messages);
+          compacted.add(lane);
+        }
         appendBlocks(messages, 'user', blocksOf(message['content']));
         lastSeen.set(lane, at ?? lastSeen.get(lane) ?? null);
         continue;
@@ -117,7 +129,7 @@ export const claudeCodeImporter: TranscriptImporter = {
       let call = byId.get(id);
       if (call === undefined || call.history !== messages) {
         messages.push({ role: 'assistant', content: [] });
-        call = { id, model, history: messages, at: messages.length - 1, usage: null, line, sentAt: lastSeen.get(lane) ?? null };
+        call = { id, model, history: messages, at: messages.length - 1, usage: null, line, sentAt: lastSeen.get(lane) ?? null, compacted: compacted.delete(lane) };
         byId.set(id, call);
         calls.push(call);
       }
@@ -143,6 +155,7 @@ export const claudeCodeImporter: TranscriptImporter = {
           timestamp: call.sentAt,
           recorded: recordedUsage(call.usage, 'anthropic-messages'),
           missing: ['transcript_missing_system', 'transcript_missing_tools'],
+          compacted: call.compacted,
         },
         ctx,
       ),

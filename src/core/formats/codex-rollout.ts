@@ -48,6 +48,7 @@ const sameTotals = (a: Totals, b: Totals | null) => b !== null && a.input === b.
 
 export const codexRolloutImporter: TranscriptImporter = {
   id: 'codex-rollout',
+  recordsCompactions: true,
   matchesName: (fileName) => /(^|[\\/])rollout-[^\\/]*\.jsonl(\.gz)?$/i.test(fileName),
   matchesRecords: (first) =>
     first.length > 0 &&
@@ -64,6 +65,8 @@ export const codexRolloutImporter: TranscriptImporter = {
     let sentAt: number | null = null;
     let lastInputAt: number | null = null;
     let previous: Totals | null = null;
+    /** A `compacted` line since the call before: the next call carries the record. */
+    let compacted = false;
 
     for (const { line, value } of records) {
       if (!isObject(value)) continue;
@@ -99,6 +102,7 @@ export const codexRolloutImporter: TranscriptImporter = {
             ? replacement.filter(isObject)
             : [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: stringField(payload, 'message') ?? '' }] }];
           callStart = null;
+          compacted = true;
           break;
         }
         case 'event_msg': {
@@ -118,11 +122,13 @@ export const codexRolloutImporter: TranscriptImporter = {
                 timestamp: sentAt ?? lastInputAt,
                 recorded: callUsage(totals, previous),
                 missing: instructions === null ? ['transcript_missing_system', 'transcript_missing_tools'] : ['transcript_missing_tools'],
+                compacted,
               },
               ctx,
             ),
           );
           previous = totals;
+          compacted = false;
           callStart = null;
           sentAt = null;
           break;

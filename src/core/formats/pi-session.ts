@@ -41,8 +41,12 @@ function contextMessage(entry: JournalEntry): PiMessage | null {
 }
 
 /** The context path rebuilt step by step: entries with compactions applied, as the model saw it at each call. */
-function* callsAlongPath(path: JournalEntry[]): Generator<{ entry: JournalEntry; message: PiMessage; context: PiMessage[]; sentAt: number | null }> {
+function* callsAlongPath(
+  path: JournalEntry[],
+): Generator<{ entry: JournalEntry; message: PiMessage; context: PiMessage[]; sentAt: number | null; compacted: boolean }> {
   let context: { id: string; message: PiMessage }[] = [];
+  /** A compaction entry since the call before: the next call carries the record. */
+  let compacted = false;
   // The request left when the entry before the answer was written.
   let latestAt: number | null = null;
   for (const entry of path) {
@@ -51,12 +55,14 @@ function* callsAlongPath(path: JournalEntry[]): Generator<{ entry: JournalEntry;
       const keptFrom = context.findIndex((c) => c.id === entry.raw['firstKeptEntryId']);
       const kept = keptFrom === -1 ? [] : context.slice(keptFrom);
       context = [{ id: entry.id, message: { role: 'compactionSummary', summary: entry.raw['summary'] } }, ...kept];
+      compacted = true;
       latestAt = at ?? latestAt;
       continue;
     }
     const message = contextMessage(entry);
     if (message !== null && message['role'] === 'assistant') {
-      yield { entry, message, context: context.map((c) => c.message), sentAt: latestAt };
+      yield { entry, message, context: context.map((c) => c.message), sentAt: latestAt, compacted };
+      compacted = false;
       const stop = stringField(message, 'stopReason');
       if (stop !== 'error' && stop !== 'aborted') context.push({ id: entry.id, message });
     } else if (message !== null) context.push({ id: entry.id, message });
@@ -202,6 +208,7 @@ function isPiHeader(value: unknown): boolean {
 
 export const piSessionImporter: TranscriptImporter = {
   id: 'pi-session',
+  recordsCompactions: true,
   matchesName: () => false,
   matchesRecords: (first) => first.length > 0 && isPiHeader(first[0]!.value),
   importFile(records: readonly TranscriptRecord[], ctx: TranscriptContext): TranscriptImport {
@@ -214,7 +221,7 @@ export const piSessionImporter: TranscriptImporter = {
     if (path === null) return { requests: [], errors: [{ file: ctx.file, line: 1, message: 'pi session tree has a cycle' }] };
     const errors: ReadError[] = [];
     const requests: ParsedRequest[] = [];
-    for (const { entry, message, context, sentAt } of callsAlongPath(path)) {
+    for (const { entry, message, context, sentAt, compacted } of callsAlongPath(path)) {
       const api = stringField(message, 'api') ?? 'anthropic-messages';
       const format = API_FORMAT[api];
       if (format === undefined) {
@@ -222,7 +229,7 @@ export const piSessionImporter: TranscriptImporter = {
         continue;
       }
       const model = stringField(message, 'model');
-      requests.push(importRebuilt({ format, body: BODY_BUILDERS[format](model, context), line: entry.line, timestamp: sentAt, recorded: recorded(message['usage']), missing: ['transcript_missing_system', 'transcript_missing_tools'] }, ctx));
+      requests.push(importRebuilt({ format, body: BODY_BUILDERS[format](model, context), line: entry.line, timestamp: sentAt, recorded: recorded(message['usage']), missing: ['transcript_missing_system', 'transcript_missing_tools'], compacted }, ctx));
     }
     return { requests, errors };
   },

@@ -89,6 +89,11 @@ export interface TranscriptImporter {
   /** Check on the first parsed records (at most FIRST_RECORDS_FOR_DETECTION) when the name did not decide. */
   matchesRecords(first: readonly TranscriptRecord[]): boolean;
   /**
+   * The format writes a record where the agent compacted the history, and the importer marks the call after it
+   * (`transcript_compacted`): its compactions come from those records, never from a shrinking prompt.
+   */
+  recordsCompactions?: boolean;
+  /**
    * Rebuild the requests. Gets every record of the file, in order; broken lines are already reported. May be
    * async, to give the event loop turns (and check ctx.signal) while rebuilding a long session.
    */
@@ -101,6 +106,11 @@ export const FIRST_RECORDS_FOR_DETECTION = 8;
 
 /** Transcript importers, asked in order. */
 export const TRANSCRIPT_IMPORTERS: TranscriptImporter[] = [codexRolloutImporter, clineTaskImporter, piSessionImporter, geminiCliImporter, claudeCodeImporter];
+
+/** Whether files of this format (`AnalysisFile.format`) record their compactions (`recordsCompactions`). */
+export function recordsCompactions(format: string | null | undefined): boolean {
+  return TRANSCRIPT_IMPORTERS.some((importer) => importer.id === format && importer.recordsCompactions === true);
+}
 
 export function transcriptImporterByName(fileName: string, importers: readonly TranscriptImporter[] = TRANSCRIPT_IMPORTERS): TranscriptImporter | null {
   return importers.find((importer) => importer.matchesName(fileName)) ?? null;

@@ -316,6 +316,7 @@ const NOTE_MESSAGES: Record<RequestNote['code'], string> = {
   no_model: 'the request names no model',
   transcript_missing_tools: 'the transcript does not record the tool definitions that were sent',
   transcript_missing_system: 'the transcript does not record the system prompt that was sent',
+  transcript_compacted: 'the transcript records a compaction of the history before this call',
   item_reference: 'item_reference: an input item is only referenced by id; its content is server-side state not in the file',
   lone_surrogate:
     'text holds an unpaired UTF-16 surrogate (a JSON escape such as \\ud800 without its partner); it is not valid Unicode and is counted as U+FFFD',

@@ -17,11 +17,14 @@ export interface RebuiltRequest {
   recorded: RecordedUsage | null;
   /** What the request contained that the transcript does not hold. */
   missing: ('transcript_missing_tools' | 'transcript_missing_system')[];
+  /** The transcript records a compaction of the history since the call before (`transcript_compacted`). */
+  compacted?: boolean;
 }
 
 export function importRebuilt(rebuilt: RebuiltRequest, ctx: TranscriptContext): ParsedRequest {
   const request = WIRE_IMPORTERS[rebuilt.format](rebuilt.body, { store: ctx.store, file: ctx.file, line: rebuilt.line, index: 0 });
   const notes: RequestNote[] = [...request.notes, ...rebuilt.missing.map((code) => note(code))];
+  if (rebuilt.compacted === true) notes.push(note('transcript_compacted'));
   const rebuiltRequest = { ...request, notes, timestamp: rebuilt.timestamp, recorded: rebuilt.recorded };
   ctx.budget?.addRequest(rebuiltRequest);
   return rebuiltRequest;

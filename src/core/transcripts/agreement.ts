@@ -13,7 +13,7 @@ import type { ParsedRequest } from '../model.ts';
 import { providerOf } from '../model.ts';
 import { priceRecorded } from '../cache/cost.ts';
 import { hasUnrecordedSetup } from '../cache/inferred.ts';
-import { findCompactions, predecessors } from '../cache/predecessors.ts';
+import { predecessors } from '../cache/predecessors.ts';
 import { compareObserved, recordedFigures } from '../cache/observed.ts';
 import type { Conversations } from '../cache/conversations.ts';
 import type { ScenarioReport } from '../cache/types.ts';
@@ -33,6 +33,8 @@ export interface AgreementInput {
   /** Per request, tokens per segment (for the redaction estimate). */
   segmentTokens: readonly (readonly number[])[];
   conversations: Conversations;
+  /** Requests at which the history was compacted (the cache analysis' `compactions`). */
+  compactions: readonly number[];
   pricingOf: (requestIndex: number) => ModelPricing | null;
   actual: ScenarioReport;
   optimized: ScenarioReport;
@@ -150,7 +152,7 @@ export interface TranscriptAgreement {
     optimized: number;
   };
   ttl: TtlAgreement;
-  /** Requests whose reconstructed prompt shrank below COMPACTION_SHRINK of the request before it. */
+  /** Requests at which the history was compacted: a compaction record, or a shrink (cache/predecessors.ts). */
   compactions: number[];
   /** Per request with recorded usage, in request order. */
   requests: RequestAgreement[];
@@ -224,7 +226,7 @@ export function transcriptAgreement(input: AgreementInput): TranscriptAgreement 
     models: modelHitRates(input),
     cost: costAgreement(input),
     ttl: ttlAgreement(input, predecessorOf),
-    compactions: findCompactions(input.reconstructed, predecessorOf),
+    compactions: [...input.compactions],
     requests: rows,
     conversations: conversationAgreements(input, rows),
   };

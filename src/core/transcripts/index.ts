@@ -16,6 +16,7 @@ export function agreementOf(analysis: Analysis): TranscriptAgreement | null {
     reconstructed: analysis.tokens.map(reconstructedTokens),
     segmentTokens: analysis.segmentTokens,
     conversations: cache.conversations,
+    compactions: cache.compactions,
     pricingOf: (i) => analysis.models[i]?.pricing ?? null,
     actual: cache.cost.actual,
     optimized: cache.cost.optimized,

@@ -1,7 +1,8 @@
 // The Timeline panel: prompt tokens and cache reads per request over time, as an inline SVG (no chart library),
-// with compactions marked (a request whose context shrank below 90% of the one it follows) and, where the log
-// recorded usage, the provider's figures beside the reconstruction and the simulation. Clicking the chart selects
-// the nearest request. Under it: the observed-vs-simulated figures (docs/transcripts.md).
+// with compactions marked (recorded by the log, or a shrink below 90% of the request it continues:
+// cache/predecessors.ts) and, where the log recorded usage, the provider's figures beside the reconstruction and
+// the simulation. Clicking the chart selects the nearest request. Under it: the observed-vs-simulated figures
+// (docs/transcripts.md).
 import './timeline.css';
 import type { Timeline, TimelinePoint } from '../../core/transcripts/index.ts';
 import { isoTime } from '../../core/transcripts/time.ts';
@@ -240,7 +241,7 @@ export const timelinePanel: Panel = {
       el('div', { className: 'timeline-wrap' }, [chart(timeline, shown, ctx)]),
       legend(shown),
     ];
-    if (timeline.compactions > 0) parts.push(el('p', { attrs: { id: 'timeline-compactions' }, text: `${formatCount(timeline.compactions)} compaction(s): the context shrank below 90% of the request before.` }));
+    if (timeline.compactions > 0) parts.push(el('p', { attrs: { id: 'timeline-compactions' }, text: `${formatCount(timeline.compactions)} compaction(s): recorded by the log, or the context shrank below 90% of the request it continues.` }));
     if (answer.agreement !== null) parts.push(...agreementBlock(answer.agreement, ctx));
     parts.push(pointTable(timeline, ctx));
     container.replaceChildren(...parts);
