@@ -37,3 +37,14 @@ export function syntheticClaudeCodeSession(id: string, start: string, calls: Ses
   });
   return lines.map((line) => JSON.stringify(line)).join('\n') + '\n';
 }
+
+/** The same lines as a subagent's own transcript: every line a sidechain of `agentId` (session id kept). */
+export function asSubagent(text: string, agentId: string): string {
+  return (
+    text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.stringify({ ...(JSON.parse(line) as object), isSidechain: true, agentId }))
+      .join('\n') + '\n'
+  );
+}

@@ -5,15 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { analyzeInput } from '../../src/core/analysis/analyze.ts';
 import type { InputFile } from '../../src/core/input/index.ts';
 import { sessionPartsOf, sessionsOf, sessionTableOf } from '../../src/core/transcripts/index.ts';
-import { syntheticClaudeCodeSession as session } from './claude-code-session.ts';
+import { asSubagent, syntheticClaudeCodeSession as session } from './claude-code-session.ts';
 
 const encode = (text: string) => new TextEncoder().encode(text);
-const asSubagent = (text: string, agentId: string) =>
-  text
-    .trim()
-    .split('\n')
-    .map((line) => JSON.stringify({ ...(JSON.parse(line) as object), isSidechain: true, agentId }))
-    .join('\n') + '\n';
 
 // s1 runs across midnight UTC (23:59 and 00:00, 00:01), with a subagent; s2 on the next day only.
 const s1 = session('s1', '2026-03-01T23:59:00.000Z', [

@@ -9,15 +9,9 @@ import { analyzeCommand } from '../../src/cli/commands/analyze.ts';
 import { projectOf } from '../../src/core/transcripts/sessions.ts';
 import { analysisValidator } from '../analysis/schema.ts';
 import { runInProcess } from '../cli/in-process.ts';
-import { syntheticClaudeCodeSession as session } from './claude-code-session.ts';
+import { asSubagent, syntheticClaudeCodeSession as session } from './claude-code-session.ts';
 
 let dir = '';
-const asSubagent = (text: string, agentId: string) =>
-  text
-    .trim()
-    .split('\n')
-    .map((line) => JSON.stringify({ ...(JSON.parse(line) as object), isSidechain: true, agentId }))
-    .join('\n') + '\n';
 
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxray-sessions-'));
