@@ -1,4 +1,5 @@
 // npm run bench [-- --json <file>] [--runs N] [--gateway-mb M] [--growth-mb M] [--folder-sessions N] [--folder-mb M]
+//   [--folder-call-kb K]
 //   [--only <case,...>]
 // Times the full analysis on synthetic inputs against a floor measured in the same run (decode + JSON.parse of
 // every record + tokenizing each distinct text once). Floor and analysis runs alternate in one process so both see
@@ -6,7 +7,8 @@
 // The cold-start case packs and installs the package, then times `node <installed bin> --version` against
 // `node -e 0`. The browser case (scripts/bench/browser.ts) times the built app in Chromium: switching requests and
 // panels on 200 and 28,000 requests, and the first render of the 28,000-request gateway log against the CLI.
-// --only runs the named cases: analysis case names, `growth`, `cold-start`, `browser`.
+// --only runs the named cases: analysis case names, `growth`, `cold-start`, `browser`; `claude-projects-1000-2gb`
+// (the issue's 2 GB folder) runs only when named.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -28,6 +30,12 @@ const growthMb = Number(option('--growth-mb', '6'));
 // The folder case: 1,000 synthetic Claude Code sessions; 2,000 MB is the issue's size, the default is a tenth of it.
 const folderSessions = Number(option('--folder-sessions', '1000'));
 const folderMb = Number(option('--folder-mb', '200'));
+// Size of one call in the generated sessions (KB).
+const folderCallKb = Number(option('--folder-call-kb', '6'));
+// The issue's own case, 1,000 sessions / 2,000 MB, runs only when named (--only claude-projects-1000-2gb): its
+// generation and runs take many minutes. Its sessions are as dense as a real one (a 2.6 MB Claude Code session
+// holds 132 calls): ~100 calls of ~20 KB each.
+const ISSUE_FOLDER = 'claude-projects-1000-2gb';
 const benchDir = join(root, '.bench');
 const only = option('--only', '').split(',').filter(Boolean);
 const selected = (name: string) => only.length === 0 || only.includes(name);
@@ -106,7 +114,12 @@ flagship.bytes = statSync(flagship.path).size;
 const analysisCases = only.length === 0 || only.some((name) => name !== 'growth' && name !== 'cold-start' && name !== 'browser');
 if (analysisCases || selected('growth')) console.error(`generating inputs in ${benchDir} (first run only) ...`);
 const inputs = analysisCases
-  ? [flagship, ...(await benchInputs(benchDir, gatewayMb)), ...(selected(`claude-projects-${folderSessions}`) ? [await claudeProjectsFolderInput(benchDir, folderSessions, folderMb)] : [])].filter((input) => selected(input.name))
+  ? [
+      flagship,
+      ...(await benchInputs(benchDir, gatewayMb)),
+      ...(selected(`claude-projects-${folderSessions}`) ? [await claudeProjectsFolderInput(benchDir, folderSessions, folderMb, folderCallKb)] : []),
+      ...(only.includes(ISSUE_FOLDER) ? [{ ...(await claudeProjectsFolderInput(benchDir, 1000, 2000, 20)), name: ISSUE_FOLDER }] : []),
+    ].filter((input) => selected(input.name))
   : [];
 const cases: CaseResult[] = [];
 for (const input of inputs) {

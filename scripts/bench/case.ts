@@ -3,12 +3,15 @@
 //   paired: alternate floor and analysis run by run, so both see the same load on a shared machine; prints
 //           { floor: { timesMs, cpuMs }, analysis: { timesMs, cpuMs }, requests }.
 // `analysis` reads the file as a stream (fs.createReadStream → web ReadableStream), as the CLI does, so its peak
-// RSS shows what streaming holds rather than the whole file in memory. A folder is read as `ctxray analyze
-// <folder>` reads it (every file, opened lazily, one analysis); its floor is the file floor over each file in turn.
+// RSS shows what streaming holds rather than the whole file in memory. A folder is read by `ctxray analyze
+// <folder> --json -` itself (one session at a time, in this process); its floor is the file floor over each file
+// in turn.
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { analyzeInput } from '../../src/core/analysis/analyze.ts';
-import { lazyFileStream, listFolder } from '../../src/cli/fs/folder-inputs.ts';
+import { listFolder } from '../../src/cli/fs/folder-inputs.ts';
+import { main } from '../../src/cli/main.ts';
+import { processIO } from '../../src/cli/io.ts';
 import { estimateClaudeTextTokens } from '../../src/core/tokens/claude.ts';
 import { loadEncoding } from '../../src/core/tokens/openai.ts';
 
@@ -62,9 +65,13 @@ async function folderFloor(folder: string): Promise<number> {
   return records;
 }
 
+/** `ctxray analyze <folder> --json -` in this process (one session at a time), stdout kept for its request count. */
 async function folderAnalysis(folder: string): Promise<number> {
-  const files = listFolder(folder, '.').files.map((entry) => ({ name: entry.name, bytes: lazyFileStream(entry.full), size: entry.size }));
-  return (await analyzeInput(files)).requests.length;
+  let stdout = '';
+  const io = { ...processIO(), stdout: (text: string) => void (stdout += text), stderr: () => undefined };
+  const exit = await main(['analyze', folder, '--json', '-'], io);
+  if (exit !== 0) throw new Error(`ctxray analyze ${folder} exited ${exit}`);
+  return (JSON.parse(stdout) as { folder: { requests: number } }).folder.requests;
 }
 
 async function analysis(source: Uint8Array | string): Promise<number> {

@@ -144,12 +144,17 @@ export async function gzipGatewayInput(dir: string, megabytes: number): Promise<
  * sessions over 20 projects, about `megabytes` in all, each a run of calls whose tool results grow the history, with
  * recorded usage on every call and a subagent transcript beside every tenth session. Written once per size.
  */
-export async function claudeProjectsFolderInput(dir: string, sessions: number, megabytes: number): Promise<BenchInput> {
-  const root = join(dir, `claude-projects-${sessions}-${megabytes}mb`);
+/**
+ * `callKb`: the size of one call asked for (its tool result, the call and the user turn); 6 by default, 20 for
+ * sessions as dense as a real 2.6 MB Claude Code session of 132 calls.
+ */
+export async function claudeProjectsFolderInput(dir: string, sessions: number, megabytes: number, callKb = 6): Promise<BenchInput> {
+  const root = join(dir, `claude-projects-${sessions}-${megabytes}mb${callKb === 6 ? '' : `-${callKb}kb`}`);
   const done = join(root, '.complete');
   const perSession = (megabytes * 1e6) / sessions;
-  // About 6 KB a call (a tool result of ~5 KB, the call and the user turn): the calls a session needs for its share.
-  const calls = Math.max(2, Math.round(perSession / 6000));
+  // A tool result of 120 source lines is ~5 KB of a ~6 KB call: the calls a session needs for its share.
+  const calls = Math.max(2, Math.round(perSession / (callKb * 1000)));
+  const resultLines = Math.round((120 * callKb) / 6);
   let requests = 0;
   if (!existsSync(done)) {
     mkdirSync(root, { recursive: true });
@@ -157,11 +162,11 @@ export async function claudeProjectsFolderInput(dir: string, sessions: number, m
       const project = join(root, `-synthetic-project-${s % 20}`);
       const id = `synthetic-${String(s).padStart(5, '0')}`;
       mkdirSync(project, { recursive: true });
-      await writeLines(join(project, `${id}.jsonl`), claudeCodeSessionLines(rng(1000 + s), id, calls, s, false));
+      await writeLines(join(project, `${id}.jsonl`), claudeCodeSessionLines(rng(1000 + s), id, calls, s, false, resultLines));
       requests += calls;
       if (s % 10 === 0) {
         mkdirSync(join(project, id, 'subagents'), { recursive: true });
-        await writeLines(join(project, id, 'subagents', `agent-${id}.jsonl`), claudeCodeSessionLines(rng(5000 + s), id, Math.max(2, calls >> 2), s, true));
+        await writeLines(join(project, id, 'subagents', `agent-${id}.jsonl`), claudeCodeSessionLines(rng(5000 + s), id, Math.max(2, calls >> 2), s, true, resultLines));
         requests += Math.max(2, calls >> 2);
       }
     }
@@ -181,7 +186,7 @@ function folderBytes(root: string): number {
 }
 
 /** One synthetic session's lines: a summary, a user turn, then per call a tool_use line with recorded usage and its tool_result line. */
-function* claudeCodeSessionLines(r: Rng, id: string, calls: number, index: number, sidechain: boolean): Generator<Json> {
+function* claudeCodeSessionLines(r: Rng, id: string, calls: number, index: number, sidechain: boolean, resultLines: number): Generator<Json> {
   const start = Date.UTC(2026, 2, 1) + index * 3_600_000;
   const base = { sessionId: id, isSidechain: sidechain, version: '2.1.0', ...(sidechain && { agentId: id }) };
   let parent: string | null = null;
@@ -213,7 +218,7 @@ function* claudeCodeSessionLines(r: Rng, id: string, calls: number, index: numbe
       uuid: `${id}-r${c}`,
       parentUuid: `${id}-a${c}`,
       timestamp: at,
-      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: tool, content: sourceFile(r, `synthetic/${id}/file-${c}.ts`, 120) }] },
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: tool, content: sourceFile(r, `synthetic/${id}/file-${c}.ts`, resultLines) }] },
     };
     parent = `${id}-r${c}`;
     history += 1500;
