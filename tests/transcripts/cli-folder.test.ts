@@ -139,6 +139,28 @@ describe('ctxray analyze <folder> (synthetic transcripts)', () => {
     expect((await run(['logs', '--json', path.join('logs', 'synthetic-out.json')])).stderr).toContain('inside an input directory');
   });
 
+  it('shows reading progress per session on stderr with -v, the folder-wide bytes read', async () => {
+    const { code, stderr } = await run(['logs', '-v', '--json', '-']);
+    expect(code).toBe(0);
+    // The first update is written at once: session 1 of 4, its records, the bytes of all four files.
+    const total = ['a/synthetic-session-a.jsonl', 'b/nested/synthetic-session-b.jsonl', 'b/synthetic-empty.jsonl', 'b/synthetic-not-a-log.json'].reduce((sum, file) => sum + fs.statSync(path.join(dir, 'logs', file)).size, 0);
+    expect(stderr).toMatch(new RegExp(`reading \\[1/4\\] ${path.join('logs', 'a', 'synthetic-session-a.jsonl').replaceAll('\\', '\\\\')}: \\d+ records?, [\\d.]+ / ${(total / 1e6).toFixed(1)} MB`));
+  });
+
+  it('exits 2 with --fail-on when a finding of some session is that severe', async () => {
+    // A SYNTHETIC request log whose second request reorders the tools: a tools_reordered warning.
+    const tool = (name: string) => ({ name, description: 'synthetic', input_schema: { type: 'object' } });
+    const first = { model: 'claude-sonnet-4-5', system: 'synthetic', tools: [tool('alpha'), tool('beta')], messages: [{ role: 'user', content: 'synthetic' }] };
+    const second = { ...first, tools: [tool('beta'), tool('alpha')], messages: [...first.messages, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'more' }] };
+    fs.mkdirSync(path.join(dir, 'requests'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'requests', 'synthetic-log.jsonl'), `${JSON.stringify(first)}\n${JSON.stringify(second)}\n`);
+    const failing = await run(['requests', '--fail-on', 'warning']);
+    expect(failing.code).toBe(2);
+    expect(failing.stderr).toMatch(/--fail-on warning: \d+ finding\(s\) at least that severe \(.*tools_reordered/);
+    expect(failing.stdout).toMatch(/Findings by code[\s\S]*tools_reordered \(warning\): 1 finding on 1 request/);
+    expect((await run(['requests', '--fail-on', 'error'])).code).toBe(0);
+  });
+
   it('still fails on a named file that holds no request', async () => {
     const { code, stderr } = await run([path.join('logs', 'b', 'synthetic-not-a-log.json')]);
     expect(code).toBe(1);
