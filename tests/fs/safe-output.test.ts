@@ -1,4 +1,5 @@
 // Every --out refusal exercised on real files in a temp directory (all names SYNTHETIC).
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,7 +34,7 @@ function code(out: string, ins: string[], options: { companionsOf?: string; cwd?
 describe('checkOutputPath', () => {
   it('accepts a new file and returns its canonical path', () => {
     const result = checkOutputPath('report.json', [journal, sidecar], { cwd: outDir, companionsOf: sidecar });
-    expect(result).toEqual({ ok: true, path: path.join(outDir, 'report.json') });
+    expect(result).toEqual({ ok: true, path: path.join(outDir, 'report.json'), device: false });
   });
 
   it('accepts unrelated sibling names next to inputs and the sidecar', () => {
@@ -88,7 +89,7 @@ describe('checkOutputPath', () => {
     expect(code(path.join(link, 'report.json'), [inputs])).toBe('OUTPUT_INSIDE_INPUT');
     const clean = path.join(root, 'link-to-out');
     fs.symlinkSync(outDir, clean, 'dir');
-    expect(checkOutputPath(path.join(clean, 'new.json'), [inputs])).toEqual({ ok: true, path: path.join(outDir, 'new.json') });
+    expect(checkOutputPath(path.join(clean, 'new.json'), [inputs])).toEqual({ ok: true, path: path.join(outDir, 'new.json'), device: false });
     // ...and a case-variant of an input reached through the symlinked parent is a clash.
     expect(code(path.join(clean, 'session.JSONL'), [journal])).toBe('OUTPUT_NAME_CLASH');
   });
@@ -127,6 +128,16 @@ describe('checkOutputPath', () => {
     }
     // Without the sidecar named, the same names are ordinary new files.
     expect(code(path.join(outDir, 'history.sqlite-wal'), [])).toBe('ok');
+  });
+
+  it('accepts a pipe or character device in place (nothing to overwrite), unless it is standard input', () => {
+    expect(checkOutputPath('/dev/null', [journal])).toEqual({ ok: true, path: '/dev/null', device: true });
+    const fifo = path.join(outDir, 'report.fifo');
+    execFileSync('mkfifo', [fifo]);
+    expect(checkOutputPath(fifo, [journal])).toEqual({ ok: true, path: fifo, device: true });
+    // A FIFO given as an input stays an input.
+    expect(code(fifo, [fifo])).toBe('OUTPUT_IS_INPUT');
+    fs.rmSync(fifo);
   });
 
   it('folds case the same way on every platform', () => {
@@ -194,6 +205,11 @@ describe('writeExclusive', () => {
     expect(leftovers(outDir)).toEqual([]);
   });
 
+  it('writes to a character device without a temp file beside it', () => {
+    writeExclusive('/dev/null', 'SYNTHETIC report');
+    expect(fs.readdirSync('/dev').some((name) => name.startsWith('.null.'))).toBe(false);
+  });
+
   it('reports a missing directory as a write failure and creates nothing', () => {
     const dest = path.join(root, 'no-such-dir', 'x.json');
     expect(() => writeExclusive(dest, 'x')).toThrow(expect.objectContaining({ code: 'OUTPUT_WRITE_FAILED' }));
@@ -203,7 +219,7 @@ describe('writeExclusive', () => {
 
 describe('writeOutputSafely', () => {
   it('checks then writes, and returns the refusal instead of writing', () => {
-    expect(writeOutputSafely('safe.json', [journal], 'SYNTHETIC', { cwd: outDir })).toEqual({ ok: true, path: path.join(outDir, 'safe.json') });
+    expect(writeOutputSafely('safe.json', [journal], 'SYNTHETIC', { cwd: outDir })).toEqual({ ok: true, path: path.join(outDir, 'safe.json'), device: false });
     expect(fs.readFileSync(path.join(outDir, 'safe.json'), 'utf8')).toBe('SYNTHETIC');
     const refused = writeOutputSafely(journal, [journal], 'overwrite attempt');
     expect(refused).toMatchObject({ ok: false, code: 'OUTPUT_IS_INPUT' });

@@ -15,7 +15,6 @@ import type { WireFormat } from '../../core/model.ts';
 import { FORMAT_OPTIONS, formatOption } from '../../core/formats/registry.ts';
 import { checkOutputPath, writeOutputSafely } from '../fs/safe-output.ts';
 import type { CliIO, Command } from '../io.ts';
-import { terminalSafeIO } from '../terminal-safe.ts';
 import { CalibrationError, calibratedAnalysis, usageCalibratedAnalysis } from '../calibrate.ts';
 import { renderTerminalReport } from '../report/terminal.ts';
 import { SEVERITY_RANK, type Severity } from '../../core/cache/index.ts';
@@ -274,9 +273,7 @@ export function colorEnabled(env: CliIO['env'], stdoutIsTerminal: boolean): bool
   return stdoutIsTerminal && env.TERM !== 'dumb';
 }
 
-export const analyzeCommand: Command = async (argv, terminalIo) => {
-  // Model ids, file names and (with --content) tool names come from the input: no control character gets through.
-  const io = terminalSafeIO(terminalIo);
+export const analyzeCommand: Command = async (argv, io) => {
   let args: AnalyzeArgs;
   try {
     args = parseAnalyzeArgs(argv);

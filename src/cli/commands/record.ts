@@ -6,7 +6,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { isatty } from 'node:tty';
 import type { CliIO, Command } from '../io.ts';
-import { terminalSafeIO } from '../terminal-safe.ts';
 import { startProxy, type RecordingProxy } from '../record/proxy.ts';
 import { DEFAULT_UPSTREAMS, parseUpstream, type Upstreams } from '../record/route.ts';
 import { openCapture } from '../record/writer.ts';
@@ -130,8 +129,7 @@ function exitStatus(code: number | null, signal: NodeJS.Signals | null): number 
   return number === undefined ? 1 : 128 + number;
 }
 
-export const recordCommand: Command = async (argv, rawIO) => {
-  const io = terminalSafeIO(rawIO);
+export const recordCommand: Command = async (argv, io) => {
   let args: RecordArgs;
   try {
     const parsed = parseRecordArgs(argv);
@@ -168,8 +166,8 @@ export const recordCommand: Command = async (argv, rawIO) => {
 
   const base = `http://127.0.0.1:${proxy.port}`;
   io.stderr(`ctxray record: listening on ${base}, writing ${writer.path}\n`);
-  for (const note of overriddenBaseUrls(rawIO.env, args)) io.stderr(`ctxray record: note: ${note}\n`);
-  const status = args.command.length > 0 ? await runCommand(args.command, rawIO, proxy.port, io) : await waitForSignal(io, base);
+  for (const note of overriddenBaseUrls(io.env, args)) io.stderr(`ctxray record: note: ${note}\n`);
+  const status = args.command.length > 0 ? await runCommand(args.command, io, proxy.port) : await waitForSignal(io, base);
 
   await proxy.close();
   try {
@@ -203,7 +201,7 @@ function waitForSignal(io: CliIO, base: string): Promise<number> {
  * Runs the command with the base URLs set and resolves with its exit status. A signal to record (Ctrl-C in the
  * terminal, a kill) is passed on to the child, and record waits for the child to end before closing the file.
  */
-function runCommand(command: string[], rawIO: CliIO, port: number, io: CliIO): Promise<number> {
+function runCommand(command: string[], io: CliIO, port: number): Promise<number> {
   return new Promise((resolve) => {
     const forward = (signal: NodeJS.Signals) => {
       // Ctrl-C at a terminal already reached the child (it shares record's process group); passing it on again
@@ -216,7 +214,7 @@ function runCommand(command: string[], rawIO: CliIO, port: number, io: CliIO): P
       resolve(status);
     };
     for (const name of SIGNALS) process.on(name, forward);
-    const child: ChildProcess = spawn(command[0] as string, command.slice(1), { stdio: 'inherit', cwd: rawIO.cwd, env: childEnvironment(rawIO.env, port) });
+    const child: ChildProcess = spawn(command[0] as string, command.slice(1), { stdio: 'inherit', cwd: io.cwd, env: childEnvironment(io.env, port) });
     child.once('error', (error: NodeJS.ErrnoException) => {
       const reason = error.code === 'ENOENT' ? 'not found' : error.code === 'EACCES' ? 'not executable' : (error.code ?? 'error');
       io.stderr(`ctxray record: cannot run the command (${reason})\n`);

@@ -20,7 +20,13 @@ export type OutputRefusalCode =
   | 'OUTPUT_WRITE_FAILED';
 
 export type OutputCheck =
-  | { ok: true; /** Canonical destination: realpath of the parent joined with the requested file name. */ path: string }
+  | {
+      ok: true;
+      /** Canonical destination: realpath of the parent joined with the requested file name. */
+      path: string;
+      /** The destination is an existing pipe or character device (`/dev/null`, `>(jq .)`): written in place. */
+      device: boolean;
+    }
   | { ok: false; code: OutputRefusalCode; message: string };
 
 export interface OutputCheckOptions {
@@ -201,6 +207,9 @@ export function checkOutputPath(outPath: string, inputPaths: readonly string[], 
     }
   }
 
+  // A pipe or character device holds no file to overwrite (`/dev/null`, a shell's `>(jq .)`): it takes the bytes
+  // in place. Every rule above still applies, so one that is an input (stdin) was refused already.
+  if (isDevice(requested)) return { ok: true, path: requested, device: true };
   // Exclusive creation: anything else already at the destination (file, directory, dangling symlink) is refused.
   for (const spelling of spellings) {
     const existing = lstatOrNull(spelling);
@@ -208,7 +217,7 @@ export function checkOutputPath(outPath: string, inputPaths: readonly string[], 
     if (existing.isSymbolicLink()) return refuse('OUTPUT_SYMLINK', '--out is a symlink; symlink destinations are refused');
     return refuse('OUTPUT_EXISTS', '--out already exists; choose a new file name (existing files are never overwritten)');
   }
-  return { ok: true, path: destination };
+  return { ok: true, path: destination, device: false };
 }
 
 // Filesystems without hard links: fall back to an exclusive create of the destination itself.
@@ -225,6 +234,7 @@ function errorCode(error: unknown): string | undefined {
  * is always removed. Throws SafeOutputError.
  */
 export function writeExclusive(destination: string, data: string | Uint8Array): void {
+  if (isDevice(destination)) return writeToDevice(destination, data);
   const dir = path.dirname(destination);
   const temp = path.join(dir, `.${path.basename(destination)}.${process.pid}.${randomBytes(6).toString('hex')}.partial`);
   try {
@@ -274,6 +284,25 @@ function writeByExclusiveCreate(destination: string, data: string | Uint8Array):
     if (open) fs.closeSync(fd);
     fs.rmSync(destination, { force: true });
     throw new SafeOutputError('OUTPUT_WRITE_FAILED', `could not write the --out file (${errorCode(error) ?? 'error'}); nothing was kept`);
+  }
+}
+
+/** Whether `p` names (following symlinks) a pipe or character device. */
+function isDevice(p: string): boolean {
+  try {
+    const stats = fs.statSync(p);
+    return stats.isFIFO() || stats.isCharacterDevice();
+  } catch {
+    return false;
+  }
+}
+
+/** Writes to a pipe or character device as it is: there is no file to create, replace or leave half-written. */
+function writeToDevice(destination: string, data: string | Uint8Array): void {
+  try {
+    fs.writeFileSync(destination, data, { flag: 'w' });
+  } catch (error) {
+    throw new SafeOutputError('OUTPUT_WRITE_FAILED', `could not write to the --out device (${errorCode(error) ?? 'error'})`);
   }
 }
 

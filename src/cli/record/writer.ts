@@ -30,14 +30,15 @@ export function openCapture(outPath: string, cwd: string, onFailure: (code: stri
   if (!check.ok) return check;
   let fd: number;
   try {
-    fd = fs.openSync(check.path, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, CAPTURE_MODE);
+    const create = check.device ? 0 : fs.constants.O_CREAT | fs.constants.O_EXCL;
+    fd = fs.openSync(check.path, fs.constants.O_WRONLY | create, CAPTURE_MODE);
   } catch (error) {
     const code = error instanceof Error && 'code' in error ? String(error.code) : 'error';
     if (code === 'EEXIST') return { ok: false, code: 'OUTPUT_EXISTS', message: '--out appeared before it could be created; it was not overwritten' };
     return { ok: false, code: 'OUTPUT_WRITE_FAILED', message: `could not create the --out file (${code})` };
   }
   // open()'s mode is reduced by the umask (0277 would leave 0400): set exactly owner read/write.
-  fs.fchmodSync(fd, CAPTURE_MODE);
+  if (!check.device) fs.fchmodSync(fd, CAPTURE_MODE);
   return { ok: true, writer: new StreamCaptureWriter(check.path, fd, /\.gz$/i.test(check.path), onFailure) };
 }
 
