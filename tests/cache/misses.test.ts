@@ -81,6 +81,49 @@ describe('miss causes', () => {
   });
 });
 
+describe('partial misses', () => {
+  it('a read short of what the earlier request cached is a miss for the part not read, framing noise aside', () => {
+    const cache = analyze([
+      turn(0, { cacheRead: 0, cacheWrite5m: 6000, cacheWrite1h: 0 }, T0),
+      // Reads 40 tokens short of the 6,000 cached: within MISS_TOLERANCE (64), no miss.
+      turn(1, { cacheRead: 5960, cacheWrite5m: 1040, cacheWrite1h: 0 }, T0 + MINUTE),
+      // Request 1 cached 7,000 (5,960 read + 1,040 written); this one reads 6,000 and writes 2,000 again.
+      turn(2, { cacheRead: 6000, cacheWrite5m: 2000, cacheWrite1h: 0 }, T0 + 2 * MINUTE),
+    ]);
+    expect(cache.misses.requests.map((m) => m?.cause ?? null)).toEqual(['cold_start', null, 'history_edited']);
+    // 1,000 tokens re-written at 3.75 instead of read at 0.30 $/MTok: 3,450 µ$.
+    expect(cache.misses.requests[2]).toMatchObject({ tokens: 1000 });
+    expect(cache.misses.requests[2]!.cost).toBeCloseTo(0.00345, 12);
+  });
+
+  it('the uncached tail after the earlier request\'s last breakpoint was never readable', () => {
+    const cache = analyze([
+      // 6,000 prompt tokens: 5,900 written, 100 sent after the breakpoint (uncached).
+      turn(0, { cacheRead: 0, cacheWrite5m: 5900, cacheWrite1h: 0 }, T0),
+      turn(1, { cacheRead: 5900, cacheWrite5m: 1100, cacheWrite1h: 0 }, T0 + MINUTE),
+    ]);
+    expect(cache.misses.requests[1]).toBeNull();
+  });
+
+  it('OpenAI: a shortfall within one minimum prefix (1,024) is its best-effort noise; beyond it, a priced miss', () => {
+    const chat = (tokens: number, cached: number, at: number, blocks: number) => ({
+      blocks: Array.from({ length: blocks }, (_, b) => ({ id: `c${b}`, tokens })),
+      format: 'openai-chat' as const,
+      model: 'gpt-4o',
+      timestamp: at,
+      recorded: { input: tokens * blocks, cacheRead: cached, cacheWrite5m: 0, cacheWrite1h: 0, output: 0 },
+    });
+    // Prompts 4,000, 6,000, 8,000 (2,000 a block; recorded input includes the cached part here by construction).
+    const built = buildRequests([chat(2000, 0, T0, 2), chat(2000, 3200, T0 + 5000, 3), chat(2000, 3968, T0 + 10_000, 4)]);
+    for (const request of built.requests) request.recorded!.input -= request.recorded!.cacheRead;
+    const cache = analyzeCache({ ...built, pricingOf: pricingByModel(built.requests) });
+    // 800 short of request 0's 4,000: noise. 2,032 short of request 1's 6,000: a miss, 2,032 × (2.50 − 1.25).
+    expect(cache.misses.requests.map((m) => m?.cause ?? null)).toEqual(['cold_start', null, 'unexplained']);
+    expect(cache.misses.requests[2]).toMatchObject({ tokens: 2032 });
+    expect(cache.misses.requests[2]!.cost).toBeCloseTo((2032 * 1.25) / 1e6, 12);
+  });
+});
+
 describe('the breakpoint inside an unrecorded setup', () => {
   // Request 3 read only the first 2,000 of the 5,000 setup tokens: the agent's system-prompt breakpoint sits there
   // and what follows it changed. Request 4 reads all of 3; request 5 reads nothing at all (the whole setup changed).

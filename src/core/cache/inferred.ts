@@ -141,8 +141,11 @@ function setupTokens(input: InferenceInput): number[] {
   });
 }
 
-/** Share of the previous recorded prompt below which a read counts as a miss (as in misses.ts). */
-const MISS_SHARE = 0.5;
+/**
+ * Share of the previous recorded prompt below which a read that also stopped inside the setup is taken as a
+ * changed setup (a smaller shortfall is a partial miss in the history: misses.ts).
+ */
+const SETUP_CHANGE_SHARE = 0.5;
 
 const FIVE_MINUTES_MS = 5 * 60_000;
 const HOUR_MS = 60 * 60_000;
@@ -185,7 +188,7 @@ function setupHistory(input: InferenceInput, setup: readonly number[], ttlOf: (r
       // The first recorded call of a session reads only what an earlier session left.
       warm[r] = Math.min(usage.cacheRead, setup[r] ?? 0);
       shows = inside;
-    } else if (!expired && usage.cacheRead < MISS_SHARE * previous && usage.cacheRead < (setup[r] ?? 0)) {
+    } else if (!expired && usage.cacheRead < SETUP_CHANGE_SHARE * previous && usage.cacheRead < (setup[r] ?? 0)) {
       shows = inside;
       version++;
       versionOf.set(group, version);

@@ -1,8 +1,9 @@
 // Every cache miss explained and priced. A request misses when what it read (recorded where the log records it,
-// else simulated) is below half of what the request it follows could have given it: that request's whole prompt
-// when it continues it, the shared prefix otherwise. Each miss gets one cause from a fixed vocabulary, checked in
-// this order, the tokens a hit would have read, and what the miss cost over that hit. The vocabulary and the rules
-// are documented in docs/cache.md ("Misses").
+// else simulated) is smaller than what the request it follows could have given it — that request's cached prompt
+// when it continues it, the shared prefix otherwise — by more than framing noise (MISS_TOLERANCE, or the
+// provider's cache rounding): a partial miss is a miss, priced for the part not read. Each miss gets one cause
+// from a fixed vocabulary, checked in this order, the tokens a hit would have read, and what the miss cost over
+// that hit. The vocabulary and the rules are documented in docs/cache.md ("Misses").
 import { providerOf, type ParsedRequest } from '../model.ts';
 import type { ModelPricing } from '../pricing/types.ts';
 import type { Conversations } from './conversations.ts';
@@ -25,8 +26,11 @@ export const MISS_CAUSES = [
 ] as const;
 export type MissCause = (typeof MISS_CAUSES)[number];
 
-/** A request reading less than this share of what it could have read missed the cache. */
-export const MISS_SHARE = 0.5;
+/**
+ * Tokens an Anthropic read may fall short of what was readable without counting as a miss: framing the log does
+ * not show exactly (a few tokens of message framing at the tail), never a block of content.
+ */
+export const MISS_TOLERANCE = 64;
 const TTL_MS = { '5m': 5 * 60_000, '1h': 60 * 60_000 } as const;
 /** `setup_changed` block when the change lies in the system prompt or tools the log did not record. */
 export const UNRECORDED_SETUP = '(system prompt and tools, not recorded)';
@@ -89,7 +93,7 @@ export function findMisses(input: MissInput): MissAnalysis {
     const compacted = before !== null && compactionHits.has(r);
     const could = before === null ? prompt : compacted ? (prompts[before] ?? 0) : couldRead(input, prompts, r, before);
     const potential = Math.min(prompt, could);
-    if (!compacted && before !== null && row.read >= MISS_SHARE * potential) return null;
+    if (!compacted && before !== null && row.read >= potential - toleranceOf(request, input.pricingOf(r), potential)) return null;
     const tokens = Math.max(0, potential - row.read);
     if (tokens === 0 && !compacted) return null;
     const miss: RequestMiss = { ...classify(input, r, before, potential, compactionHits), tokens, cost: null };
@@ -97,6 +101,18 @@ export function findMisses(input: MissInput): MissAnalysis {
     return miss;
   });
   return { requests: misses, summary: summarize(misses) };
+}
+
+/**
+ * OpenAI's cached count is not a function of the prefix alone: consecutive Codex calls read up to ~2K tokens more
+ * than the previous call's prompt and a few 128-token chunks less with nothing changed (best-effort, rounded). A
+ * shortfall within one minimum cacheable prefix (the model's minCacheableTokens, 1,024) is that noise there.
+ */
+function toleranceOf(request: ParsedRequest, pricing: ModelPricing | null, potential: number): number {
+  if (providerOf(request.format) === 'anthropic') return MISS_TOLERANCE;
+  // A provider whose cache is not modelled (Gemini): only a read below half of what was readable is a lost cache.
+  if (request.notes.some((note) => note.code === 'provider_not_modelled')) return potential / 2;
+  return Math.max(MISS_TOLERANCE, pricing?.minCacheableTokens ?? UNKNOWN_MINIMUM, pricing?.cacheRounding ?? 1);
 }
 
 type Cause = Omit<RequestMiss, 'tokens' | 'cost'>;
@@ -132,6 +148,14 @@ function classify(input: MissInput, r: number, before: number | null, potential:
     return cause('history_edited');
   }
   if (input.conversations.kind[r] === 'edited') return cause('history_edited');
+  // Anthropic reads at an entry, deterministically: a read that stopped inside the history the earlier request
+  // had cached, within the TTL, on its model, means the prompt changed after that point — something the log does
+  // not show (Claude Code rewrites reminders in its newest message) — unless no breakpoint reached the entry.
+  const read = input.cost.billed.requests[r]?.read ?? 0;
+  if (anthropic && read > (input.inferred.setupTokens[r] ?? 0) && read > 0) {
+    const beyondLookback = simulated[r]?.events.some((event) => event.code === 'lookback_exceeded') === true;
+    return cause(beyondLookback ? 'breakpoint_missing' : 'history_edited');
+  }
   return cause('unexplained');
 }
 
@@ -158,7 +182,7 @@ function billedPredecessor(predecessorOf: readonly (number | null)[], prompts: r
 function couldRead(input: MissInput, prompts: readonly number[], r: number, before: number): number {
   const link = input.conversations.kind[r];
   const continued = input.conversations.continues[r];
-  if (link === 'continues' && continued === before) return prompts[before] ?? 0;
+  if (link === 'continues' && continued === before) return cachedOf(input, prompts, before);
   const overhead = input.overheadTokens[r] ?? 0;
   const prefix = input.conversations.continues[r] === before ? input.prefixes[r] : null;
   const common = prefix?.commonSegments ?? 0;
@@ -166,6 +190,19 @@ function couldRead(input: MissInput, prompts: readonly number[], r: number, befo
   let shared = overhead;
   for (let s = 0; s < common; s++) shared += tokens[s] ?? 0;
   return shared;
+}
+
+/**
+ * What the earlier request could pass on: on Anthropic what it read or wrote (the uncached tail after its last
+ * breakpoint is in no entry), or its whole prompt when it cached nothing at all (no breakpoint, below the minimum:
+ * a breakpoint would have cached it); on OpenAI its whole prompt (cached automatically, rounding allowed for).
+ */
+function cachedOf(input: MissInput, prompts: readonly number[], before: number): number {
+  const row = input.cost.billed.requests[before];
+  const whole = prompts[before] ?? 0;
+  if (row === undefined || providerOf(input.requests[before]!.format) !== 'anthropic') return whole;
+  const cached = row.read + row.write5m + row.write1h;
+  return cached > 0 ? cached : whole;
 }
 
 /** The first request with a billed prompt at or after each compaction (a compacted call that aborted passes it on). */
