@@ -36,13 +36,20 @@ export function cellWeights(segments: readonly CellInput[]): number[] {
   return segments.map((s) => Math.max(s.tokens, floor));
 }
 
-export function layoutTreemap(segments: readonly CellInput[], width: number, height: number): Cell[] {
-  if (segments.length === 0 || width <= 0 || height <= 0) return [];
-  const weights = cellWeights(segments);
+/**
+ * One cell per segment, or, given `only` (a zoomed view: the segment indices of one message), one per segment
+ * listed there, filling the whole map; cells keep the segment's index in the request either way.
+ */
+export function layoutTreemap(segments: readonly CellInput[], width: number, height: number, only?: readonly number[]): Cell[] {
+  const drawn = only ?? segments.map((_, index) => index);
+  if (drawn.length === 0 || width <= 0 || height <= 0) return [];
+  const weights = cellWeights(drawn.map((index) => segments[index] ?? { category: 'other', tokens: 0 }));
   const groups = new Map<Category, Node[]>();
-  segments.forEach((segment, index) => {
+  drawn.forEach((index, k) => {
+    const segment = segments[index];
+    if (segment === undefined) return;
     const leaves = groups.get(segment.category) ?? [];
-    leaves.push({ segment: index, category: segment.category, weight: weights[index] ?? 0 });
+    leaves.push({ segment: index, category: segment.category, weight: weights[k] ?? 0 });
     groups.set(segment.category, leaves);
   });
   // Categories in palette order, so the same category sits in the same region from request to request.

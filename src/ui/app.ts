@@ -7,7 +7,7 @@ import { fetchExample, loadExampleIndex, type ExampleEntry } from './examples.ts
 import { formatCount, formatTokens } from '../render/format.ts';
 import { noteText } from './notes.ts';
 import { PANELS } from './panels/index.ts';
-import type { NavigationTarget, Panel, PanelContext } from './panels/types.ts';
+import type { NavigationTarget, Panel, PanelContext, TreemapView } from './panels/types.ts';
 import { showProgress } from './progress.ts';
 import { installShortcuts } from './shortcuts.ts';
 import { buildFragment, parseFragment, type ViewState } from './share.ts';
@@ -76,6 +76,8 @@ export class App {
   private panelId = PANELS[0]?.id ?? 'tokens';
   /** JSON path of the selected block: kept across requests that have it, and in the link. */
   private segmentPath: string | null = null;
+  /** The Tokens treemap's zoom group and search: kept across requests (a zoom the request lacks shows it whole), in the link. */
+  private treemap: TreemapView = { zoom: null, search: '' };
   /** Claude estimates calibrated on the log's recorded usage (the Cache panel's box; `calibrate=off` in links). */
   private calibration = true;
   /** The next panel render follows a navigation and should bring `segmentPath` into view and focus. */
@@ -153,6 +155,7 @@ export class App {
         ? this.source?.kind === 'example' && this.source.entry.id === state.example
         : state.input === undefined || (this.source?.kind === 'paste' && this.source.text === state.input);
     this.segmentPath = state.segment ?? null;
+    this.treemap = { zoom: state.zoom ?? null, search: state.find ?? '' };
     this.calibration = state.calibrate ?? true;
     if (this.view && sameSource && state.format === this.format && state.model === this.model) {
       if (state.panel) this.panelId = state.panel;
@@ -209,6 +212,7 @@ export class App {
     this.format = undefined;
     this.model = undefined;
     this.segmentPath = null;
+    this.treemap = { zoom: null, search: '' };
     this.calibration = true;
     return this.open(source);
   }
@@ -455,6 +459,8 @@ export class App {
     if (this.view && this.view.requests.length > 0) state.request = this.requestIndex + 1;
     if (this.view) state.panel = this.panelId;
     if (this.view && this.segmentPath !== null) state.segment = this.segmentPath;
+    if (this.view && this.treemap.zoom !== null) state.zoom = this.treemap.zoom;
+    if (this.view && this.treemap.search !== '') state.find = this.treemap.search;
     if (this.view && !this.calibration) state.calibrate = false;
     if (this.format) state.format = this.format;
     if (this.model) state.model = this.model;
@@ -515,7 +521,7 @@ export class App {
 
   /** What "Copy link" puts in a link, for its tooltip: the user knows before sharing. */
   private linkCarries(): string {
-    const view = 'the view (request, panel, selected block, format and model)';
+    const view = 'the view (request, panel, selected block, treemap zoom and search, format and model)';
     if (this.source?.kind === 'example') return `Copies a link to this example and ${view}`;
     if (this.source?.kind === 'paste') return `Copies a link carrying the pasted input (compressed, in the fragment, which no server sees) and ${view}; refused if the input does not fit`;
     return `Copies a link to ${view} only: opened files never travel in a link, so whoever opens it must open the same files`;
@@ -620,6 +626,11 @@ export class App {
       segment: this.segmentPath,
       selectSegment: (path) => {
         this.segmentPath = path;
+        this.syncFragment();
+      },
+      treemap: this.treemap,
+      setTreemap: (treemap) => {
+        this.treemap = treemap;
         this.syncFragment();
       },
       reveal: this.revealNext,

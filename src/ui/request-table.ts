@@ -3,6 +3,7 @@
 // text over block paths and tool names, findings and misses. Only the rows in view exist in the DOM (fixed row
 // height, absolutely placed rows in a spacer), so 30,000 requests cost what 30 do. The cache columns come from the
 // worker's `request-rows` answer and fill in when it arrives.
+import { blockNameMatches } from '../render/treemap-zoom.ts';
 import { el } from './dom.ts';
 import { formatCount, formatTokens, formatUsd } from '../render/format.ts';
 import type { MissCause, RequestRowsAnswer } from '../worker/handlers/request-rows.ts';
@@ -90,7 +91,7 @@ export function filterRequests(view: AnalysisView, rows: RequestRowsAnswer | nul
       if (filter.finding === 'with' && findings.length === 0) continue;
       if (filter.finding !== 'any' && filter.finding !== 'with' && !findings.some((f) => rows.findingCodes[f] === filter.finding)) continue;
     }
-    if (text !== '' && !(request.model ?? '').toLowerCase().includes(text) && !request.segments.some((s) => s.path.toLowerCase().includes(text) || (s.toolName?.toLowerCase().includes(text) ?? false))) continue;
+    if (text !== '' && !(request.model ?? '').toLowerCase().includes(text) && !request.segments.some((s) => blockNameMatches(s, text))) continue;
     out.push(i);
   }
   return out;

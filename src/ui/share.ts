@@ -2,11 +2,15 @@
 // deflated with fflate and base64url-encoded. Requests are numbered from 1 in links, as in the UI.
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
 import type { WireFormat } from '../core/model.ts';
+import { isZoomGroup } from '../render/treemap-zoom.ts';
 
 /** Longest `input=` value a link may carry (characters after encoding); bigger inputs cannot be shared as links. */
 export const MAX_INPUT_FRAGMENT_CHARS = 16_384;
 /** Largest inflated input accepted from a link, so a crafted fragment cannot expand into gigabytes. */
 export const MAX_INPUT_INFLATED_BYTES = 4 * 1024 * 1024;
+
+/** Longest treemap search a link carries. */
+export const MAX_FIND_CHARS = 200;
 
 const FORMATS: readonly WireFormat[] = ['anthropic-messages', 'openai-chat', 'openai-responses'];
 
@@ -21,6 +25,10 @@ export interface ViewState {
   panel?: string;
   /** JSON path of the selected block, e.g. `messages[3].content[1]`. */
   segment?: string;
+  /** The treemap's zoom group (`m3`, `system`, ...; src/render/treemap-zoom.ts). */
+  zoom?: string;
+  /** The treemap's search text. */
+  find?: string;
   /** False when calibration on recorded usage is turned off (`calibrate=off`; on is the default). */
   calibrate?: boolean;
   format?: WireFormat;
@@ -90,6 +98,16 @@ export function parseFragment(hash: string): ParsedFragment {
     if (/^[\w$@:.[\]-]{1,300}$/.test(segment)) state.segment = segment;
     else problems.push('the segment in the link is not a block path');
   }
+  const zoom = params.get('zoom');
+  if (zoom !== null) {
+    if (isZoomGroup(zoom)) state.zoom = zoom;
+    else problems.push('the treemap zoom in the link is not a message or category');
+  }
+  const find = params.get('find');
+  if (find !== null) {
+    if (find.length <= MAX_FIND_CHARS) state.find = find;
+    else problems.push(`the treemap search in the link is longer than ${MAX_FIND_CHARS} characters`);
+  }
   const calibrate = params.get('calibrate');
   if (calibrate === 'off') state.calibrate = false;
   const format = params.get('format');
@@ -117,6 +135,8 @@ export function buildFragment(state: ViewState): BuiltFragment {
   if (state.request !== undefined) params.set('request', String(state.request));
   if (state.panel !== undefined) params.set('panel', state.panel);
   if (state.segment !== undefined) params.set('segment', state.segment);
+  if (state.zoom !== undefined) params.set('zoom', state.zoom);
+  if (state.find !== undefined && state.find !== '') params.set('find', state.find.slice(0, MAX_FIND_CHARS));
   if (state.calibrate === false) params.set('calibrate', 'off');
   if (state.format !== undefined) params.set('format', state.format);
   if (state.model !== undefined) params.set('model', state.model);

@@ -16,7 +16,9 @@ export const SHORTCUTS: readonly (readonly [string, string])[] = [
   ['t', 'Go to the request table (↑ ↓ move, Enter opens)'],
   ['← →', 'Previous / next tab, on the tab bar'],
   ['arrows, Home, End', 'Move between treemap rectangles; Enter opens one'],
-  ['Esc', 'Cancel a load; close this sheet or the segment sheet'],
+  ['+ or double-click', 'Zoom the treemap into the rectangle’s message (Shift+Enter too)'],
+  ['Esc, Backspace, -', 'Zoom the treemap back out to the whole request'],
+  ['Esc', 'Cancel a load; close this sheet or the segment sheet; clear the treemap search'],
   ['?', 'Show this list'],
 ];
 

@@ -67,6 +67,18 @@ describe('share fragment', () => {
     expect(parseFragment(`#segment=${'a'.repeat(301)}`)).toMatchObject({ ok: false });
   });
 
+  it('carries the treemap zoom and search, and refuses a zoom that names no message or category', () => {
+    const { hash } = buildFragment({ example: 'a', panel: 'tokens', zoom: 'm12', find: 'read_file' });
+    expect(hash).toBe('#example=a&panel=tokens&zoom=m12&find=read_file');
+    expect(parseFragment(hash)).toEqual({ ok: true, state: { example: 'a', panel: 'tokens', zoom: 'm12', find: 'read_file' } });
+    expect(parseFragment('#zoom=tool_result')).toEqual({ ok: true, state: { zoom: 'tool_result' } });
+    expect(parseFragment('#zoom=messages')).toEqual({ ok: false, state: {}, error: 'the treemap zoom in the link is not a message or category' });
+    expect(parseFragment('#zoom=m')).toMatchObject({ ok: false });
+    expect(parseFragment(`#find=${'x'.repeat(201)}`)).toEqual({ ok: false, state: {}, error: 'the treemap search in the link is longer than 200 characters' });
+    // An empty search is no search: it stays out of the link.
+    expect(buildFragment({ panel: 'tokens', find: '' }).hash).toBe('#panel=tokens');
+  });
+
   it('marks a view of pasted text that the address does not carry, and only then', () => {
     expect(buildFragment({ pasted: true, request: 2, panel: 'tokens' }).hash).toBe('#src=paste&request=2&panel=tokens');
     expect(parseFragment('#src=paste&request=2')).toEqual({ ok: true, state: { pasted: true, request: 2 } });

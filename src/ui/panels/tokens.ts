@@ -21,7 +21,7 @@ export const tokensPanel: Panel = {
     const mapHost = el('div', { className: 'map-host' });
     const totalsHost = el('div', { className: 'totals-host' });
     const contentBody = el('div', { className: 'content-body' }, [
-      el('p', { className: 'muted hint', text: 'Click a rectangle or a row to read the segment. Arrow keys move between rectangles; Enter opens one.' }),
+      el('p', { className: 'muted hint', text: 'Click a rectangle or a row to read the segment. Arrow keys move between rectangles; Enter opens one; double-click or + zooms into its message, Esc zooms out.' }),
     ]);
     // On a narrow screen the content is a sheet over the treemap (styles.css); this closes it.
     const closeSheet = el('button', { className: 'sheet-close', text: 'Close', attrs: { type: 'button', 'aria-label': 'Close the segment' } });
@@ -77,7 +77,13 @@ export const tokensPanel: Panel = {
     };
     // The block selected before (kept from the previous request when this one has it too, or named by a link).
     const kept = ctx.segment === null ? -1 : request.segments.findIndex((s) => s.path === ctx.segment);
-    const map = renderTreemap(mapHost, request, (segment) => select(segment, true), kept >= 0 ? kept : null);
+    const map = renderTreemap(mapHost, request, {
+      initial: kept >= 0 ? kept : null,
+      zoom: ctx.treemap.zoom,
+      search: ctx.treemap.search,
+      onSelect: (segment) => select(segment, true),
+      onView: (treemap) => ctx.setTreemap(treemap),
+    });
     const table = renderSegmentTable(tableHost, request, (segment) => select(segment, false));
     ctx.signal.addEventListener('abort', () => map.destroy(), { once: true });
     if (kept >= 0) {

@@ -21,6 +21,10 @@ export interface PanelContext {
   segment: string | null;
   /** Remember the selected block (null: none); changes nothing on screen. */
   selectSegment(path: string | null): void;
+  /** The treemap's zoom group (`zoomGroupOf` in src/render/treemap-zoom.ts, null: whole request) and search text. */
+  treemap: TreemapView;
+  /** Remember the treemap's zoom and search (kept across requests, in the link); changes nothing on screen. */
+  setTreemap(view: TreemapView): void;
   /** True when this render follows a navigation: show the block named by `segment` and move the focus there. */
   reveal: boolean;
   /** Whether Claude estimates are calibrated on the log's recorded usage (on unless turned off; in the link). */
@@ -34,6 +38,11 @@ export interface PanelContext {
   ask<T>(name: string, params?: unknown): Promise<T>;
   /** Aborted when this render is superseded (new input, new request selected, panel closed). */
   signal: AbortSignal;
+}
+
+export interface TreemapView {
+  zoom: string | null;
+  search: string;
 }
 
 export interface NavigationTarget {
