@@ -37,7 +37,7 @@ export interface FolderRun {
 /** Raised for what the folder run refuses before reading (exit 1, the message said). */
 export class FolderUsageError extends Error {}
 
-function sessionsOf(args: AnalyzeArgs, io: CliIO, skipped: string[]): SessionInput[] {
+function sessionInputs(args: AnalyzeArgs, io: CliIO, skipped: string[]): SessionInput[] {
   const sessions: SessionInput[] = [];
   const given = new Set(args.inputs.filter((input) => input !== '-').map((input) => path.resolve(io.cwd, input)));
   for (const input of args.inputs) {
@@ -71,11 +71,11 @@ function sessionsOf(args: AnalyzeArgs, io: CliIO, skipped: string[]): SessionInp
   return sessions;
 }
 
-/** Reads every session in turn; returns the exit status. Read failures (limits, unreadable input) propagate. */
+/** Reads every session in turn; returns the exit status (a work limit or unreadable named input: 1, said on stderr). */
 export async function analyzeFolderInputs(args: AnalyzeArgs, run: FolderRun): Promise<number> {
   const { io } = run;
   const skipped: string[] = [];
-  const sessions = sessionsOf(args, io, skipped);
+  const sessions = sessionInputs(args, io, skipped);
   const allFiles = sessions.flatMap((session) => session.files);
   args.folderFiles = allFiles.flatMap((file) => (file.inFolder ? [file.full] : []));
   const total = allFiles.reduce((sum, file) => sum + file.size, 0);
