@@ -13,7 +13,8 @@ import { evaluateDupesInput, type DupesRecord } from './core/dupes/index.ts';
 import type { InputFile, InputLimits, ReadProgress } from './core/input/index.ts';
 import { rawChunks } from './core/input/source.ts';
 import { FORMAT_OPTIONS, formatOption, type FormatOption } from './core/formats/registry.ts';
-import { calibratedAnalysis, usageCalibratedAnalysis } from './cli/calibrate.ts';
+import { calibratedAnalysis } from './cli/calibrate.ts';
+import { usageCalibratedAnalysis } from './core/cache/attach.ts';
 import { installedQualificationStatus } from './cli/qualify/expected.ts';
 
 export { CTXRAY_VERSION } from './core/analysis/version.ts';

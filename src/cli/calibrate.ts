@@ -7,7 +7,6 @@ import {
   countTokensBody,
   estimatedPrompt,
   largestClaudeRequest,
-  calibrationFromUsage,
   type Calibration,
 } from '../core/cache/calibrate.ts';
 import type { ParsedRequest } from '../core/model.ts';
@@ -116,13 +115,4 @@ export async function calibratedAnalysis(
 ): Promise<{ analysis: Analysis; counted: CountTokensCalibration }> {
   const counted = await calibrateWithCountTokens(analysis.requests, analysis.segmentTokens, analysis.overheadTokens, env);
   return { analysis: withCacheAnalysis(calibrateAnalysis(analysis, counted.calibration)), counted };
-}
-
-/**
- * The default of `analyze` (CLI and library alike): where the log records usage, the Claude estimates rescaled by
- * it, offline, with the calibration that was applied (null: none, the analysis unchanged).
- */
-export function usageCalibratedAnalysis(analysis: Analysis): { analysis: Analysis; calibration: Calibration | null } {
-  const calibration = calibrationFromUsage(analysis.requests, analysis.segmentTokens, analysis.overheadTokens);
-  return calibration === null ? { analysis, calibration } : { analysis: withCacheAnalysis(calibrateAnalysis(analysis, calibration)), calibration };
 }

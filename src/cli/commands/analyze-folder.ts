@@ -11,7 +11,7 @@ import { SEVERITY_RANK } from '../../core/cache/index.ts';
 import { addSession, emptyFolder, folderRecord, type FolderAnalysis } from '../../core/folder/index.ts';
 import { InputError, WorkLimitError, type InputFile, type ReadProgress } from '../../core/input/index.ts';
 import { PRICED_ON } from '../../core/pricing/table.ts';
-import { usageCalibratedAnalysis } from '../calibrate.ts';
+import { usageCalibratedAnalysis } from '../../core/cache/attach.ts';
 import { MAX_FOLDER_FILES, companionFiles, lazyFileStream, listFolderSessions, describeFsError, type FolderFile } from '../fs/folder-inputs.ts';
 import type { CliIO } from '../io.ts';
 import type { ProgressReporter } from '../progress.ts';

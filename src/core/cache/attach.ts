@@ -6,6 +6,8 @@ import type { Analysis } from '../analysis/types.ts';
 import { recordsCompactions } from '../formats/registry.ts';
 import { analyzeCache, type CacheAnalysisInput } from './index.ts';
 import { withUnrecordedSetup } from './unrecorded-setup.ts';
+import { calibrationFromUsage, type Calibration } from './calibrate.ts';
+import { calibrateAnalysis } from './calibrate-analysis.ts';
 
 /** The cache analysis' input from an analysis' own (possibly calibrated) counts; every caller builds it here. */
 export function cacheInputOf(analysis: Analysis): CacheAnalysisInput {
@@ -30,4 +32,13 @@ export function withCacheAnalysis(analysis: Analysis): Analysis {
     findings: cache.findings,
     nearDuplicates: cache.nearDuplicates,
   };
+}
+
+/**
+ * The default of `analyze` (CLI, library and the app's folder table alike): where the log records usage, the
+ * Claude estimates rescaled by it, offline, with the calibration that was applied (null: none, the analysis unchanged).
+ */
+export function usageCalibratedAnalysis(analysis: Analysis): { analysis: Analysis; calibration: Calibration | null } {
+  const calibration = calibrationFromUsage(analysis.requests, analysis.segmentTokens, analysis.overheadTokens);
+  return calibration === null ? { analysis, calibration } : { analysis: withCacheAnalysis(calibrateAnalysis(analysis, calibration)), calibration };
 }
