@@ -1,18 +1,15 @@
 // The request table: every request of the input as a row (number, model, conversation, tokens, recorded and
 // simulated cache read, cost, miss cause, findings), sortable by any column and filtered by model, conversation,
-// text over block paths and tool names, findings and misses. Only the rows in view exist in the DOM (fixed row
-// height, absolutely placed rows in a spacer), so 30,000 requests cost what 30 do. The cache columns come from the
-// worker's `request-rows` answer and fill in when it arrives.
+// text over block paths and tool names, findings and misses, in the shared virtualized grid (virtual-grid.ts), so
+// 30,000 requests cost what 30 do. The cache columns come from the worker's `request-rows` answer and fill in when
+// it arrives.
 import { blockNameMatches } from '../render/treemap-zoom.ts';
 import { el } from './dom.ts';
 import { formatCount, formatTokens, formatUsd } from '../render/format.ts';
 import type { MissCause, RequestRowsAnswer } from '../worker/handlers/request-rows.ts';
 import type { AnalysisView } from '../worker/view-model.ts';
+import { createVirtualGrid, gridCell, type GridColumn } from './virtual-grid.ts';
 
-/** Row height in px; must match `.rt-row` in styles.css (rows are placed at index × ROW_HEIGHT). */
-export const ROW_HEIGHT = 28;
-/** Rows drawn above and below the visible window, so a fast scroll shows no blank band. */
-const OVERSCAN = 8;
 
 /** The cache analysis' miss causes (docs/cache.md, "Misses") in a few words each. */
 const MISS_LABELS: Record<MissCause, string> = {
@@ -42,15 +39,7 @@ export function missTitle(rows: RequestRowsAnswer, i: number): string {
 
 type ColumnId = 'index' | 'model' | 'conversation' | 'tokens' | 'recorded' | 'simulated' | 'cost' | 'miss' | 'findings';
 
-interface Column {
-  id: ColumnId;
-  title: string;
-  numeric: boolean;
-  /** What the header's tooltip says the column holds. */
-  describe: string;
-}
-
-const COLUMNS: readonly Column[] = [
+const COLUMNS: readonly GridColumn<ColumnId>[] = [
   { id: 'index', title: '#', numeric: true, describe: 'Request number (order in the input)' },
   { id: 'model', title: 'Model', numeric: false, describe: 'Model as named in the request' },
   { id: 'conversation', title: 'Conv.', numeric: true, describe: 'Conversation the request belongs to' },
@@ -149,10 +138,6 @@ export function createRequestTable(view: AnalysisView, selected: number, onOpen:
   let filter: RequestFilter = { ...NO_FILTER };
   let sortColumn: ColumnId = 'index';
   let descending = false;
-  let order: number[] = view.requests.map((_, i) => i);
-  let open = selected;
-  /** The row the keyboard is on (position in `order`); Enter opens it. */
-  let cursor = Math.max(0, order.indexOf(open));
 
   const count = el('span', { className: 'rt-count muted small', attrs: { 'aria-live': 'polite' } });
   const search = el('input', {
@@ -178,136 +163,47 @@ export function createRequestTable(view: AnalysisView, selected: number, onOpen:
   ]);
   const toolbar = el('div', { className: 'rt-toolbar' }, [search, modelIds.length > 1 ? modelSelect : null, conversationInput, missSelect, findingSelect, count]);
 
-  const headerCells = COLUMNS.map((column) => {
-    const button = el('button', { className: 'sort', text: column.title, attrs: { type: 'button', title: column.describe, 'data-column': column.id } });
-    return el('div', { className: column.numeric ? 'rt-cell num' : 'rt-cell', attrs: { role: 'columnheader', 'aria-sort': 'none' } }, [button]);
-  });
-  const header = el('div', { className: 'rt-row rt-head', attrs: { role: 'row', 'aria-rowindex': '1' } }, headerCells);
-  const body = el('div', { className: 'rt-body', attrs: { role: 'rowgroup' } });
-  const grid = el('div', {
-    className: 'rt-scroll',
-    attrs: { role: 'grid', tabindex: '0', 'aria-label': 'Requests: arrow keys or j/k move, Enter opens', 'aria-readonly': 'true', id: 'request-table', 'data-requests': String(view.requests.length), 'data-open': String(selected) },
-  }, [el('div', { attrs: { role: 'rowgroup' }, className: 'rt-headgroup' }, [header]), body]);
-  const element = el('section', { className: 'request-table', attrs: { 'aria-label': 'Requests' } }, [toolbar, grid]);
-
-  const cell = (text: string, numeric: boolean, title?: string): HTMLElement =>
-    el('div', { className: numeric ? 'rt-cell num' : 'rt-cell', text, attrs: { role: 'gridcell', ...(title ? { title } : {}) } });
-
-  const buildRow = (position: number): HTMLElement => {
-    const i = order[position]!;
+  const cells = (i: number): HTMLElement[] => {
     const request = view.requests[i]!;
     const miss = rows?.missCause[i] ?? null;
     const recorded = rows?.recordedRead[i];
     const cost = rows?.cost[i];
     const findings = rows?.findings[i] ?? [];
-    const row = el('div', {
-      className: `rt-row${i === open ? ' selected' : ''}${position === cursor ? ' cursor' : ''}`,
-      attrs: { role: 'row', id: `request-row-${i}`, 'aria-rowindex': String(position + 2), 'aria-selected': String(i === open), 'data-request': String(i) },
-    }, [
-      cell(String(i + 1), true),
-      cell(request.model ?? '—', false, request.model ?? 'no model'),
-      cell(rows ? String((rows.conversation[i] ?? 0) + 1) : '', true),
-      cell(formatTokens(request.total, request.exact), true),
-      cell(rows ? (recorded === null || recorded === undefined ? '–' : formatCount(recorded)) : '', true),
-      cell(rows ? formatTokens(rows.simulatedRead[i] ?? 0, request.exact) : '', true),
-      cell(rows ? (cost === null || cost === undefined ? 'unpriced' : formatUsd(cost)) : '', true),
-      cell(miss === null ? '' : missLabel(miss), false, miss === null ? undefined : missTitle(rows!, i)),
-      cell(findings.length === 0 ? '' : String(findings.length), true, findings.map((f) => rows?.findingCodes[f] ?? '').join(', ')),
-    ]);
-    row.style.top = `${position * ROW_HEIGHT}px`;
-    return row;
+    return [
+      gridCell(String(i + 1), true),
+      gridCell(request.model ?? '—', false, request.model ?? 'no model'),
+      gridCell(rows ? String((rows.conversation[i] ?? 0) + 1) : '', true),
+      gridCell(formatTokens(request.total, request.exact), true),
+      gridCell(rows ? (recorded === null || recorded === undefined ? '–' : formatCount(recorded)) : '', true),
+      gridCell(rows ? formatTokens(rows.simulatedRead[i] ?? 0, request.exact) : '', true),
+      gridCell(rows ? (cost === null || cost === undefined ? 'unpriced' : formatUsd(cost)) : '', true),
+      gridCell(miss === null ? '' : missLabel(miss), false, miss === null ? undefined : missTitle(rows!, i)),
+      gridCell(findings.length === 0 ? '' : String(findings.length), true, findings.map((f) => rows?.findingCodes[f] ?? '').join(', ')),
+    ];
   };
 
-  let drawn = '';
-  const draw = (force = false): void => {
-    const height = grid.clientHeight || ROW_HEIGHT * 8;
-    const top = Math.max(0, grid.scrollTop - ROW_HEIGHT);
-    const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
-    const last = Math.min(order.length, Math.ceil((top + height) / ROW_HEIGHT) + OVERSCAN);
-    const key = `${first}:${last}`;
-    if (!force && key === drawn) return;
-    drawn = key;
-    const visible: HTMLElement[] = [];
-    for (let p = first; p < last; p++) visible.push(buildRow(p));
-    body.replaceChildren(...visible);
-  };
-
-  const updateCount = (): void => {
-    count.textContent = order.length === view.requests.length ? `${formatCount(order.length)} requests` : `${formatCount(order.length)} of ${formatCount(view.requests.length)} requests`;
-  };
-
-  const reorder = (): void => {
-    order = sortRequests(filterRequests(view, rows, filter), view, rows, sortColumn, descending);
-    body.style.height = `${order.length * ROW_HEIGHT}px`;
-    const at = order.indexOf(open);
-    cursor = at >= 0 ? at : Math.min(cursor, Math.max(0, order.length - 1));
-    for (const [c, column] of COLUMNS.entries()) {
-      headerCells[c]?.setAttribute('aria-sort', column.id === sortColumn ? (descending ? 'descending' : 'ascending') : 'none');
-    }
-    grid.setAttribute('aria-rowcount', String(order.length + 1));
-    updateCount();
-    draw(true);
-  };
-
-  /** Scroll so the row at `position` is inside the visible part (below the sticky header). */
-  const reveal = (position: number): void => {
-    const headerHeight = header.offsetHeight || ROW_HEIGHT;
-    const rowTop = position * ROW_HEIGHT;
-    const view = grid.clientHeight - headerHeight;
-    if (rowTop < grid.scrollTop) grid.scrollTop = rowTop;
-    else if (rowTop + ROW_HEIGHT > grid.scrollTop + view) grid.scrollTop = rowTop + ROW_HEIGHT - view;
-  };
-
-  const moveCursor = (position: number): void => {
-    if (order.length === 0) return;
-    cursor = Math.min(Math.max(0, position), order.length - 1);
-    grid.setAttribute('aria-activedescendant', `request-row-${order[cursor]}`);
-    reveal(cursor);
-    draw(true);
-  };
-
-  let scheduled = false;
-  grid.addEventListener('scroll', () => {
-    if (scheduled) return;
-    scheduled = true;
-    requestAnimationFrame(() => {
-      scheduled = false;
-      draw();
-    });
-  });
-  grid.addEventListener('click', (event) => {
-    const target = event.target as HTMLElement;
-    const sort = target.closest<HTMLElement>('button.sort');
-    if (sort) {
-      const column = sort.dataset['column'] as ColumnId;
+  const grid = createVirtualGrid<ColumnId>({
+    columns: COLUMNS,
+    attrs: { 'aria-label': 'Requests: arrow keys or j/k move, Enter opens', id: 'request-table', 'data-requests': String(view.requests.length), 'data-open': String(selected) },
+    itemAttribute: 'request',
+    rowIdPrefix: 'request-row-',
+    cells,
+    onOpen,
+    onSort: (column) => {
       descending = column === sortColumn ? !descending : COLUMNS.find((c) => c.id === column)?.numeric === true && column !== 'index';
       sortColumn = column;
       reorder();
-      return;
-    }
-    const row = target.closest<HTMLElement>('.rt-row[data-request]');
-    if (!row) return;
-    const index = Number(row.dataset['request']);
-    cursor = order.indexOf(index);
-    onOpen(index);
+    },
+    visibleRows: 8,
+    open: selected,
   });
-  grid.addEventListener('keydown', (event) => {
-    if ((event.target as HTMLElement).closest('button.sort')) return;
-    const page = Math.max(1, Math.floor(grid.clientHeight / ROW_HEIGHT) - 1);
-    const moves: Record<string, number> = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1, PageDown: page, PageUp: -page };
-    if (event.key in moves) {
-      event.preventDefault();
-      event.stopPropagation();
-      moveCursor(cursor + (moves[event.key] ?? 0));
-    } else if (event.key === 'Home' || event.key === 'End') {
-      event.preventDefault();
-      moveCursor(event.key === 'Home' ? 0 : order.length - 1);
-    } else if (event.key === 'Enter' || event.key === ' ') {
-      event.preventDefault();
-      const index = order[cursor];
-      if (index !== undefined) onOpen(index);
-    }
-  });
+  const element = el('section', { className: 'request-table', attrs: { 'aria-label': 'Requests' } }, [toolbar, grid.element]);
+
+  const reorder = (): void => {
+    const order = sortRequests(filterRequests(view, rows, filter), view, rows, sortColumn, descending);
+    grid.setOrder(order, { column: sortColumn, descending });
+    count.textContent = order.length === view.requests.length ? `${formatCount(order.length)} requests` : `${formatCount(order.length)} of ${formatCount(view.requests.length)} requests`;
+  };
 
   let typing: number | undefined;
   search.addEventListener('input', () => {
@@ -336,27 +232,17 @@ export function createRequestTable(view: AnalysisView, selected: number, onOpen:
     reorder();
   });
 
-  // A short input gets a table as tall as its rows; a long one shows about eight and scrolls (or is resized).
-  grid.style.height = `${(Math.min(8, view.requests.length) + 1) * ROW_HEIGHT + 2}px`;
-  new ResizeObserver(() => draw()).observe(grid);
   reorder();
-  requestAnimationFrame(() => reveal(cursor));
 
   return {
     element,
     setSelected(index) {
-      open = index;
-      grid.dataset['open'] = String(index);
-      const at = order.indexOf(index);
-      if (at >= 0) {
-        cursor = at;
-        reveal(at);
-      }
-      grid.setAttribute('aria-activedescendant', `request-row-${index}`);
-      draw(true);
+      grid.element.dataset['open'] = String(index);
+      grid.setOpen(index);
     },
     neighbour(delta) {
-      const at = order.indexOf(open);
+      const order = grid.order;
+      const at = order.indexOf(grid.open);
       const next = at < 0 ? order[delta > 0 ? 0 : order.length - 1] : order[at + delta];
       return next ?? null;
     },
