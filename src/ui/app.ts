@@ -13,6 +13,8 @@ import { installShortcuts } from './shortcuts.ts';
 import { buildFragment, parseFragment, type ViewState } from './share.ts';
 import { renderRequestStrip } from './request-strip.ts';
 import { createRequestTable, missTitle, type RequestTableHandle } from './request-table.ts';
+import { createFolderTable, type FolderTableState } from './folder-table.ts';
+import type { FolderView } from '../worker/folder.ts';
 import type { RequestRowsAnswer } from '../worker/handlers/request-rows.ts';
 import { localFilesLinkMessage, renderStartScreen } from './start-screen.ts';
 import { droppedEntries, isLogFileName, readDroppedEntries } from './folder-drop.ts';
@@ -102,6 +104,8 @@ export class App {
   /** The clearing workspace fills the page while no request log is loaded (opened from the start screen). */
   private clearingOnly = false;
   private workspaceAbort: AbortController | null = null;
+  /** A dropped folder's table (shown while no session of it is open), its inputs and how it was left. */
+  private folder: { view: FolderView; inputs: InputBlob[]; label: string; state: FolderTableState } | null = null;
 
   private readonly header = el('header', { className: 'topbar' });
   private readonly notice = el('div', { className: 'notice-host', attrs: { 'aria-live': 'polite' } });
@@ -208,7 +212,9 @@ export class App {
   }
 
   /** A new input from the user: the format and model pickers apply to one input only, so they reset. */
-  private openNew(source: Source): Promise<void> {
+  private openNew(source: Source, fromFolder = false): Promise<void> {
+    // Anything but a session of the folder table leaves that table.
+    if (!fromFolder) this.folder = null;
     this.format = undefined;
     this.model = undefined;
     this.segmentPath = null;
@@ -394,8 +400,69 @@ export class App {
       this.setMessage({ kind: 'error', text: 'The dropped folder holds no .jsonl, .json or .gz file that could be read.', details: skipped });
       return;
     }
-    await this.openNew({ kind: 'files', inputs });
-    if (skipped.length > 0) this.setMessage({ kind: 'info', text: `${skipped.length} entr${skipped.length === 1 ? 'y' : 'ies'} of the dropped folder could not be read.`, details: skipped });
+    await this.openFolder(inputs, entries.map((entry) => entry.name).join(', '), skipped);
+  }
+
+  /**
+   * A folder's sessions, read one at a time in the worker, as the folder table; a folder that holds one session
+   * (with its subagents, a task's parts) opens that session's analysis at once.
+   */
+  private async openFolder(inputs: InputBlob[], label: string, skipped: string[]): Promise<void> {
+    this.running?.abort();
+    const controller = new AbortController();
+    this.running = controller;
+    this.setMessage(null);
+    const progress = showProgress(this.progressHost, `Reading the sessions in ${label}`, () => this.cancel(controller));
+    let single: InputBlob[] | null = null;
+    let notes = skipped;
+    try {
+      const view = await this.client.analyzeFolder(inputs, (p) => progress.update(p, inputs[p.file]?.name ?? '', false), controller.signal);
+      if (controller.signal.aborted) return;
+      notes = [...skipped, ...view.skipped];
+      const [only] = view.sessions;
+      if (view.sessions.length === 1 && only) single = only.inputs.flatMap((i) => inputs[i] ?? []);
+      else if (view.sessions.length === 0) this.setMessage({ kind: 'error', text: `${label}: no session with a request could be read.`, details: notes });
+      else {
+        this.folder = { view, inputs, label, state: { tab: 'sessions', project: null, opened: -1 } };
+        this.source = null;
+        this.view = null;
+        this.clearingOnly = false;
+        this.render();
+        this.syncFragment();
+      }
+    } catch (error) {
+      if (this.running !== controller) return;
+      const cancelled = controller.signal.aborted || (error instanceof WorkerFailure && error.kind === 'cancelled');
+      this.setMessage(cancelled ? { kind: 'info', text: `Cancelled reading ${label}.` } : { kind: 'error', text: `${label}: ${(error as Error).message}` });
+      return;
+    } finally {
+      if (this.running === controller) this.running = null;
+      window.clearTimeout(this.cancelTimer);
+      progress.remove();
+    }
+    if (single !== null) await this.openNew({ kind: 'files', inputs: single });
+    if (notes.length > 0 && this.message === null) {
+      this.setMessage({ kind: 'info', text: `${notes.length} file${notes.length === 1 ? '' : 's'} of the dropped folder could not be read or held no request.`, details: notes });
+    }
+  }
+
+  /** Opens session `i` of the folder table as a normal analysis (its subagents' files with it). */
+  private openFolderSession(i: number): void {
+    const folder = this.folder;
+    const row = folder?.view.sessions[i];
+    if (!folder || !row) return;
+    folder.state.opened = i;
+    void this.openNew({ kind: 'files', inputs: row.inputs.flatMap((j) => folder.inputs[j] ?? []) }, true);
+  }
+
+  /** Back from a session to the folder table, as it was left. */
+  private backToFolder(): void {
+    this.running?.abort();
+    this.source = null;
+    this.view = null;
+    this.setMessage(null);
+    this.render();
+    this.syncFragment();
   }
 
   private installPaste(): void {
@@ -548,6 +615,14 @@ export class App {
       this.renderClearingOnly(false);
       return;
     }
+    if ((!view || !request) && this.folder) {
+      this.table = null;
+      this.main.className = 'main main-folder';
+      const table = createFolderTable(this.folder.view, this.folder.label, this.folder.state, (i) => this.openFolderSession(i));
+      this.main.replaceChildren(table.element);
+      if (this.folder.state.opened >= 0) table.focus();
+      return;
+    }
     if (!view || !request) {
       this.table = null;
       this.main.className = 'main main-start';
@@ -667,6 +742,7 @@ export class App {
       this.running?.abort();
       this.source = null;
       this.view = null;
+      this.folder = null;
       this.clearingOnly = false;
       this.setMessage(null);
       this.render();
@@ -681,7 +757,12 @@ export class App {
             text: `${formatCount(view.requests.length)} request${view.requests.length === 1 ? '' : 's'} · ${transcriptKinds(view.files) ?? (view.formats.map((f) => FORMAT_LABELS[f]).join(', ') || 'no format')}`,
           }),
         ])
-      : el('div', { className: 'source muted', text: 'Local-first X-ray of LLM agent requests' });
+      : this.folder
+        ? el('div', { className: 'source' }, [
+            el('span', { className: 'source-name', text: this.folder.label, attrs: { title: this.folder.label } }),
+            el('span', { className: 'muted', text: `folder · ${formatCount(this.folder.view.sessions.length)} sessions` }),
+          ])
+        : el('div', { className: 'source muted', text: 'Local-first X-ray of LLM agent requests' });
 
     const formatSelect = el('select', { attrs: { id: 'format-picker', 'aria-label': 'Input format' } }, [
       el('option', { text: 'Format: detect', attrs: { value: 'auto' } }),
@@ -712,7 +793,11 @@ export class App {
       this.reanalyze();
     });
 
+    const folder = this.folder;
     const actions = el('div', { className: 'actions' }, [
+      folder && view
+        ? el('button', { className: 'folder-back', text: '← Sessions', attrs: { type: 'button', id: 'folder-back', title: `Back to the sessions in ${folder.label}` }, on: { click: () => this.backToFolder() } })
+        : null,
       view ? formatSelect : null,
       view ? modelSelect : null,
       el('button', { text: 'Open…', attrs: { type: 'button', id: 'open-files', title: 'Open request files' }, on: { click: () => this.fileInput.click() } }),

@@ -55,10 +55,11 @@ export function droppedEntries(transfer: DataTransfer | null): FileSystemEntry[]
 
 /** `accept` picks the files read from inside folders (log files by default; every file for a clearing case). */
 export async function readDroppedEntries(entries: readonly FileSystemEntry[], limit: number = MAX_DROPPED_FILES, accept: (name: string) => boolean = isLogFileName): Promise<DroppedFiles> {
-  const found: { path: string; entry: FileSystemFileEntry }[] = [];
+  const found: { path: string; folderPath: string; entry: FileSystemFileEntry }[] = [];
   const skipped: string[] = [];
   let leftOut = 0;
-  const visit = async (entry: FileSystemEntry, topLevel: boolean): Promise<void> => {
+  /** `root`: the path of the dropped folder the entry is in (its files' folderPath is the path below it). */
+  const visit = async (entry: FileSystemEntry, topLevel: boolean, root: string): Promise<void> => {
     if (isFolder(entry)) {
       let children: FileSystemEntry[];
       try {
@@ -67,19 +68,19 @@ export async function readDroppedEntries(entries: readonly FileSystemEntry[], li
         skipped.push(`${pathOf(entry)}: the folder could not be listed`);
         return;
       }
-      for (const child of children) await visit(child, false);
+      for (const child of children) await visit(child, false, topLevel ? pathOf(entry) : root);
       return;
     }
     if (!isFile(entry) || (!topLevel && !accept(entry.name))) return;
     if (found.length >= limit) leftOut++;
-    else found.push({ path: pathOf(entry), entry });
+    else found.push({ path: pathOf(entry), folderPath: topLevel ? entry.name : pathOf(entry).slice(root.length + 1), entry });
   };
-  for (const entry of entries) await visit(entry, true);
+  for (const entry of entries) await visit(entry, true, '');
   found.sort((a, b) => byCodeUnit(a.path, b.path));
   const inputs: InputBlob[] = [];
-  for (const { path, entry } of found) {
+  for (const { path, folderPath, entry } of found) {
     try {
-      inputs.push({ name: path, blob: await fileOf(entry) });
+      inputs.push({ name: path, folderPath, blob: await fileOf(entry) });
     } catch {
       skipped.push(`${path}: the file could not be read`);
     }

@@ -30,7 +30,8 @@ export function showProgress(host: HTMLElement, title: string, onCancel: () => v
       const bytes = progress.bytesTotal > 0 ? `${formatBytes(progress.bytesRead)} of ${formatBytes(progress.bytesTotal)}` : formatBytes(progress.bytesRead);
       // Once the last file's bytes are all read the worker is counting tokens, which has no byte measure of its own.
       const counting = lastFile && progress.bytesTotal > 0 && progress.bytesRead >= progress.bytesTotal ? ' · counting tokens…' : '';
-      detail.textContent = `${fileName} · ${bytes} · ${formatCount(progress.records)} records${counting}`;
+      const session = progress.sessions ? `session ${formatCount(progress.sessions.done + 1)} of ${formatCount(progress.sessions.total)} · ` : '';
+      detail.textContent = `${session}${fileName} · ${bytes} · ${formatCount(progress.records)} records${counting}`;
     },
     phase(text) {
       bar.removeAttribute('value');

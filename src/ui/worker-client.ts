@@ -3,6 +3,7 @@
 // A watchdog replaces a worker that stops reporting while it analyzes an input.
 import { isFromWorker, type AnalyzeOptions, type FromWorker, type InputBlob, type ProgressInfo, type ToWorker } from '../worker/protocol.ts';
 import type { AnalysisView } from '../worker/view-model.ts';
+import type { FolderView } from '../worker/folder.ts';
 
 export class WorkerFailure extends Error {
   constructor(
@@ -52,7 +53,16 @@ export class WorkerClient {
   ) {}
 
   analyze(inputs: InputBlob[], options: AnalyzeOptions, onProgress: (p: ProgressInfo) => void, signal: AbortSignal): Promise<AnalysisView> {
-    // The watchdog: every message for this analysis (progress, the answer) resets it; silence replaces the worker.
+    return this.watched<AnalysisView>((id) => ({ type: 'analyze', id, inputs, options }), onProgress, signal);
+  }
+
+  /** A dropped folder's sessions, analysed one at a time in the worker: the rows of its folder table. */
+  analyzeFolder(inputs: InputBlob[], onProgress: (p: ProgressInfo) => void, signal: AbortSignal): Promise<FolderView> {
+    return this.watched<FolderView>((id) => ({ type: 'analyze-folder', id, inputs }), onProgress, signal);
+  }
+
+  /** Sends a long analysis under the watchdog: every message for it (progress, the answer) resets it; silence replaces the worker. */
+  private watched<T>(build: (id: number) => ToWorker, onProgress: (p: ProgressInfo) => void, signal: AbortSignal): Promise<T> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const arm = (): void => {
       clearTimeout(timer);
@@ -66,7 +76,7 @@ export class WorkerClient {
       arm();
       onProgress(progress);
     };
-    const result = this.send<AnalysisView>((id) => ({ type: 'analyze', id, inputs, options }), signal, watched);
+    const result = this.send<T>(build, signal, watched);
     return result.finally(() => clearTimeout(timer));
   }
 
@@ -149,6 +159,10 @@ export class WorkerClient {
       case 'analyzed':
         this.pending.delete(message.id);
         entry.resolve(message.view);
+        return;
+      case 'folder-analyzed':
+        this.pending.delete(message.id);
+        entry.resolve(message.folder);
         return;
       case 'answer':
         this.pending.delete(message.id);

@@ -3,12 +3,15 @@
 // text-free view of the analysis, progress, query results and errors. Every request carries an id so answers,
 // progress and cancellation are matched without shared state.
 import type { AnalysisView } from './view-model.ts';
+import type { FolderView } from './folder.ts';
 import type { WireFormat } from '../core/model.ts';
 
 /** One input as the page hands it over: a File or Blob is structured-cloned without reading its bytes. */
 export interface InputBlob {
   name: string;
   blob: Blob;
+  /** Inside a dropped folder: the path below it (`/`-separated), which names the file in the folder table. */
+  folderPath?: string;
 }
 
 export interface AnalyzeOptions {
@@ -20,6 +23,8 @@ export interface AnalyzeOptions {
 
 export type ToWorker =
   | { type: 'analyze'; id: number; inputs: InputBlob[]; options: AnalyzeOptions }
+  /** A folder's sessions, one at a time, as the rows of its folder table (src/worker/folder.ts). */
+  | { type: 'analyze-folder'; id: number; inputs: InputBlob[] }
   | { type: 'cancel'; id: number }
   /** A named question answered by a handler registered in src/worker/handlers.ts. */
   | { type: 'query'; id: number; name: string; params: unknown };
@@ -31,6 +36,8 @@ export interface ProgressInfo {
   /** 0 when the total is unknown (a stream of unknown length). */
   bytesTotal: number;
   records: number;
+  /** In a folder analysis: sessions analysed so far, of how many. */
+  sessions?: { done: number; total: number };
 }
 
 export type ErrorKind = 'cancelled' | 'input' | 'no-analysis' | 'unknown-query' | 'internal';
@@ -43,6 +50,7 @@ export interface WorkerError {
 export type FromWorker =
   | { type: 'progress'; id: number; progress: ProgressInfo }
   | { type: 'analyzed'; id: number; view: AnalysisView }
+  | { type: 'folder-analyzed'; id: number; folder: FolderView }
   | { type: 'answer'; id: number; value: unknown }
   | { type: 'failed'; id: number; error: WorkerError };
 
@@ -51,6 +59,6 @@ export function isFromWorker(value: unknown): value is FromWorker {
   const record = value as { type?: unknown; id?: unknown };
   return (
     typeof record.id === 'number' &&
-    (record.type === 'progress' || record.type === 'analyzed' || record.type === 'answer' || record.type === 'failed')
+    (record.type === 'progress' || record.type === 'analyzed' || record.type === 'folder-analyzed' || record.type === 'answer' || record.type === 'failed')
   );
 }

@@ -7,6 +7,7 @@ import { QUERY_HANDLERS } from './handlers.ts';
 import type { FromWorker, ProgressInfo, ToWorker, WorkerError } from './protocol.ts';
 import { QueryError, type WorkerSession } from './session.ts';
 import { buildView, sectionsOf } from './view.ts';
+import { analyzeFolder } from './folder.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -36,15 +37,20 @@ function failure(error: unknown, signal: AbortSignal): WorkerError {
   return { kind: 'internal', message: `Internal error in the analysis: ${message}` };
 }
 
-async function analyze(message: Extract<ToWorker, { type: 'analyze' }>, signal: AbortSignal): Promise<void> {
-  const files: InputFile[] = message.inputs.map((input) => ({ name: input.name, bytes: input.blob.stream(), size: input.blob.size }));
+/** Posts progress for request `id`, at most every PROGRESS_INTERVAL_MS. */
+function progressPoster(id: number): (progress: ProgressInfo) => void {
   let lastProgress = 0;
-  const onProgress = (progress: ProgressInfo): void => {
+  return (progress) => {
     const now = performance.now();
     if (now - lastProgress < PROGRESS_INTERVAL_MS) return;
     lastProgress = now;
-    post({ type: 'progress', id: message.id, progress });
+    post({ type: 'progress', id, progress });
   };
+}
+
+async function analyze(message: Extract<ToWorker, { type: 'analyze' }>, signal: AbortSignal): Promise<void> {
+  const files: InputFile[] = message.inputs.map((input) => ({ name: input.name, bytes: input.blob.stream(), size: input.blob.size }));
+  const onProgress = progressPoster(message.id);
   // Drop the previous session first so its memory can be reclaimed while the new input is read.
   session = null;
   const analysis = await analyzeInput(files, {
@@ -57,6 +63,13 @@ async function analyze(message: Extract<ToWorker, { type: 'analyze' }>, signal: 
   signal.throwIfAborted();
   session = { requests: analysis.requests, sections: sectionsOf(analysis), analysis, inputs: message.inputs };
   post({ type: 'analyzed', id: message.id, view: buildView(analysis) });
+}
+
+/** A folder's table: the session on screen stays (the table opens sessions as new analyses). */
+async function analyzeFolderMessage(message: Extract<ToWorker, { type: 'analyze-folder' }>, signal: AbortSignal): Promise<void> {
+  const folder = await analyzeFolder(message.inputs, { signal, onProgress: progressPoster(message.id), limits: { maxDecompressedBytes: APP_MAX_DECOMPRESSED_BYTES } });
+  signal.throwIfAborted();
+  post({ type: 'folder-analyzed', id: message.id, folder });
 }
 
 async function query(message: Extract<ToWorker, { type: 'query' }>, signal: AbortSignal): Promise<void> {
@@ -74,7 +87,12 @@ self.addEventListener('message', (event: MessageEvent<ToWorker>) => {
   }
   const controller = new AbortController();
   running.set(message.id, controller);
-  const work = message.type === 'analyze' ? analyze(message, controller.signal) : query(message, controller.signal);
+  const work =
+    message.type === 'analyze'
+      ? analyze(message, controller.signal)
+      : message.type === 'analyze-folder'
+        ? analyzeFolderMessage(message, controller.signal)
+        : query(message, controller.signal);
   work
     .catch((error: unknown) => post({ type: 'failed', id: message.id, error: failure(error, controller.signal) }))
     .finally(() => running.delete(message.id));

@@ -49,6 +49,8 @@ describe('readDroppedEntries (synthetic entries)', () => {
     });
     const { inputs, skipped } = await readDroppedEntries([root, fileEntry('/loose.txt', 'dropped on its own: kept')]);
     expect(inputs.map((i) => i.name)).toEqual(['logs/sub/a.jsonl.gz', 'logs/sub/b.json', 'logs/z.jsonl', 'loose.txt']);
+    // The path below the dropped folder names a file in the folder table (its first part is the project).
+    expect(inputs.map((i) => i.folderPath)).toEqual(['sub/a.jsonl.gz', 'sub/b.json', 'z.jsonl', 'loose.txt']);
     expect(await inputs[0]!.blob.text()).toBe('synthetic a');
     expect(skipped).toEqual(['logs/locked: the folder could not be listed', 'logs/sub/broken.jsonl: the file could not be read']);
   });

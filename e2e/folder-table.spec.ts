@@ -1,0 +1,184 @@
+// The folder table in real Chromium: a folder laid out like ~/.claude/projects, of real sessions (read in place
+// from ../shared/fixtures/real/transcripts and copied into a temp folder, with a flat subagent derived from a real
+// file), dropped as Chromium delivers a folder (DataTransferItems whose webkitGetAsEntry gives directory entries).
+// The app shows one row per session with the numbers of `ctxray analyze <folder> --json` sessions[]; a row opens
+// that session's analysis and "← Sessions" comes back. Screenshots at 1440 and 390 px, light and dark, go to
+// test-results/screenshots/ for a human to look at.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, hasRealFixtures, REAL_FIXTURES, ROOT, test } from './fixtures.ts';
+import { asSubagent } from '../tests/transcripts/claude-code-session.ts';
+
+const OUT = path.join(ROOT, 'test-results', 'screenshots');
+const real = path.join(REAL_FIXTURES, 'transcripts');
+const cc = (name: string) => path.join(real, 'claude-code', name);
+
+interface Row {
+  file: string;
+  agent: string;
+  requests: number;
+  subagents: { files: number; requests: number };
+  recorded: { input: number; output: number; cacheRead: number; cacheWrite5m: number; cacheWrite1h: number };
+  cost: number;
+  hitRate: number | null;
+  misses: { cost: number } | null;
+}
+
+const sessionIdOf = (file: string): string =>
+  fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as { sessionId?: string }).find((l) => typeof l.sessionId === 'string')!.sessionId!;
+
+/** The temp folder `<dir>/projects`, and its files (path below it, base64) in sorted order. */
+function buildFolder(): { dir: string; files: { path: string; base64: string }[] } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxray-e2e-folder-'));
+  const put = (to: string, bytes: Buffer | string) => {
+    fs.mkdirSync(path.dirname(path.join(dir, 'projects', to)), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'projects', to), bytes);
+  };
+  const short = sessionIdOf(cc('short.jsonl'));
+  const heavy = sessionIdOf(cc('tool_heavy.jsonl'));
+  put(`-real-a/${short}.jsonl`, fs.readFileSync(cc('short.jsonl')));
+  put(`-real-a/${heavy}.jsonl`, fs.readFileSync(cc('tool_heavy.jsonl')));
+  put(`-real-b/${sessionIdOf(cc('session-624a4a58.jsonl'))}.jsonl`, fs.readFileSync(cc('session-624a4a58.jsonl')));
+  put('-real-a/agent-derived1.jsonl', asSubagent(fs.readFileSync(cc('tool_heavy.jsonl'), 'utf8').replaceAll(heavy, short), 'derived1'));
+  for (const agent of ['codex', 'gemini-cli']) for (const name of fs.readdirSync(path.join(real, agent))) put(`${agent}/${name}`, fs.readFileSync(path.join(real, agent, name)));
+  for (const task of fs.readdirSync(path.join(real, 'cline'))) {
+    for (const name of fs.readdirSync(path.join(real, 'cline', task))) put(`cline/${task}/${name}`, fs.readFileSync(path.join(real, 'cline', task, name)));
+  }
+  const below = (folder: string): string[] =>
+    fs.readdirSync(path.join(dir, 'projects', folder), { withFileTypes: true }).flatMap((entry) => {
+      const rel = folder === '' ? entry.name : `${folder}/${entry.name}`;
+      return entry.isDirectory() ? below(rel) : [rel];
+    });
+  return { dir, files: below('').map((rel) => ({ path: rel, base64: fs.readFileSync(path.join(dir, 'projects', rel)).toString('base64') })) };
+}
+
+/** Drops `projects/` with its files the way Chromium hands over a dropped folder. */
+async function dropFolder(page: Page, files: { path: string; base64: string }[]): Promise<void> {
+  await page.evaluate((all) => {
+    type Entry = { isFile: boolean; isDirectory: boolean; name: string; fullPath: string; [key: string]: unknown };
+    const folders = new Map<string, Entry[]>();
+    const folderEntry = (fullPath: string): Entry[] => {
+      let children = folders.get(fullPath);
+      if (children !== undefined) return children;
+      children = [];
+      folders.set(fullPath, children);
+      const list = children;
+      const entry: Entry = {
+        isFile: false,
+        isDirectory: true,
+        name: fullPath.split('/').pop()!,
+        fullPath,
+        createReader: () => {
+          let done = false;
+          return { readEntries: (ok: (e: unknown[]) => void) => ok(done ? [] : ((done = true), list)) };
+        },
+      };
+      const parent = fullPath.slice(0, fullPath.lastIndexOf('/'));
+      if (parent !== '') folderEntry(parent).push(entry);
+      else (window as unknown as { rootEntry: Entry }).rootEntry = entry;
+      return children;
+    };
+    folderEntry('/projects');
+    for (const file of all) {
+      const fullPath = `/projects/${file.path}`;
+      const name = fullPath.split('/').pop()!;
+      const bytes = Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
+      folderEntry(fullPath.slice(0, fullPath.lastIndexOf('/'))).push({ isFile: true, isDirectory: false, name, fullPath, file: (ok: (f: File) => void) => ok(new File([bytes], name)) });
+    }
+    const root = (window as unknown as { rootEntry: Entry }).rootEntry;
+    const transfer = { types: ['Files'], files: [], items: [{ kind: 'file', webkitGetAsEntry: () => root }] };
+    const drop = new DragEvent('drop', { bubbles: true, cancelable: true });
+    Object.defineProperty(drop, 'dataTransfer', { value: transfer });
+    document.body.dispatchEvent(drop);
+  }, files);
+}
+
+const count = new Intl.NumberFormat('en-US');
+const usd = (value: number) => `$${new Intl.NumberFormat('en-US', { minimumFractionDigits: 4, maximumFractionDigits: 4 }).format(value)}`;
+
+test.describe('a dropped folder of real sessions', () => {
+  test.skip(!hasRealFixtures, `${REAL_FIXTURES} is absent`);
+  let dir = '';
+  let files: { path: string; base64: string }[] = [];
+  let cliRows: Row[] = [];
+
+  test.beforeAll(() => {
+    ({ dir, files } = buildFolder());
+    const out = execFileSync(process.execPath, [path.join(ROOT, 'bin/ctxray.mjs'), 'analyze', 'projects', '--json', '-'], { cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    cliRows = (JSON.parse(out) as { sessions: Row[] }).sessions;
+  });
+  test.afterAll(() => {
+    if (dir !== '') fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('shows the CLI sessions[] table; a row opens its session and "← Sessions" comes back', async ({ page }) => {
+    await page.goto('./');
+    await dropFolder(page, files);
+    const grid = page.locator('#folder-table');
+    await expect(grid).toHaveAttribute('data-rows', String(cliRows.length));
+    expect(cliRows.some((row) => row.file.includes('agent-'))).toBe(false);
+    // Costliest first, as the CLI lists them; every figure as the CLI record has it.
+    const shown = await grid.locator('.rt-body .rt-row').evaluateAll((rows) =>
+      rows.sort((a, b) => parseFloat((a as HTMLElement).style.top) - parseFloat((b as HTMLElement).style.top)).map((row) => [...row.children].map((cell) => cell.textContent ?? '')),
+    );
+    expect(shown.map((cells) => cells[0])).toEqual(cliRows.map((row) => row.file));
+    shown.forEach((cells, i) => {
+      const row = cliRows[i]!;
+      const r = row.recorded;
+      expect(cells.slice(1, 2).concat(cells.slice(3)), row.file).toEqual([
+        row.agent,
+        row.subagents.files > 0 ? `${count.format(row.requests)} (${count.format(row.subagents.requests)} sub)` : count.format(row.requests),
+        count.format(r.input),
+        count.format(r.output),
+        count.format(r.cacheRead),
+        count.format(r.cacheWrite5m + r.cacheWrite1h),
+        usd(row.cost),
+        row.hitRate === null ? '–' : `${(row.hitRate * 100).toFixed(1)}%`,
+        row.misses === null ? 'n/a' : usd(row.misses.cost),
+      ]);
+    });
+    await expect(page.locator('#folder-summary')).toContainText(`${cliRows.length} sessions`);
+
+    // Sorting by requests (most first) puts the longest session on top.
+    await grid.locator('button.sort[data-column="requests"]').click();
+    const most = [...cliRows].sort((a, b) => b.requests - a.requests)[0]!;
+    await expect(grid.locator('.rt-body .rt-row[aria-rowindex="2"] .rt-cell').first()).toHaveText(most.file);
+
+    // The session with the subagent opens with its subagent's calls in its request list.
+    const withAgent = cliRows.find((row) => row.subagents.files > 0)!;
+    await grid.locator('.rt-body .rt-row', { hasText: withAgent.file }).click();
+    await expect(page.locator('#request-table')).toHaveAttribute('data-requests', String(withAgent.requests));
+    await page.locator('#folder-back').click();
+    await expect(grid).toHaveAttribute('data-rows', String(cliRows.length));
+    await expect(grid.locator('.rt-row.selected .rt-cell').first()).toHaveText(withAgent.file);
+
+    // Per project: one row per project; opening one lists its sessions only.
+    await page.locator('.folder-tab[data-tab="projects"]').click();
+    const projects = new Set(cliRows.map((row) => (row.file.includes('/') ? row.file.split('/')[0] : '')));
+    await expect(grid).toHaveAttribute('data-rows', String(projects.size));
+    await grid.locator('.rt-body .rt-row', { hasText: '-real-a' }).click();
+    await expect(grid).toHaveAttribute('data-rows', String(cliRows.filter((row) => row.file.startsWith('-real-a/')).length));
+    await page.locator('.folder-tab[data-tab="days"]').click();
+    await expect(grid).toHaveAttribute('data-tab', 'days');
+  });
+
+  test('screenshots at 1440 and 390 px, light and dark; nothing wider than a phone screen', async ({ browser }) => {
+    fs.mkdirSync(OUT, { recursive: true });
+    for (const scheme of ['light', 'dark'] as const) {
+      for (const width of [1440, 390]) {
+        const context = await browser.newContext({ colorScheme: scheme, viewport: { width, height: width > 400 ? 900 : 844 } });
+        const page = await context.newPage();
+        await page.goto('./');
+        await dropFolder(page, files);
+        await expect(page.locator('#folder-table')).toHaveAttribute('data-rows', String(cliRows.length));
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect(overflow, `${scheme} ${width}px`).toBeLessThanOrEqual(0);
+        await page.screenshot({ path: path.join(OUT, `${scheme}-folder-${width}.png`), fullPage: true });
+        await context.close();
+      }
+    }
+  });
+});

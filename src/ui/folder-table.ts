@@ -1,0 +1,232 @@
+// The folder table: a dropped folder's sessions (and their sums per project and per UTC day) as the worker computed
+// them (src/worker/folder.ts; the rows of `ctxray analyze <folder> --json` sessions[]) — requests, recorded input,
+// output, cache read and write, recorded cost, hit rate and what cache misses cost — in the shared virtualized grid,
+// sortable by any column. A session row opens that session's full analysis; a project row lists its sessions.
+import './folder-table.css';
+import { el } from './dom.ts';
+import { formatCount, formatUsd } from '../render/format.ts';
+import type { GroupRow, SessionRow } from '../core/transcripts/index.ts';
+import type { FolderView } from '../worker/folder.ts';
+import { createVirtualGrid, gridCell, type GridColumn, type GridHandle } from './virtual-grid.ts';
+
+export type FolderTab = 'sessions' | 'projects' | 'days';
+
+type ColumnId = 'name' | 'agent' | 'start' | 'sessions' | 'requests' | 'input' | 'output' | 'cacheRead' | 'cacheWrite' | 'cost' | 'hitRate' | 'lost';
+
+const FIGURES: readonly GridColumn<ColumnId>[] = [
+  { id: 'requests', title: 'Requests', numeric: true, describe: 'API calls, its subagents’ included' },
+  { id: 'input', title: 'Input', numeric: true, describe: 'Uncached input tokens the provider recorded' },
+  { id: 'output', title: 'Output', numeric: true, describe: 'Output tokens the provider recorded' },
+  { id: 'cacheRead', title: 'Cache read', numeric: true, describe: 'Cache read tokens the provider recorded' },
+  { id: 'cacheWrite', title: 'Cache write', numeric: true, describe: 'Cache write tokens the provider recorded (5-minute and 1-hour)' },
+  { id: 'cost', title: 'Cost', numeric: true, describe: 'Recorded usage at the models’ prices, USD (unpriced models add nothing)' },
+  { id: 'hitRate', title: 'Hit rate', numeric: true, describe: 'Cache read ÷ all prompt tokens recorded' },
+  { id: 'lost', title: 'Lost to misses', numeric: true, describe: 'What the cache misses cost over hits, USD' },
+];
+
+const COLUMNS: Record<FolderTab, readonly GridColumn<ColumnId>[]> = {
+  sessions: [
+    { id: 'name', title: 'Session', numeric: false, describe: 'The session’s file, inside the dropped folder' },
+    { id: 'agent', title: 'Agent', numeric: false, describe: 'What wrote the log' },
+    { id: 'start', title: 'Start (UTC)', numeric: false, describe: 'Time of its first request' },
+    ...FIGURES,
+  ],
+  projects: [
+    { id: 'name', title: 'Project', numeric: false, describe: 'The first folder of the sessions’ paths' },
+    { id: 'sessions', title: 'Sessions', numeric: true, describe: 'Sessions in the project' },
+    ...FIGURES,
+  ],
+  days: [
+    { id: 'name', title: 'Day (UTC)', numeric: false, describe: 'The day of the requests' },
+    { id: 'sessions', title: 'Sessions', numeric: true, describe: 'Sessions with requests that day' },
+    ...FIGURES,
+  ],
+};
+
+const TAB_TITLES: Record<FolderTab, string> = { sessions: 'Sessions', projects: 'Per project', days: 'Per day' };
+
+type Row = SessionRow | GroupRow;
+const isSession = (row: Row): row is SessionRow => 'file' in row;
+const nameOf = (row: Row): string => (isSession(row) ? row.file : row.key === null ? '(no time)' : row.key === '' ? '(top level)' : row.key);
+const cacheWrite = (row: Row) => row.recorded.cacheWrite5m + row.recorded.cacheWrite1h;
+const percent = (value: number | null) => (value === null ? '–' : `${(value * 100).toFixed(1)}%`);
+
+function sortKey(row: Row, column: ColumnId): number | string {
+  switch (column) {
+    case 'name':
+      return nameOf(row);
+    case 'agent':
+      return isSession(row) ? row.agent : '';
+    case 'start':
+      return isSession(row) ? (row.start ?? '') : '';
+    case 'sessions':
+      return isSession(row) ? 1 : row.sessions;
+    case 'requests':
+      return row.requests;
+    case 'input':
+      return row.recorded.input;
+    case 'output':
+      return row.recorded.output;
+    case 'cacheRead':
+      return row.recorded.cacheRead;
+    case 'cacheWrite':
+      return cacheWrite(row);
+    case 'cost':
+      return row.cost;
+    case 'hitRate':
+      return row.hitRate ?? -1;
+    case 'lost':
+      return row.misses?.cost ?? -1;
+  }
+}
+
+/** Positions of `rows` sorted by a column (ties keep the worker's order: costliest first, days by date). */
+export function sortRows(rows: readonly Row[], column: ColumnId, descending: boolean): number[] {
+  const sign = descending ? -1 : 1;
+  return rows
+    .map((_, i) => i)
+    .sort((a, b) => {
+      const ka = sortKey(rows[a]!, column);
+      const kb = sortKey(rows[b]!, column);
+      const by = typeof ka === 'number' && typeof kb === 'number' ? ka - kb : String(ka).localeCompare(String(kb));
+      return by !== 0 ? sign * by : a - b;
+    });
+}
+
+function cells(row: Row): HTMLElement[] {
+  const own = isSession(row)
+    ? [
+        gridCell(row.file, false, row.file),
+        gridCell(row.agent, false),
+        gridCell(row.start === null ? '(no time)' : row.start.slice(0, 16).replace('T', ' '), false, row.start ?? undefined),
+      ]
+    : [gridCell(nameOf(row), false, nameOf(row)), gridCell(formatCount(row.sessions), true)];
+  const subagents = isSession(row) && row.subagents.files > 0 ? `${formatCount(row.subagents.requests)} of them in ${formatCount(row.subagents.files)} subagent${row.subagents.files === 1 ? '' : 's'}` : undefined;
+  const misses = row.misses;
+  return [
+    ...own,
+    gridCell(isSession(row) && row.subagents.files > 0 ? `${formatCount(row.requests)} (${formatCount(row.subagents.requests)} sub)` : formatCount(row.requests), true, subagents),
+    gridCell(formatCount(row.recorded.input), true),
+    gridCell(formatCount(row.recorded.output), true),
+    gridCell(formatCount(row.recorded.cacheRead), true),
+    gridCell(formatCount(cacheWrite(row)), true, `5-minute ${formatCount(row.recorded.cacheWrite5m)}, 1-hour ${formatCount(row.recorded.cacheWrite1h)}`),
+    gridCell(formatUsd(row.cost), true, isSession(row) && row.unpricedRequests > 0 ? `${formatCount(row.unpricedRequests)} request(s) on an unpriced model are not in it` : undefined),
+    gridCell(percent(row.hitRate), true),
+    gridCell(misses === null ? 'n/a' : formatUsd(misses.cost), true, misses === null ? 'No miss analysis for these requests' : `${formatCount(misses.count)} miss(es), ${formatCount(misses.tokens)} tokens`),
+  ];
+}
+
+export interface FolderTableState {
+  tab: FolderTab;
+  /** Only the sessions of this project (a project row was opened), or null for all. */
+  project: string | null;
+  /** The session opened last (its row is marked), or -1. */
+  opened: number;
+}
+
+export interface FolderTableHandle {
+  readonly element: HTMLElement;
+  readonly state: FolderTableState;
+  focus(): void;
+}
+
+/**
+ * `label` names the folder; `onOpen(i)` opens `folder.sessions[i]`. The state (tab, project filter, last opened)
+ * is kept by the caller, so coming back from a session shows the table as it was left.
+ */
+export function createFolderTable(folder: FolderView, label: string, state: FolderTableState, onOpen: (session: number) => void): FolderTableHandle {
+  const totals = folder.sessions.reduce(
+    (sum, row) => ({ requests: sum.requests + row.requests, cost: sum.cost + row.cost, lost: sum.lost + (row.misses?.cost ?? 0), misses: sum.misses || row.misses !== null }),
+    { requests: 0, cost: 0, lost: 0, misses: false },
+  );
+  const summary = el('p', { className: 'folder-summary', attrs: { id: 'folder-summary' } }, [
+    el('strong', { text: `${formatCount(folder.sessions.length)} session${folder.sessions.length === 1 ? '' : 's'}` }),
+    ` · ${formatCount(totals.requests)} requests · ${formatUsd(totals.cost)} recorded cost`,
+    totals.misses ? ` · ${formatUsd(totals.lost)} lost to cache misses` : '',
+    ` · ${formatCount(folder.files)} files read`,
+  ]);
+  const tabs = el('div', { className: 'folder-tabs', attrs: { role: 'group', 'aria-label': 'Table' } });
+  const filterNote = el('p', { className: 'folder-filter muted small' });
+  const host = el('div', { className: 'folder-grid-host' });
+  const element = el('section', { className: 'folder-table request-table', attrs: { 'aria-labelledby': 'folder-title' } }, [
+    el('h1', { className: 'folder-title', text: `Sessions in ${label}`, attrs: { id: 'folder-title', tabindex: '-1' } }),
+    el('p', { className: 'muted small', text: 'Recorded usage of each session, its subagents’ calls included (subagents get no row of their own). Open a session for its full analysis.' }),
+    summary,
+    tabs,
+    filterNote,
+    host,
+  ]);
+  let grid: GridHandle<ColumnId> | null = null;
+
+  const show = (): void => {
+    tabs.replaceChildren(
+      ...(['sessions', 'projects', 'days'] as const).map((tab) =>
+        el('button', {
+          className: 'folder-tab',
+          text: TAB_TITLES[tab],
+          attrs: { type: 'button', 'aria-pressed': String(tab === state.tab), 'data-tab': tab },
+          on: {
+            click: () => {
+              state.tab = tab;
+              state.project = null;
+              show();
+            },
+          },
+        }),
+      ),
+    );
+    const all: { row: Row; session: number }[] =
+      state.tab === 'sessions'
+        ? folder.sessions.flatMap((row, session) => (state.project === null || row.project === state.project ? [{ row, session }] : []))
+        : (state.tab === 'projects' ? folder.projects : folder.days).map((row) => ({ row, session: -1 }));
+    filterNote.replaceChildren(
+      ...(state.project === null
+        ? []
+        : [
+            `Sessions of project ${state.project || '(top level)'} · `,
+            el('button', { className: 'link', text: 'all sessions', attrs: { type: 'button' }, on: { click: () => ((state.project = null), show()) } }),
+          ]),
+    );
+    const rows = all.map((entry) => entry.row);
+    const columns = COLUMNS[state.tab];
+    let column: ColumnId = state.tab === 'days' ? 'name' : 'cost';
+    let descending = state.tab !== 'days';
+    const open = (item: number): void => {
+      const entry = all[item];
+      if (entry === undefined) return;
+      if (entry.session >= 0) onOpen(entry.session);
+      else if (state.tab === 'projects' && !isSession(entry.row)) {
+        state.tab = 'sessions';
+        state.project = entry.row.key ?? '';
+        show();
+      }
+    };
+    grid = createVirtualGrid<ColumnId>({
+      columns,
+      attrs: { id: 'folder-table', 'aria-label': `${TAB_TITLES[state.tab]}: arrow keys or j/k move, Enter opens`, 'data-tab': state.tab, 'data-rows': String(rows.length) },
+      itemAttribute: 'row',
+      rowIdPrefix: 'folder-row-',
+      cells: (item) => cells(rows[item]!),
+      onOpen: open,
+      onSort: (id) => {
+        descending = id === column ? !descending : columns.find((c) => c.id === id)?.numeric === true;
+        column = id;
+        grid?.setOrder(sortRows(rows, column, descending), { column, descending });
+      },
+      visibleRows: 14,
+      open: all.findIndex((entry) => entry.session === state.opened && entry.session >= 0),
+    });
+    grid.element.classList.add(`folder-${state.tab}`);
+    grid.setOrder(sortRows(rows, column, descending), { column, descending });
+    host.replaceChildren(grid.element);
+  };
+  show();
+
+  return {
+    element,
+    state,
+    focus() {
+      grid?.focus();
+    },
+  };
+}

@@ -1,0 +1,109 @@
+// A dropped folder, analysed one session at a time: its files are grouped into sessions (a session with its
+// subagents' transcripts, a Cline task's parts; src/core/folder/groups.ts), each session is read, analysed with the
+// CLI's default usage calibration, folded into the folder's sums (src/core/folder/accumulate.ts), and dropped. So a
+// folder of hundreds of sessions holds rows, never more than one session's analysis, and the rows are the ones
+// `ctxray analyze <folder> --json` gives in `sessions[]`. Each row names the inputs it was read from, so the page
+// can open that session's full analysis.
+import { analyzeInput } from '../core/analysis/analyze.ts';
+import { holdsNoRequestsByDesign } from '../core/analysis/unreadable.ts';
+import { usageCalibratedAnalysis } from '../core/cache/attach.ts';
+import type { InputFile, InputLimits } from '../core/input/index.ts';
+import { addSession, claudeCodeSessionId, emptyFolder, isFlatAgentFile, sessionGroups } from '../core/folder/index.ts';
+import { GENERATED_BY } from '../core/analysis/version.ts';
+import { PRICED_ON } from '../core/pricing/table.ts';
+import { sessionTableOf, type GroupRow, type SessionRow } from '../core/transcripts/index.ts';
+import type { InputBlob, ProgressInfo } from './protocol.ts';
+
+/** A session's row, with the indices of the inputs that make it (its own file first, then its subagents'). */
+export interface FolderSessionRow extends SessionRow {
+  inputs: number[];
+}
+
+export interface FolderView {
+  sessions: FolderSessionRow[];
+  projects: GroupRow[];
+  days: GroupRow[];
+  /** Log files read. */
+  files: number;
+  /** "<path>: <reason>" for each file that gave no request (unreadable, or not a request log). */
+  skipped: string[];
+}
+
+export interface FolderOptions {
+  signal: AbortSignal;
+  onProgress: (progress: ProgressInfo) => void;
+  limits?: Partial<InputLimits>;
+}
+
+/** How much of a flat `agent-*.jsonl` is read to find the session it belongs to (as the CLI's listing reads). */
+const HEAD_BYTES = 64 * 1024;
+
+const pathOf = (input: InputBlob): string => input.folderPath ?? input.name;
+
+async function flatSessionIds(inputs: readonly InputBlob[]): Promise<(string | null)[]> {
+  return Promise.all(
+    inputs.map(async (input) => {
+      if (!isFlatAgentFile(pathOf(input))) return null;
+      const head = await input.blob.slice(0, HEAD_BYTES).text();
+      // Whole lines only: a head that is the whole file gets the newline that ends its last line.
+      return claudeCodeSessionId(input.blob.size <= HEAD_BYTES ? `${head}\n` : head);
+    }),
+  );
+}
+
+export async function analyzeFolder(inputs: readonly InputBlob[], options: FolderOptions): Promise<FolderView> {
+  const ids = await flatSessionIds(inputs);
+  const groups = sessionGroups(inputs.map(pathOf), (i) => ids[i] ?? null);
+  const bytesTotal = inputs.reduce((sum, input) => sum + input.blob.size, 0);
+  const folder = emptyFolder(GENERATED_BY, PRICED_ON);
+  const inputsOf = new Map<SessionRow, number[]>();
+  const skipped: string[] = [];
+  let bytesBefore = 0;
+  let records = 0;
+  for (const [done, group] of groups.entries()) {
+    options.signal.throwIfAborted();
+    const offsets: number[] = [];
+    let groupBytes = 0;
+    for (const i of group) {
+      offsets.push(groupBytes);
+      groupBytes += inputs[i]!.blob.size;
+    }
+    const files: InputFile[] = group.map((i) => {
+      const input = inputs[i]!;
+      return { name: input.name, bytes: input.blob.stream(), size: input.blob.size, folderPath: pathOf(input) };
+    });
+    const sessions = { done, total: groups.length };
+    options.onProgress({ file: group[0]!, bytesRead: bytesBefore, bytesTotal, records, sessions });
+    try {
+      const read = await analyzeInput(files, {
+        signal: options.signal,
+        onProgress: (p) => options.onProgress({ file: group[p.file] ?? group[0]!, bytesRead: bytesBefore + (offsets[p.file] ?? 0) + p.bytesRead, bytesTotal, records: records + p.records, sessions }),
+        ...(options.limits !== undefined && { limits: options.limits }),
+      });
+      options.signal.throwIfAborted();
+      read.files.forEach((file, j) => {
+        records += file.records;
+        if (file.requests === 0 && (file.errors > 0 || !holdsNoRequestsByDesign(file))) {
+          const error = read.errors.find((e) => e.file === j);
+          skipped.push(`${files[j]?.folderPath ?? file.name}: ${error?.message ?? 'no request bodies found'}`);
+        }
+      });
+      const calibrated = usageCalibratedAnalysis(read);
+      const before = folder.parts.length;
+      addSession(folder, calibrated.analysis, { calibrated: calibrated.calibration !== null });
+      for (const part of folder.parts.slice(before)) inputsOf.set(part.row, group);
+    } catch (error) {
+      if (options.signal.aborted || !(error instanceof Error) || !(error.name === 'InputError' || error.name === 'WorkLimitError')) throw error;
+      skipped.push(`${files[0]?.folderPath ?? ''}: ${error.message}`);
+    }
+    bytesBefore += groupBytes;
+  }
+  const table = sessionTableOf(folder.parts);
+  return {
+    sessions: table.sessions.map((row) => ({ ...row, inputs: inputsOf.get(row) ?? [] })),
+    projects: table.projects,
+    days: table.days,
+    files: inputs.length,
+    skipped,
+  };
+}
