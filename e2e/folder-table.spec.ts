@@ -23,6 +23,8 @@ interface Row {
   subagents: { files: number; requests: number };
   recorded: { input: number; output: number; cacheRead: number; cacheWrite5m: number; cacheWrite1h: number };
   cost: number;
+  recordedRequests: number;
+  unpricedRequests: number;
   hitRate: number | null;
   misses: { cost: number } | null;
 }
@@ -97,6 +99,8 @@ async function dropFolder(page: Page, files: { path: string; base64: string }[])
 }
 
 const count = new Intl.NumberFormat('en-US');
+/** Every recorded request on a model without a price (Gemini): the table says so instead of $0. */
+const unpriced = (row: Row) => row.recordedRequests > 0 && row.unpricedRequests >= row.recordedRequests;
 const usd = (value: number) => `$${new Intl.NumberFormat('en-US', { minimumFractionDigits: 4, maximumFractionDigits: 4 }).format(value)}`;
 
 test.describe('a dropped folder of real sessions', () => {
@@ -135,9 +139,9 @@ test.describe('a dropped folder of real sessions', () => {
         count.format(r.output),
         count.format(r.cacheRead),
         count.format(r.cacheWrite5m + r.cacheWrite1h),
-        usd(row.cost),
+        unpriced(row) ? 'unpriced' : usd(row.cost),
         row.hitRate === null ? '–' : `${(row.hitRate * 100).toFixed(1)}%`,
-        row.misses === null ? 'n/a' : usd(row.misses.cost),
+        row.misses === null ? 'n/a' : unpriced(row) ? 'unpriced' : usd(row.misses.cost),
       ]);
     });
     await expect(page.locator('#folder-summary')).toContainText(`${cliRows.length} sessions`);

@@ -103,6 +103,8 @@ function cells(row: Row): HTMLElement[] {
     : [gridCell(nameOf(row), false, nameOf(row)), gridCell(formatCount(row.sessions), true)];
   const subagents = isSession(row) && row.subagents.files > 0 ? `${formatCount(row.subagents.requests)} of them in ${formatCount(row.subagents.files)} subagent${row.subagents.files === 1 ? '' : 's'}` : undefined;
   const misses = row.misses;
+  // A session whose every recorded request is on a model without a price (Gemini) has no cost, not a cost of $0.
+  const unpriced = isSession(row) && row.recordedRequests > 0 && row.unpricedRequests >= row.recordedRequests;
   return [
     ...own,
     gridCell(isSession(row) && row.subagents.files > 0 ? `${formatCount(row.requests)} (${formatCount(row.subagents.requests)} sub)` : formatCount(row.requests), true, subagents),
@@ -110,9 +112,9 @@ function cells(row: Row): HTMLElement[] {
     gridCell(formatCount(row.recorded.output), true),
     gridCell(formatCount(row.recorded.cacheRead), true),
     gridCell(formatCount(cacheWrite(row)), true, `5-minute ${formatCount(row.recorded.cacheWrite5m)}, 1-hour ${formatCount(row.recorded.cacheWrite1h)}`),
-    gridCell(formatUsd(row.cost), true, isSession(row) && row.unpricedRequests > 0 ? `${formatCount(row.unpricedRequests)} request(s) on an unpriced model are not in it` : undefined),
+    gridCell(unpriced ? 'unpriced' : formatUsd(row.cost), true, isSession(row) && row.unpricedRequests > 0 ? `${formatCount(row.unpricedRequests)} request(s) on a model without a price are not in it` : undefined),
     gridCell(percent(row.hitRate), true),
-    gridCell(misses === null ? 'n/a' : formatUsd(misses.cost), true, misses === null ? 'No miss analysis for these requests' : `${formatCount(misses.count)} miss(es), ${formatCount(misses.tokens)} tokens`),
+    gridCell(misses === null ? 'n/a' : unpriced ? 'unpriced' : formatUsd(misses.cost), true, misses === null ? 'No miss analysis for these requests' : `${formatCount(misses.count)} miss(es), ${formatCount(misses.tokens)} tokens`),
   ];
 }
 
