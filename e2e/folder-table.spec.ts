@@ -169,6 +169,30 @@ test.describe('a dropped folder of real sessions', () => {
     await expect(grid).toHaveAttribute('data-tab', 'days');
   });
 
+  test('a folder of one session opens it at once; Enter on a row opens that session; a folder without requests says so', async ({ page }) => {
+    await page.goto('./');
+    // The Cline task alone: one session (its parts read together), so its analysis opens, no table.
+    const task = files.filter((file) => file.path.startsWith('cline/'));
+    const cline = cliRows.find((row) => row.agent === 'cline-task')!;
+    await dropFolder(page, task);
+    await expect(page.locator('#request-table')).toHaveAttribute('data-requests', String(cline.requests));
+    await expect(page.locator('#folder-back')).toHaveCount(0);
+
+    // The keyboard: the second row (second costliest) opens with Enter.
+    await dropFolder(page, files);
+    const grid = page.locator('#folder-table');
+    await expect(grid).toHaveAttribute('data-rows', String(cliRows.length));
+    await grid.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect(page.locator('#request-table')).toHaveAttribute('data-requests', String(cliRows[1]!.requests));
+
+    // Nothing readable: a located notice, and the screen it was dropped on stays.
+    await dropFolder(page, [{ path: 'synthetic-not-a-log.json', base64: Buffer.from('{"synthetic": "not a request"}\n').toString('base64') }]);
+    await expect(page.locator('#notice')).toContainText('no session with a request could be read');
+    await expect(page.locator('#notice')).toContainText('synthetic-not-a-log.json');
+  });
+
   test('screenshots at 1440 and 390 px, light and dark; nothing wider than a phone screen', async ({ browser }) => {
     fs.mkdirSync(OUT, { recursive: true });
     for (const scheme of ['light', 'dark'] as const) {
