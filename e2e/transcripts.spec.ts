@@ -97,7 +97,7 @@ test('a real Claude Code request shows its unrecorded setup in the treemap and t
   );
   expect(areas.reduce((a, b) => (b.area > a.area ? b : a)).category).toBe('setup_inferred');
   await setup.click();
-  await expect(page.locator('.content h3')).toContainText('System & tools, inferred');
+  await expect(page.locator('.content h3')).toContainText('Not recorded, inferred');
   // Summary's prompt for the day is the recorded one (25,801 + 26,007 + 26,507 + 27,666): the requests' totals.
   await page.getByRole('tab', { name: 'Summary' }).click();
   await expect(page.locator('#summary-days tbody tr').first()).toContainText('105,981');

@@ -30,7 +30,7 @@ export const CATEGORY_LABELS: Readonly<Record<Category, string>> = {
   document: 'Documents',
   audio: 'Audio',
   other: 'Other',
-  setup_inferred: 'System & tools, inferred',
+  setup_inferred: 'Not recorded, inferred',
 };
 
 /** The page surfaces the palette is checked against (must match --surface in src/ui/styles.css). */

@@ -21,7 +21,7 @@ export function renderContent(host: HTMLElement, request: RequestView, segment: 
     host.replaceChildren(
       el('section', { className: 'content', attrs: { 'aria-label': 'Segment content', 'data-segment': String(segment) } }, [
         el('h3', {}, [swatch(s.category), CATEGORY_LABELS[s.category]]),
-        el('p', { text: `The transcript does not record the system prompt and tool definitions the agent sent: ${unrecordedSetupText(s.tokens)} (the recorded prompt minus the blocks rebuilt from the transcript). The cache simulation sends it as the start of every prompt.` }),
+        el('p', { text: `The transcript does not record all the agent sent: ${unrecordedSetupText(s.tokens, request.unrecorded)} (the recorded prompt minus the blocks rebuilt from the transcript). The cache simulation sends it as the start of every prompt.` }),
       ]),
     );
     return;

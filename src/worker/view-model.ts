@@ -1,5 +1,6 @@
 // The text-free view of an analysis that the worker posts to the page. Payload text stays in the worker and is
 // fetched on demand (the `segment-text` query), so a log of hundreds of MB never crosses into the page.
+import type { UnrecordedPart } from '../core/cache/unrecorded-setup.ts';
 import type { CacheMarker, Category, ReadError, RequestNoteCode, WireFormat } from '../core/model.ts';
 
 /**
@@ -35,6 +36,8 @@ export interface RequestView {
   overhead: number;
   byCategory: Partial<Record<Category, number>>;
   segments: SegmentView[];
+  /** What its `setup_inferred` segment stands for (core/cache/unrecorded-setup.ts); empty when it has none. */
+  unrecorded: UnrecordedPart[];
   messageCount: number;
   notes: RequestNoteCode[];
   /** The prompt size the provider recorded for this request (input + cache reads + cache writes), when the log has it. */

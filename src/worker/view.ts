@@ -1,4 +1,5 @@
 // Builds the text-free AnalysisView the page renders from the core Analysis (which keeps the text in the worker).
+import { unrecordedParts } from '../core/cache/unrecorded-setup.ts';
 import type { Analysis } from '../core/analysis/types.ts';
 import type { ParsedRequest, WireFormat } from '../core/model.ts';
 import { MODELS } from '../core/pricing/table.ts';
@@ -88,6 +89,7 @@ export function buildView(analysis: Analysis): AnalysisView {
         })),
         ...unrecordedSetupSegment(tokens?.byCategory.setup_inferred ?? 0),
       ],
+      unrecorded: unrecordedParts(request),
     };
   });
   const formats: WireFormat[] = [];

@@ -147,3 +147,38 @@ describe('exactness with an inferred setup', () => {
     ]);
   });
 });
+
+describe('what the inferred part stands for', () => {
+  const line = (type: string, payload: unknown, timestamp: string) => JSON.stringify({ timestamp, type, payload });
+  const tokens = (input: number, cached: number, t: string) =>
+    line('event_msg', { type: 'token_count', info: { total_token_usage: { input_tokens: input, cached_input_tokens: cached, output_tokens: 5, reasoning_output_tokens: 0, total_tokens: input + 5 } } }, t);
+  // A synthetic Codex rollout: base_instructions recorded, tools not; the second call carries encrypted reasoning.
+  const rollout = [
+    line('session_meta', { id: 'x', base_instructions: { text: 'You are a synthetic agent.' } }, '2026-01-01T00:00:00.000Z'),
+    line('turn_context', { model: 'gpt-5.3-codex' }, '2026-01-01T00:00:00.500Z'),
+    line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'fix it' }] }, '2026-01-01T00:00:01.000Z'),
+    line('response_item', { type: 'reasoning', summary: [], encrypted_content: 'gAAAAsynthetic' }, '2026-01-01T00:00:02.000Z'),
+    line('response_item', { type: 'function_call', call_id: 'c1', name: 'shell', arguments: '{}' }, '2026-01-01T00:00:02.100Z'),
+    tokens(3000, 0, '2026-01-01T00:00:02.200Z'),
+    line('response_item', { type: 'function_call_output', call_id: 'c1', output: 'ok' }, '2026-01-01T00:00:03.000Z'),
+    line('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'done' }] }, '2026-01-01T00:00:04.000Z'),
+    tokens(6100, 2944, '2026-01-01T00:00:04.100Z'),
+  ].join('\n');
+
+  it('Claude Code: the system prompt and tools', async () => {
+    const analysis = await analyzeInput([{ name: 'session.jsonl', bytes: encode(SESSION) }]);
+    const record = buildRecord(analysis) as { requests: { unrecorded: string[] }[] };
+    expect(record.requests.map((r) => r.unrecorded)).toEqual([['system_prompt', 'tools'], ['system_prompt', 'tools'], ['system_prompt', 'tools']]);
+    expect(buildView(analysis).requests[0]!.unrecorded).toEqual(['system_prompt', 'tools']);
+  });
+
+  it('Codex: the tools, and the hidden reasoning once a call carries it; said so in the report', async () => {
+    const analysis = await analyzeInput([{ name: 'rollout-2026-01-01T00-00-00-abc.jsonl', bytes: encode(rollout) }]);
+    const record = buildRecord(analysis) as { requests: { unrecorded: string[] }[] };
+    expect(record.requests.map((r) => r.unrecorded)).toEqual([['tools'], ['tools', 'hidden_reasoning']]);
+    const validate = analysisValidator();
+    expect(validate(record), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+    const html = renderHtmlReport(analysis, analysis.cache!, { content: false });
+    expect(html).toContain('tools and hidden reasoning, not recorded, ≈');
+  });
+});

@@ -3,6 +3,7 @@
 // Its own Content-Security-Policy allows nothing but its one stylesheet (by hash), so it works offline and cannot
 // fetch or send anything. Payload-derived text (tool names, block text) appears only with `content: true`, and
 // every string that reaches the page is HTML-escaped.
+import { unrecordedParts } from '../../core/cache/unrecorded-setup.ts';
 import { createHash } from 'node:crypto';
 import type { Analysis } from '../../core/analysis/types.ts';
 import type { CacheAnalysis, Finding } from '../../core/cache/index.ts';
@@ -208,7 +209,7 @@ function treemapSection(analysis: Analysis): string {
       const segment = request.segments[cell.segment];
       const label =
         segment === undefined
-          ? unrecordedSetupText(setup)
+          ? unrecordedSetupText(setup, unrecordedParts(request))
           : `${segment.path} · ${CATEGORY_LABELS[segment.category]} · ${formatTokens(counts.segments[cell.segment] ?? 0, counts.exact)} tokens`;
       return `<rect class="f-${cell.category}" x="${cell.x0.toFixed(1)}" y="${cell.y0.toFixed(1)}" width="${Math.max(0, cell.x1 - cell.x0).toFixed(1)}" height="${Math.max(0, cell.y1 - cell.y0).toFixed(1)}"><title>${escapeHtml(label)}</title></rect>`;
     })
@@ -221,7 +222,7 @@ function treemapSection(analysis: Analysis): string {
 <p>${legend}</p>
 <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${TREEMAP_WIDTH} ${TREEMAP_HEIGHT}" role="img" aria-label="Treemap of request ${largest + 1}'s segments by tokens">${rects}</svg>
 <p class="muted">Each rectangle is one block, sized by tokens and coloured by category; hover for its path.${
-    setup > 0 ? ` The transcript does not record what the agent sent before its first block: ${escapeHtml(unrecordedSetupText(setup))}.` : ''
+    setup > 0 ? ` The transcript does not record all the agent sent: ${escapeHtml(unrecordedSetupText(setup, unrecordedParts(request)))}.` : ''
   }</p></section>`;
 }
 

@@ -1,6 +1,7 @@
 // The versioned JSON record of an analysis (`--json`), described by docs/analysis.schema.json.
 // It carries counts, codes, JSON paths and hashes only: never request text, tool names or ids, and file names only
 // as paths relative to the folder given (sessions[].file), never absolute ones.
+import { unrecordedParts, type UnrecordedPart } from '../cache/unrecorded-setup.ts';
 import type { CacheMarker, Category, ParsedRequest, RecordedUsage, WireFormat } from '../model.ts';
 import type { OverheadTokens, RequestTokens, Tokenizer } from '../tokens/counter.ts';
 import type { Analysis, AnalysisFile, ModelUse, ResolvedModel, TokenTotals } from './types.ts';
@@ -44,6 +45,8 @@ export interface RequestRecord {
   };
   segments: SegmentRecord[];
   notes: string[];
+  /** What `tokens.byCategory.setup_inferred` stands for (unrecorded-setup.ts); empty where the log records it all. */
+  unrecorded: UnrecordedPart[];
   recorded: (RecordedUsage & { prompt: number }) | null;
   /** When the request was sent (ISO 8601, UTC), when the log records it. */
   timestamp: string | null;
@@ -163,6 +166,7 @@ export function requestRecord(request: ParsedRequest, tokens: RequestTokens, mod
       cacheMarker: segment.cacheMarker?.ttl ?? null,
     })),
     notes: noteCodes(request, tokens),
+    unrecorded: unrecordedParts(request),
     recorded: request.recorded ? { ...request.recorded, prompt: promptOf(request.recorded) } : null,
     timestamp: isoTime(request.timestamp),
   };

@@ -83,7 +83,7 @@ export function renderTreemap(host: HTMLElement, request: RequestView, options: 
   const describe = (segment: number): string => {
     const s = request.segments[segment];
     if (!s) return '';
-    if (s.category === 'setup_inferred') return `${CATEGORY_LABELS[s.category]}: ${unrecordedSetupText(s.tokens)}`;
+    if (s.category === 'setup_inferred') return `${CATEGORY_LABELS[s.category]}: ${unrecordedSetupText(s.tokens, request.unrecorded)}`;
     const tool = s.toolName ? ` · ${visibleLabel(s.toolName)}` : '';
     return `${CATEGORY_LABELS[s.category]}${tool} · ${formatCategoryTokens(s.tokens, s.category, request.exact)} tokens · ${formatBytes(s.bytes)} · ${visibleLabel(s.path)}`;
   };
@@ -99,7 +99,7 @@ export function renderTreemap(host: HTMLElement, request: RequestView, options: 
         s.toolName ? el('span', { className: 'muted', text: ` ${visibleLabel(s.toolName)}` }) : null,
       ]),
       setup
-        ? el('div', { text: unrecordedSetupText(s.tokens) })
+        ? el('div', { text: unrecordedSetupText(s.tokens, request.unrecorded) })
         : el('div', { text: `${formatCategoryTokens(s.tokens, s.category, request.exact)} tokens · ${formatBytes(s.bytes)}` }),
       // The inferred setup has no path: it is no block of the log.
       ...(setup ? [] : [el('div', { className: 'mono', text: visibleLabel(s.path) })]),
