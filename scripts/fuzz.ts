@@ -106,8 +106,13 @@ function mainThread(): void {
   const options = parsed;
   const started = Date.now();
   process.stdout.write(`fuzz: ${options.runs.toLocaleString('en-US')} inputs, seed ${options.seed}, per-input budget ${options.budgetMs} ms\n`);
-  // The worker registers tsx itself: loader hooks from `--import tsx` do not carry over to worker threads.
-  const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(import.meta.url)}); });`;
+  // The worker registers tsx itself: loader hooks from `--import tsx` do not carry over to worker threads. The
+  // asset hooks, registered last so they resolve first, serve Vite's `?url` imports (the worker target loads the
+  // app's worker modules).
+  const assetHooks = new URL('./asset-url-hooks.mjs', import.meta.url).href;
+  const bootstrap =
+    `import('tsx/esm/api').then((tsx) => { tsx.register(); return import('node:module'); })` +
+    `.then((m) => { m.register(${JSON.stringify(assetHooks)}); return import(${JSON.stringify(import.meta.url)}); });`;
   const worker = new Worker(bootstrap, { eval: true, workerData: options });
   let current = '(setup)';
   let lastBeat = Date.now();

@@ -40,7 +40,8 @@ export interface ProgressInfo {
   sessions?: { done: number; total: number };
 }
 
-export type ErrorKind = 'cancelled' | 'input' | 'no-analysis' | 'unknown-query' | 'internal';
+/** `protocol`: the message itself was malformed (a field of the wrong type, an unknown type, a reused id). */
+export type ErrorKind = 'cancelled' | 'input' | 'no-analysis' | 'unknown-query' | 'protocol' | 'internal';
 
 export interface WorkerError {
   kind: ErrorKind;

@@ -19,6 +19,14 @@ export interface WorkerSession {
 /** A failure the page shows as is (bad params, nothing loaded). Any other exception is reported as internal. */
 export class QueryError extends Error {}
 
+/** Longest name quoted back in a refusal: enough to recognize it, too short to carry a payload. */
+const QUOTE_CHARS = 40;
+
+/** A name from a message (a query, a section, a type) as a refusal quotes it: JSON-escaped and cut. */
+export function quoteName(name: string): string {
+  return JSON.stringify(name.length > QUOTE_CHARS ? `${name.slice(0, QUOTE_CHARS)}…` : name);
+}
+
 /** Shared guard: most handlers need an analyzed input. */
 export function requireSession(session: WorkerSession | null): WorkerSession {
   if (session === null) throw new QueryError('No input has been analyzed yet.');

@@ -1,0 +1,156 @@
+// The worker's message loop without the worker global: checks each message from the page, runs it, and posts
+// exactly one reply per request (an answer, a view or a located failure). worker.ts wires it to `self`; the
+// fuzzer (tests/fuzz) drives it with hostile messages in Node.
+import { analyzeInput } from '../core/analysis/analyze.ts';
+import { WIRE_IMPORTERS } from '../core/formats/registry.ts';
+import type { InputFile } from '../core/input/index.ts';
+import { QUERY_HANDLERS } from './handlers.ts';
+import type { FromWorker, InputBlob, ProgressInfo, ToWorker, WorkerError } from './protocol.ts';
+import { QueryError, quoteName, type WorkerSession } from './session.ts';
+import { buildView, sectionsOf } from './view.ts';
+import { analyzeFolder } from './folder.ts';
+
+/** Progress messages at most this often: a 500 MB file must not flood the page with messages. */
+const PROGRESS_INTERVAL_MS = 80;
+
+/**
+ * Most bytes one file may decompress to in the app: 2 GiB instead of the CLI's 8 GiB. A browser tab has far less
+ * memory and patience than a CLI process, and a gzip bomb must reach its limit in seconds, after which the page
+ * replaces this worker (src/ui/app.ts). Larger logs are for `ctxray analyze`.
+ */
+export const APP_MAX_DECOMPRESSED_BYTES = 2 * 1024 * 1024 * 1024;
+
+/** The id a refusal carries when the message had no usable id of its own (the page matches no request to it). */
+export const UNADDRESSED = -1;
+
+type Checked = { ok: true; message: ToWorker } | { ok: false; id: number; message: string };
+
+const shapeOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Whether `data` is a message of the protocol (src/worker/protocol.ts); if not, which field is wrong. */
+export function checkMessage(data: unknown): Checked {
+  if (!isRecord(data)) return { ok: false, id: UNADDRESSED, message: `The worker got a message that is ${shapeOf(data)}, not an object.` };
+  const { id, type } = data;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) {
+    return { ok: false, id: UNADDRESSED, message: `Message field \`id\` must be a non-negative integer (it is ${typeof id === 'number' ? String(id) : shapeOf(id)}).` };
+  }
+  const refuse = (message: string): Checked => ({ ok: false, id, message });
+  if (type === 'cancel') return { ok: true, message: { type, id } };
+  if (type === 'query') {
+    if (typeof data['name'] !== 'string') return refuse(`Message field \`name\` of query ${id} must be a string (it is ${shapeOf(data['name'])}).`);
+    return { ok: true, message: { type, id, name: data['name'], params: data['params'] } };
+  }
+  if (type !== 'analyze' && type !== 'analyze-folder') {
+    return refuse(`Message field \`type\` must be analyze, analyze-folder, cancel or query (it is ${typeof type === 'string' ? quoteName(type) : shapeOf(type)}).`);
+  }
+  const { inputs, options } = data;
+  if (!Array.isArray(inputs)) return refuse(`Message field \`inputs\` of ${type} ${id} must be a list (it is ${shapeOf(inputs)}).`);
+  for (let i = 0; i < inputs.length; i++) {
+    const input: unknown = inputs[i];
+    if (!isRecord(input) || typeof input['name'] !== 'string') return refuse(`Message field \`inputs[${i}].name\` of ${type} ${id} must be a string.`);
+    if (!(input['blob'] instanceof Blob)) return refuse(`Message field \`inputs[${i}].blob\` of ${type} ${id} must be a File or Blob.`);
+    if (input['folderPath'] !== undefined && typeof input['folderPath'] !== 'string') return refuse(`Message field \`inputs[${i}].folderPath\` of ${type} ${id} must be a string.`);
+  }
+  if (type === 'analyze-folder') return { ok: true, message: { type, id, inputs: inputs as InputBlob[] } };
+  if (!isRecord(options)) return refuse(`Message field \`options\` of analyze ${id} must be an object (it is ${shapeOf(options)}).`);
+  const { format, model } = options;
+  if (format !== undefined && format !== 'auto' && !(typeof format === 'string' && Object.hasOwn(WIRE_IMPORTERS, format))) {
+    return refuse(`Message field \`options.format\` of analyze ${id} must be auto or a wire format (it is ${typeof format === 'string' ? quoteName(format) : shapeOf(format)}).`);
+  }
+  if (model !== undefined && typeof model !== 'string') return refuse(`Message field \`options.model\` of analyze ${id} must be a string (it is ${shapeOf(model)}).`);
+  return { ok: true, message: data as unknown as ToWorker };
+}
+
+function failure(error: unknown, signal: AbortSignal): WorkerError {
+  if (signal.aborted) return { kind: 'cancelled', message: 'Cancelled.' };
+  if (error instanceof QueryError) return { kind: 'unknown-query', message: error.message };
+  // A work limit (LIMIT_RECORDS, …) is a refusal of the input like any other located input error.
+  if (error instanceof Error && (error.name === 'InputError' || error.name === 'WorkLimitError')) return { kind: 'input', message: error.message };
+  const message = error instanceof Error ? error.message : String(error);
+  return { kind: 'internal', message: `Internal error in the analysis: ${message}` };
+}
+
+/**
+ * A message handler over one worker's state (the current session and the running requests). The returned promise
+ * settles once the message's reply has been posted (at once for a cancel or a refused message).
+ */
+export function createDispatcher(post: (message: FromWorker) => void): (data: unknown) => Promise<void> {
+  let session: WorkerSession | null = null;
+  const running = new Map<number, AbortController>();
+
+  /** Posts progress for request `id`, at most every PROGRESS_INTERVAL_MS. */
+  function progressPoster(id: number): (progress: ProgressInfo) => void {
+    let lastProgress = 0;
+    return (progress) => {
+      const now = performance.now();
+      if (now - lastProgress < PROGRESS_INTERVAL_MS) return;
+      lastProgress = now;
+      post({ type: 'progress', id, progress });
+    };
+  }
+
+  async function analyze(message: Extract<ToWorker, { type: 'analyze' }>, signal: AbortSignal): Promise<void> {
+    const files: InputFile[] = message.inputs.map((input) => ({ name: input.name, bytes: input.blob.stream(), size: input.blob.size }));
+    const onProgress = progressPoster(message.id);
+    // Drop the previous session first so its memory can be reclaimed while the new input is read.
+    session = null;
+    const analysis = await analyzeInput(files, {
+      ...(message.options.format !== undefined && { format: message.options.format }),
+      ...(message.options.model !== undefined && { model: message.options.model }),
+      signal,
+      onProgress,
+      limits: { maxDecompressedBytes: APP_MAX_DECOMPRESSED_BYTES },
+    });
+    signal.throwIfAborted();
+    session = { requests: analysis.requests, sections: sectionsOf(analysis), analysis, inputs: message.inputs };
+    post({ type: 'analyzed', id: message.id, view: buildView(analysis) });
+  }
+
+  /** A folder's table: the session on screen stays (the table opens sessions as new analyses). */
+  async function analyzeFolderMessage(message: Extract<ToWorker, { type: 'analyze-folder' }>, signal: AbortSignal): Promise<void> {
+    const folder = await analyzeFolder(message.inputs, { signal, onProgress: progressPoster(message.id), limits: { maxDecompressedBytes: APP_MAX_DECOMPRESSED_BYTES } });
+    signal.throwIfAborted();
+    post({ type: 'folder-analyzed', id: message.id, folder });
+  }
+
+  async function query(message: Extract<ToWorker, { type: 'query' }>, signal: AbortSignal): Promise<void> {
+    const handler = Object.hasOwn(QUERY_HANDLERS, message.name) ? QUERY_HANDLERS[message.name] : undefined;
+    if (!handler) throw new QueryError(`Unknown query ${quoteName(message.name)}.`);
+    const value = await handler(session, message.params, signal);
+    post({ type: 'answer', id: message.id, value });
+  }
+
+  return async (data) => {
+    const checked = checkMessage(data);
+    if (!checked.ok) {
+      post({ type: 'failed', id: checked.id, error: { kind: 'protocol', message: checked.message } });
+      return;
+    }
+    const message = checked.message;
+    if (message.type === 'cancel') {
+      running.get(message.id)?.abort();
+      return;
+    }
+    // Two requests under one id could not be told apart by their replies, nor cancelled one at a time.
+    if (running.has(message.id)) {
+      post({ type: 'failed', id: message.id, error: { kind: 'protocol', message: `Request ${message.id} is already running; every request needs its own id.` } });
+      return;
+    }
+    const controller = new AbortController();
+    running.set(message.id, controller);
+    try {
+      const work =
+        message.type === 'analyze'
+          ? analyze(message, controller.signal)
+          : message.type === 'analyze-folder'
+            ? analyzeFolderMessage(message, controller.signal)
+            : query(message, controller.signal);
+      await work;
+    } catch (error: unknown) {
+      post({ type: 'failed', id: message.id, error: failure(error, controller.signal) });
+    } finally {
+      running.delete(message.id);
+    }
+  };
+}
