@@ -2,7 +2,7 @@
 // sql.js runs in the worker under the production CSP, and a WAL-mode sidecar is refused.
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, ROOT, test } from './fixtures.ts';
+import { dropFolder, expect, folderFiles, ROOT, test } from './fixtures.ts';
 
 const EXAMPLES = path.join(ROOT, 'examples/clearing');
 
@@ -48,20 +48,6 @@ test('a sidecar chosen with its -wal companion is refused as not offline', async
   await expect(page.locator('.clearing-result')).toContainText('incomplete snapshot');
 });
 
-/** Every file of a case folder, as the page would read it from a dropped folder (relative path, bytes). */
-function caseFolder(dir: string): { path: string; base64: string }[] {
-  const out: { path: string; base64: string }[] = [];
-  const walk = (rel: string) => {
-    for (const name of fs.readdirSync(path.join(dir, rel))) {
-      const child = rel === '' ? name : `${rel}/${name}`;
-      if (fs.statSync(path.join(dir, child)).isDirectory()) walk(child);
-      else out.push({ path: child, base64: fs.readFileSync(path.join(dir, child)).toString('base64') });
-    }
-  };
-  walk('');
-  return out;
-}
-
 test('the start screen opens the clearing workspace with no request log, and keeps its form across re-renders', async ({ page }) => {
   await page.goto('./');
   await page.locator('#open-clearing').click();
@@ -85,31 +71,7 @@ test('the start screen opens the clearing workspace with no request log, and kee
 
 test('a dropped case folder is recognised by role and shows its verdict with no request log loaded', async ({ page }) => {
   await page.goto('./');
-  // A folder drop as Chromium delivers it: DataTransferItems whose webkitGetAsEntry gives directory entries.
-  await page.evaluate((folder) => {
-    const fileEntry = (rel: string, base64: string) => {
-      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-      const name = rel.split('/').pop()!;
-      return { isFile: true, isDirectory: false, name, fullPath: `/case/${rel}`, file: (ok: (f: File) => void) => ok(new File([bytes], name)) };
-    };
-    const dirEntry = (fullPath: string, children: unknown[]) => ({
-      isFile: false,
-      isDirectory: true,
-      name: fullPath.split('/').pop()!,
-      fullPath,
-      createReader: () => {
-        let done = false;
-        return { readEntries: (ok: (e: unknown[]) => void) => ok(done ? [] : ((done = true), children)) };
-      },
-    });
-    const journals = folder.filter((f) => f.path.startsWith('journals/')).map((f) => fileEntry(f.path, f.base64));
-    const top = folder.filter((f) => !f.path.includes('/')).map((f) => fileEntry(f.path, f.base64));
-    const root = dirEntry('/case', [...top, dirEntry('/case/journals', journals)]);
-    const transfer = { types: ['Files'], files: [], items: [{ kind: 'file', webkitGetAsEntry: () => root }] };
-    const drop = new DragEvent('drop', { bubbles: true, cancelable: true });
-    Object.defineProperty(drop, 'dataTransfer', { value: transfer });
-    document.body.dispatchEvent(drop);
-  }, caseFolder(path.join(EXAMPLES, 'build')));
+  await dropFolder(page, 'case', folderFiles(path.join(EXAMPLES, 'build')));
   await expect(page.locator('.clearing-card[data-api="anthropic-messages"] .clearing-verdict')).toHaveText('BUILD');
   await expect(page.locator('#request-table')).toHaveCount(0);
   await expect(page.locator('#notice')).toHaveCount(0);

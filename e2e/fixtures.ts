@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test as base, type Page, type Request } from '@playwright/test';
+import { filesBelow } from '../tests/conformance/real-session-folder.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const REAL_FIXTURES = path.resolve(ROOT, '../shared/fixtures/real');
@@ -120,4 +121,56 @@ export async function copyLink(page: Page): Promise<string> {
   await page.locator('#copy-link').click();
   await expect.poll(() => page.evaluate(() => (window as unknown as { copied?: string }).copied ?? null)).not.toBeNull();
   return page.evaluate(() => (window as unknown as { copied: string }).copied);
+}
+
+/** The files below `dir` (paths relative to it, with `/`), with their bytes, for `dropFolder`. */
+export function folderFiles(dir: string): { path: string; base64: string }[] {
+  return filesBelow(dir).map((rel) => ({ path: rel, base64: readFileSync(path.join(dir, rel)).toString('base64') }));
+}
+
+/**
+ * Drops a folder named `name` holding `files` the way Chromium hands one over: a DataTransferItem whose
+ * webkitGetAsEntry gives a directory entry, read through its readers (one batch, then an empty one).
+ */
+export async function dropFolder(page: Page, name: string, files: { path: string; base64: string }[]): Promise<void> {
+  await page.evaluate(
+    ({ name, files }) => {
+      type Entry = { isFile: boolean; isDirectory: boolean; name: string; fullPath: string; [key: string]: unknown };
+      const folders = new Map<string, Entry[]>();
+      const entries = new Map<string, Entry>();
+      const folder = (fullPath: string): Entry[] => {
+        const known = folders.get(fullPath);
+        if (known !== undefined) return known;
+        const children: Entry[] = [];
+        folders.set(fullPath, children);
+        const entry: Entry = {
+          isFile: false,
+          isDirectory: true,
+          name: fullPath.split('/').pop()!,
+          fullPath,
+          createReader: () => {
+            let done = false;
+            return { readEntries: (ok: (e: unknown[]) => void) => ok(done ? [] : ((done = true), children)) };
+          },
+        };
+        entries.set(fullPath, entry);
+        const parent = fullPath.slice(0, fullPath.lastIndexOf('/'));
+        if (parent !== '') folder(parent).push(entry);
+        return children;
+      };
+      folder(`/${name}`);
+      for (const file of files) {
+        const fullPath = `/${name}/${file.path}`;
+        const base = fullPath.split('/').pop()!;
+        const bytes = Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
+        folder(fullPath.slice(0, fullPath.lastIndexOf('/'))).push({ isFile: true, isDirectory: false, name: base, fullPath, file: (ok: (f: File) => void) => ok(new File([bytes], base)) });
+      }
+      const root = entries.get(`/${name}`);
+      const transfer = { types: ['Files'], files: [], items: [{ kind: 'file', webkitGetAsEntry: () => root }] };
+      const drop = new DragEvent('drop', { bubbles: true, cancelable: true });
+      Object.defineProperty(drop, 'dataTransfer', { value: transfer });
+      document.body.dispatchEvent(drop);
+    },
+    { name, files },
+  );
 }

@@ -6,15 +6,12 @@
 // test-results/screenshots/ for a human to look at.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
-import { expect, hasRealFixtures, REAL_FIXTURES, ROOT, test } from './fixtures.ts';
-import { asSubagent } from '../tests/transcripts/claude-code-session.ts';
+import { dropFolder, expect, folderFiles, hasRealFixtures, REAL_FIXTURES, ROOT, test } from './fixtures.ts';
+import { buildRealSessionFolder } from '../tests/conformance/real-session-folder.ts';
 
 const OUT = path.join(ROOT, 'test-results', 'screenshots');
 const real = path.join(REAL_FIXTURES, 'transcripts');
-const cc = (name: string) => path.join(real, 'claude-code', name);
 
 interface Row {
   file: string;
@@ -29,75 +26,6 @@ interface Row {
   misses: { cost: number } | null;
 }
 
-const sessionIdOf = (file: string): string =>
-  fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as { sessionId?: string }).find((l) => typeof l.sessionId === 'string')!.sessionId!;
-
-/** The temp folder `<dir>/projects`, and its files (path below it, base64) in sorted order. */
-function buildFolder(): { dir: string; files: { path: string; base64: string }[] } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxray-e2e-folder-'));
-  const put = (to: string, bytes: Buffer | string) => {
-    fs.mkdirSync(path.dirname(path.join(dir, 'projects', to)), { recursive: true });
-    fs.writeFileSync(path.join(dir, 'projects', to), bytes);
-  };
-  const short = sessionIdOf(cc('short.jsonl'));
-  const heavy = sessionIdOf(cc('tool_heavy.jsonl'));
-  put(`-real-a/${short}.jsonl`, fs.readFileSync(cc('short.jsonl')));
-  put(`-real-a/${heavy}.jsonl`, fs.readFileSync(cc('tool_heavy.jsonl')));
-  put(`-real-b/${sessionIdOf(cc('session-624a4a58.jsonl'))}.jsonl`, fs.readFileSync(cc('session-624a4a58.jsonl')));
-  put('-real-a/agent-derived1.jsonl', asSubagent(fs.readFileSync(cc('tool_heavy.jsonl'), 'utf8').replaceAll(heavy, short), 'derived1'));
-  for (const agent of ['codex', 'gemini-cli']) for (const name of fs.readdirSync(path.join(real, agent))) put(`${agent}/${name}`, fs.readFileSync(path.join(real, agent, name)));
-  for (const task of fs.readdirSync(path.join(real, 'cline'))) {
-    for (const name of fs.readdirSync(path.join(real, 'cline', task))) put(`cline/${task}/${name}`, fs.readFileSync(path.join(real, 'cline', task, name)));
-  }
-  const below = (folder: string): string[] =>
-    fs.readdirSync(path.join(dir, 'projects', folder), { withFileTypes: true }).flatMap((entry) => {
-      const rel = folder === '' ? entry.name : `${folder}/${entry.name}`;
-      return entry.isDirectory() ? below(rel) : [rel];
-    });
-  return { dir, files: below('').map((rel) => ({ path: rel, base64: fs.readFileSync(path.join(dir, 'projects', rel)).toString('base64') })) };
-}
-
-/** Drops `projects/` with its files the way Chromium hands over a dropped folder. */
-async function dropFolder(page: Page, files: { path: string; base64: string }[]): Promise<void> {
-  await page.evaluate((all) => {
-    type Entry = { isFile: boolean; isDirectory: boolean; name: string; fullPath: string; [key: string]: unknown };
-    const folders = new Map<string, Entry[]>();
-    const folderEntry = (fullPath: string): Entry[] => {
-      let children = folders.get(fullPath);
-      if (children !== undefined) return children;
-      children = [];
-      folders.set(fullPath, children);
-      const list = children;
-      const entry: Entry = {
-        isFile: false,
-        isDirectory: true,
-        name: fullPath.split('/').pop()!,
-        fullPath,
-        createReader: () => {
-          let done = false;
-          return { readEntries: (ok: (e: unknown[]) => void) => ok(done ? [] : ((done = true), list)) };
-        },
-      };
-      const parent = fullPath.slice(0, fullPath.lastIndexOf('/'));
-      if (parent !== '') folderEntry(parent).push(entry);
-      else (window as unknown as { rootEntry: Entry }).rootEntry = entry;
-      return children;
-    };
-    folderEntry('/projects');
-    for (const file of all) {
-      const fullPath = `/projects/${file.path}`;
-      const name = fullPath.split('/').pop()!;
-      const bytes = Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
-      folderEntry(fullPath.slice(0, fullPath.lastIndexOf('/'))).push({ isFile: true, isDirectory: false, name, fullPath, file: (ok: (f: File) => void) => ok(new File([bytes], name)) });
-    }
-    const root = (window as unknown as { rootEntry: Entry }).rootEntry;
-    const transfer = { types: ['Files'], files: [], items: [{ kind: 'file', webkitGetAsEntry: () => root }] };
-    const drop = new DragEvent('drop', { bubbles: true, cancelable: true });
-    Object.defineProperty(drop, 'dataTransfer', { value: transfer });
-    document.body.dispatchEvent(drop);
-  }, files);
-}
-
 const count = new Intl.NumberFormat('en-US');
 /** Every recorded request on a model without a price (Gemini): the table says so instead of $0. */
 const unpriced = (row: Row) => row.recordedRequests > 0 && row.unpricedRequests >= row.recordedRequests;
@@ -110,7 +38,8 @@ test.describe('a dropped folder of real sessions', () => {
   let cliRows: Row[] = [];
 
   test.beforeAll(() => {
-    ({ dir, files } = buildFolder());
+    dir = buildRealSessionFolder(real, { nested: false, agents: ['codex', 'gemini-cli'] });
+    files = folderFiles(path.join(dir, 'projects'));
     const out = execFileSync(process.execPath, [path.join(ROOT, 'bin/ctxray.mjs'), 'analyze', 'projects', '--json', '-'], { cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     cliRows = (JSON.parse(out) as { sessions: Row[] }).sessions;
   });
@@ -120,7 +49,7 @@ test.describe('a dropped folder of real sessions', () => {
 
   test('shows the CLI sessions[] table; a row opens its session and "← Sessions" comes back', async ({ page }) => {
     await page.goto('./');
-    await dropFolder(page, files);
+    await dropFolder(page, 'projects', files);
     const grid = page.locator('#folder-table');
     await expect(grid).toHaveAttribute('data-rows', String(cliRows.length));
     expect(cliRows.some((row) => row.file.includes('agent-'))).toBe(false);
@@ -174,12 +103,12 @@ test.describe('a dropped folder of real sessions', () => {
     // The Cline task alone: one session (its parts read together), so its analysis opens, no table.
     const task = files.filter((file) => file.path.startsWith('cline/'));
     const cline = cliRows.find((row) => row.agent === 'cline-task')!;
-    await dropFolder(page, task);
+    await dropFolder(page, 'projects', task);
     await expect(page.locator('#request-table')).toHaveAttribute('data-requests', String(cline.requests));
     await expect(page.locator('#folder-back')).toHaveCount(0);
 
     // The keyboard: the second row (second costliest) opens with Enter.
-    await dropFolder(page, files);
+    await dropFolder(page, 'projects', files);
     const grid = page.locator('#folder-table');
     await expect(grid).toHaveAttribute('data-rows', String(cliRows.length));
     await grid.focus();
@@ -188,7 +117,7 @@ test.describe('a dropped folder of real sessions', () => {
     await expect(page.locator('#request-table')).toHaveAttribute('data-requests', String(cliRows[1]!.requests));
 
     // Nothing readable: a located notice, and the screen it was dropped on stays.
-    await dropFolder(page, [{ path: 'synthetic-not-a-log.json', base64: Buffer.from('{"synthetic": "not a request"}\n').toString('base64') }]);
+    await dropFolder(page, 'projects', [{ path: 'synthetic-not-a-log.json', base64: Buffer.from('{"synthetic": "not a request"}\n').toString('base64') }]);
     await expect(page.locator('#notice')).toContainText('no session with a request could be read');
     await expect(page.locator('#notice')).toContainText('synthetic-not-a-log.json');
   });
@@ -200,7 +129,7 @@ test.describe('a dropped folder of real sessions', () => {
         const context = await browser.newContext({ colorScheme: scheme, viewport: { width, height: width > 400 ? 900 : 844 } });
         const page = await context.newPage();
         await page.goto('./');
-        await dropFolder(page, files);
+        await dropFolder(page, 'projects', files);
         await expect(page.locator('#folder-table')).toHaveAttribute('data-rows', String(cliRows.length));
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         expect(overflow, `${scheme} ${width}px`).toBeLessThanOrEqual(0);

@@ -4,7 +4,6 @@
 // (<session>/subagents/agent-*.jsonl) and flat (agent-*.jsonl beside its session). Every row equals the CLI's
 // sessions[] row, and the per-project and per-day tables equal the CLI's terminal tables' sums.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeCommand } from '../../src/cli/commands/analyze.ts';
@@ -12,16 +11,12 @@ import { sessionRecordRow } from '../../src/core/transcripts/index.ts';
 import type { InputBlob } from '../../src/worker/protocol.ts';
 import { analyzeFolder, type FolderView } from '../../src/worker/folder.ts';
 import { runInProcess } from '../cli/in-process.ts';
-import { asSubagent } from '../transcripts/claude-code-session.ts';
+import { buildRealSessionFolder, filesBelow } from './real-session-folder.ts';
 
 const real = path.resolve(__dirname, '../../../shared/fixtures/real/transcripts');
 const present = fs.existsSync(path.join(real, 'claude-code'));
 const suite = present ? describe : describe.skip;
 const title = present ? 'the app folder table on real sessions (../shared/fixtures/real/transcripts)' : `the app folder table on real sessions: SKIPPED, ${real} is absent`;
-
-const sessionIdOf = (file: string): string =>
-  (fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as { sessionId?: unknown }).find((l) => typeof l.sessionId === 'string')!.sessionId as string);
-const cc = (name: string) => path.join(real, 'claude-code', name);
 
 let dir = '';
 /** Every file below `projects`, as a folder drop hands them to the worker: sorted, named by their path in it. */
@@ -29,32 +24,8 @@ let inputs: InputBlob[] = [];
 
 beforeAll(() => {
   if (!present) return;
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxray-app-folder-'));
-  const put = (to: string, bytes: Buffer | string) => {
-    fs.mkdirSync(path.dirname(path.join(dir, 'projects', to)), { recursive: true });
-    fs.writeFileSync(path.join(dir, 'projects', to), bytes);
-  };
-  const short = sessionIdOf(cc('short.jsonl'));
-  const long = sessionIdOf(cc('session-624a4a58.jsonl'));
-  put(`-real-a/${short}.jsonl`, fs.readFileSync(cc('short.jsonl')));
-  put(`-real-a/${sessionIdOf(cc('tool_heavy.jsonl'))}.jsonl`, fs.readFileSync(cc('tool_heavy.jsonl')));
-  put(`-real-b/${long}.jsonl`, fs.readFileSync(cc('session-624a4a58.jsonl')));
-  const heavy = fs.readFileSync(cc('tool_heavy.jsonl'), 'utf8');
-  // tool_heavy's lines as subagents: flat beside the short session, nested under the long one.
-  put('-real-a/agent-derived1.jsonl', asSubagent(heavy.replaceAll(sessionIdOf(cc('tool_heavy.jsonl')), short), 'derived1'));
-  put(`-real-b/${long}/subagents/agent-derived2.jsonl`, asSubagent(heavy.replaceAll(sessionIdOf(cc('tool_heavy.jsonl')), long), 'derived2'));
-  for (const agent of ['codex', 'gemini-cli', 'pi']) for (const name of fs.readdirSync(path.join(real, agent))) put(`${agent}/${name}`, fs.readFileSync(path.join(real, agent, name)));
-  for (const task of fs.readdirSync(path.join(real, 'cline'))) {
-    for (const name of fs.readdirSync(path.join(real, 'cline', task))) put(`cline/${task}/${name}`, fs.readFileSync(path.join(real, 'cline', task, name)));
-  }
-  const below = (folder: string): string[] =>
-    fs.readdirSync(path.join(dir, 'projects', folder), { withFileTypes: true }).flatMap((entry) => {
-      const rel = folder === '' ? entry.name : `${folder}/${entry.name}`;
-      return entry.isDirectory() ? below(rel) : [rel];
-    });
-  inputs = below('')
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-    .map((rel) => ({ name: `projects/${rel}`, folderPath: rel, blob: new Blob([fs.readFileSync(path.join(dir, 'projects', rel))]) }));
+  dir = buildRealSessionFolder(real, { nested: true, agents: ['codex', 'gemini-cli', 'pi'] });
+  inputs = filesBelow(path.join(dir, 'projects')).map((rel) => ({ name: `projects/${rel}`, folderPath: rel, blob: new Blob([fs.readFileSync(path.join(dir, 'projects', rel))]) }));
 });
 afterAll(() => {
   if (dir !== '') fs.rmSync(dir, { recursive: true, force: true });
