@@ -108,10 +108,14 @@ export function lazyFileStream(full: string): ReadableStream<Uint8Array> {
 /** Bytes of a file's start read to find the session id its lines carry (a Claude Code line is rarely longer). */
 const HEAD_BYTES = 64 * 1024;
 
-/** The session id a Claude Code transcript's first lines carry, or null (unreadable, not a transcript). */
+/**
+ * The session id a Claude Code transcript's first lines carry, or null (unreadable, not a transcript, not a regular
+ * file: a named pipe is never read here, that would block and take the bytes its analysis needs).
+ */
 export function peekSessionId(full: string): string | null {
   let fd: number | null = null;
   try {
+    if (!fs.statSync(full).isFile()) return null;
     fd = fs.openSync(full, 'r');
     const buffer = Buffer.alloc(HEAD_BYTES);
     const read = fs.readSync(fd, buffer, 0, HEAD_BYTES, 0);
@@ -158,8 +162,9 @@ export function companionFiles(full: string, shown: string): FolderFile[] {
     const subagents = path.join(dir, stem, 'subagents');
     for (const name of agentNames(subagents)) add(path.join(subagents, name), path.join(shownDir, stem, 'subagents', name));
     // Claude Code names a session's file by its id; the id its lines carry decides when the file was renamed.
-    const ids = new Set([stem, peekSessionId(full) ?? stem]);
-    for (const name of agentNames(dir)) {
+    const flat = agentNames(dir);
+    const ids = new Set(flat.length > 0 ? [stem, peekSessionId(full) ?? stem] : []);
+    for (const name of flat) {
       const agentFull = path.join(dir, name);
       const id = peekSessionId(agentFull);
       if (id !== null && ids.has(id)) add(agentFull, path.join(shownDir, name));
