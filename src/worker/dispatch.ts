@@ -5,6 +5,7 @@ import { analyzeInput } from '../core/analysis/analyze.ts';
 import { WIRE_IMPORTERS } from '../core/formats/registry.ts';
 import type { InputFile } from '../core/input/index.ts';
 import { QUERY_HANDLERS } from './handlers.ts';
+import { precomputeDupes } from './handlers/dupes.ts';
 import type { FromWorker, InputBlob, ProgressInfo, ToWorker, WorkerError } from './protocol.ts';
 import { QueryError, quoteName, type WorkerSession } from './session.ts';
 import { buildView, sectionsOf } from './view.ts';
@@ -77,6 +78,8 @@ function failure(error: unknown, signal: AbortSignal): WorkerError {
  */
 export function createDispatcher(post: (message: FromWorker) => void): (data: unknown) => Promise<void> {
   let session: WorkerSession | null = null;
+  /** Stops the background work of the session on screen (precomputed panel answers) when it is replaced. */
+  let sessionWork: AbortController | null = null;
   const running = new Map<number, AbortController>();
 
   /** Posts progress for request `id`, at most every PROGRESS_INTERVAL_MS. */
@@ -95,6 +98,8 @@ export function createDispatcher(post: (message: FromWorker) => void): (data: un
     const onProgress = progressPoster(message.id);
     // Drop the previous session first so its memory can be reclaimed while the new input is read.
     session = null;
+    sessionWork?.abort();
+    sessionWork = null;
     const analysis = await analyzeInput(files, {
       ...(message.options.format !== undefined && { format: message.options.format }),
       ...(message.options.model !== undefined && { model: message.options.model }),
@@ -105,6 +110,9 @@ export function createDispatcher(post: (message: FromWorker) => void): (data: un
     signal.throwIfAborted();
     session = { requests: analysis.requests, sections: sectionsOf(analysis), analysis, inputs: message.inputs };
     post({ type: 'analyzed', id: message.id, view: buildView(analysis) });
+    // Work a panel would otherwise start on its first visit, done while the user reads the first view.
+    sessionWork = new AbortController();
+    precomputeDupes(session, sessionWork.signal);
   }
 
   /** A folder's table: the session on screen stays (the table opens sessions as new analyses). */

@@ -1,6 +1,7 @@
 // What the worker keeps about the current input: the full analysis (with payload text) that the page never sees.
 import type { ParsedRequest } from '../core/model.ts';
 import type { InputBlob } from './protocol.ts';
+import type { DupesRecord } from '../core/dupes/index.ts';
 
 export interface WorkerSession {
   /** Parsed requests with their segment text, aligned by index with `AnalysisView.requests`. */
@@ -14,6 +15,11 @@ export interface WorkerSession {
   analysis: unknown;
   /** The inputs as the page sent them (Blobs), for handlers that re-read bytes (e.g. a sidecar). */
   inputs: InputBlob[];
+  /**
+   * The loaded log's ctxray.dupes/1 record, measured in the background from the moment the analysis is posted
+   * (src/worker/handlers/dupes.ts), so the Duplicates panel answers at once; absent until started.
+   */
+  dupes?: Promise<DupesRecord>;
 }
 
 /** A failure the page shows as is (bad params, nothing loaded). Any other exception is reported as internal. */

@@ -9,6 +9,8 @@ import { readEnvelopeBytes } from './envelope.ts';
 import { coneReplayEventBlocks } from './adapters/conereplay-v1.ts';
 import { requestLogBlocks } from './request-log.ts';
 import { buildDupesRecord, type DupesRecord } from './record.ts';
+import { BlockMeasurer } from './measure.ts';
+import type { Conversations } from '../cache/conversations.ts';
 import { isPlainObject, type SourceOutcome } from './types.ts';
 import { gunzipChunks, hasGzipMagic } from '../input/gzip.ts';
 import { readRequests, WorkLimitError, type InputLimits } from '../input/index.ts';
@@ -101,15 +103,50 @@ function jsonlTraceBlocks(bytes: Uint8Array): SourceOutcome {
   return coneReplayEventBlocks(parsed.value);
 }
 
-/** The record for requests already read (the web app's loaded log): request-log-last-requests-v1. */
-export function dupesRecordForRequests(requests: readonly ParsedRequest[], skippedRecords: number): DupesRecord {
-  if (requests.length === 0 && skippedRecords > 0) {
-    return buildDupesRecord(
-      { ok: false, refusal: refuse('UNSUPPORTED_INPUT', { skippedRecords }), adapter: null, mapping: 'request-log-last-requests-v1' },
-      { skippedRecords },
-    );
+/** A log none of whose records could be read is no log of requests: refused, not measured as empty. */
+function unreadLogRecord(skippedRecords: number): DupesRecord {
+  return buildDupesRecord(
+    { ok: false, refusal: refuse('UNSUPPORTED_INPUT', { skippedRecords }), adapter: null, mapping: 'request-log-last-requests-v1' },
+    { skippedRecords },
+  );
+}
+
+/**
+ * The record for requests already read (the web app's loaded log): request-log-last-requests-v1. `conversations`
+ * are the requests' conversations when the cache analysis found them already (else found here).
+ */
+export function dupesRecordForRequests(requests: readonly ParsedRequest[], skippedRecords: number, conversations?: Conversations): DupesRecord {
+  if (requests.length === 0 && skippedRecords > 0) return unreadLogRecord(skippedRecords);
+  return buildDupesRecord({ ok: true, source: requestLogBlocks(requests, conversations) }, { skippedRecords });
+}
+
+export interface SlicedOptions {
+  conversations?: Conversations;
+  /** Blocks measured between two pauses. */
+  sliceBlocks: number;
+  /** Awaited between slices: the caller answers other work there (the web worker yields to its message queue). */
+  pause: () => Promise<void>;
+  signal?: AbortSignal;
+}
+
+/** The same record as `dupesRecordForRequests`, measured in slices with a pause between them; abortable. */
+export async function dupesRecordForRequestsInSlices(
+  requests: readonly ParsedRequest[],
+  skippedRecords: number,
+  options: SlicedOptions,
+): Promise<DupesRecord> {
+  if (requests.length === 0 && skippedRecords > 0) return unreadLogRecord(skippedRecords);
+  const source = requestLogBlocks(requests, options.conversations);
+  const measurer = new BlockMeasurer();
+  const slice = Math.max(1, options.sliceBlocks);
+  for (let i = 0; i < source.blocks.length; i++) {
+    measurer.add(source.blocks[i]!);
+    if ((i + 1) % slice === 0) {
+      await options.pause();
+      options.signal?.throwIfAborted();
+    }
   }
-  return buildDupesRecord({ ok: true, source: requestLogBlocks(requests) }, { skippedRecords });
+  return buildDupesRecord({ ok: true, source }, { skippedRecords, measured: measurer.finish() });
 }
 
 function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {

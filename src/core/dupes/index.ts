@@ -1,8 +1,8 @@
 // Library entry of the duplicate-context contract (docs/dupes.md).
-export { evaluateDupesInput, evaluateDupesInputDetailed, dupesRecordForRequests, classifyDupesInput } from './evaluate.ts';
-export type { DupesEvaluation, DupesInput, DupesInputKind, EvaluateOptions } from './evaluate.ts';
+export { evaluateDupesInput, evaluateDupesInputDetailed, dupesRecordForRequests, dupesRecordForRequestsInSlices, classifyDupesInput } from './evaluate.ts';
+export type { DupesEvaluation, DupesInput, DupesInputKind, EvaluateOptions, SlicedOptions } from './evaluate.ts';
 export { readEnvelopeBytes, readEnvelopeValue, SUITE } from './envelope.ts';
-export { measureBlocks } from './measure.ts';
+export { BlockMeasurer, measureBlocks } from './measure.ts';
 export type { DuplicateGroup, DupesTotals, MeasuredBlock, Measurement } from './measure.ts';
 export { buildDupesRecord, dupesRecordJson, exitCodeOf, DUPES_SCHEMA, DUPES_CLAIMS } from './record.ts';
 export type { DupesRecord, DupesResult } from './record.ts';

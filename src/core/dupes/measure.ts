@@ -57,59 +57,73 @@ function factsOf(text: string): TextFacts {
   return { bytes: utf8.length, tokens: countWhitespaceTokens(text), hash: bytesToHex(sha256(utf8)) };
 }
 
-export function measureBlocks(source: readonly SourceBlock[]): Measurement {
-  const factsByText = new Map<string, TextFacts>();
-  const indicesByHash = new Map<string, number[]>();
-  const blocks: MeasuredBlock[] = [];
-  let bytes = 0;
-  let tokens = 0;
-  for (let index = 0; index < source.length; index++) {
-    const { text, origin, scope } = source[index] as SourceBlock;
-    let facts = factsByText.get(text);
+/**
+ * Measures blocks one at a time, so a caller that must stay responsive (the web worker) can pause between slices;
+ * `measureBlocks` is the same in one go. Blocks are indexed in the order they are added.
+ */
+export class BlockMeasurer {
+  private readonly factsByText = new Map<string, TextFacts>();
+  private readonly indicesByHash = new Map<string, number[]>();
+  private readonly blocks: MeasuredBlock[] = [];
+  private bytes = 0;
+  private tokens = 0;
+
+  add({ text, origin, scope }: SourceBlock): void {
+    const index = this.blocks.length;
+    let facts = this.factsByText.get(text);
     if (facts === undefined) {
       facts = factsOf(text);
-      factsByText.set(text, facts);
+      this.factsByText.set(text, facts);
     }
     const block: MeasuredBlock = { index, bytes: facts.bytes, tokens: facts.tokens, hash: facts.hash };
     if (origin !== null) block.origin = origin;
-    blocks.push(block);
-    bytes += facts.bytes;
-    tokens += facts.tokens;
+    this.blocks.push(block);
+    this.bytes += facts.bytes;
+    this.tokens += facts.tokens;
     // A NUL never occurs in a hex hash: the key cannot collide across scopes.
     const key = scope === undefined ? facts.hash : `${scope}\u0000${facts.hash}`;
-    const seen = indicesByHash.get(key);
-    if (seen === undefined) indicesByHash.set(key, [index]);
+    const seen = this.indicesByHash.get(key);
+    if (seen === undefined) this.indicesByHash.set(key, [index]);
     else seen.push(index);
   }
 
-  const duplicates: DuplicateGroup[] = [];
-  let duplicateBlocks = 0;
-  let wastedBytes = 0;
-  let wastedTokens = 0;
-  // Map iteration follows first insertion, so groups come out in order of their first occurrence.
-  for (const indices of indicesByHash.values()) {
-    if (indices.length < 2) continue;
-    const first = blocks[indices[0] as number] as MeasuredBlock;
-    const hash = first.hash;
-    const copies = indices.length - 1;
-    const group: DuplicateGroup = {
-      hash,
-      occurrences: indices.length,
-      indices,
-      copies,
-      bytesPerBlock: first.bytes,
-      tokensPerBlock: first.tokens,
-      wastedBytes: copies * first.bytes,
-      wastedTokens: copies * first.tokens,
+  finish(): Measurement {
+    const { blocks } = this;
+    const duplicates: DuplicateGroup[] = [];
+    let duplicateBlocks = 0;
+    let wastedBytes = 0;
+    let wastedTokens = 0;
+    // Map iteration follows first insertion, so groups come out in order of their first occurrence.
+    for (const indices of this.indicesByHash.values()) {
+      if (indices.length < 2) continue;
+      const first = blocks[indices[0] as number] as MeasuredBlock;
+      const hash = first.hash;
+      const copies = indices.length - 1;
+      const group: DuplicateGroup = {
+        hash,
+        occurrences: indices.length,
+        indices,
+        copies,
+        bytesPerBlock: first.bytes,
+        tokensPerBlock: first.tokens,
+        wastedBytes: copies * first.bytes,
+        wastedTokens: copies * first.tokens,
+      };
+      duplicates.push(group);
+      duplicateBlocks += copies;
+      wastedBytes += group.wastedBytes;
+      wastedTokens += group.wastedTokens;
+    }
+    return {
+      blocks,
+      duplicates,
+      totals: { blocks: blocks.length, bytes: this.bytes, tokens: this.tokens, duplicateBlocks, wastedBytes, wastedTokens },
     };
-    duplicates.push(group);
-    duplicateBlocks += copies;
-    wastedBytes += group.wastedBytes;
-    wastedTokens += group.wastedTokens;
   }
-  return {
-    blocks,
-    duplicates,
-    totals: { blocks: blocks.length, bytes, tokens, duplicateBlocks, wastedBytes, wastedTokens },
-  };
+}
+
+export function measureBlocks(source: readonly SourceBlock[]): Measurement {
+  const measurer = new BlockMeasurer();
+  for (const block of source) measurer.add(block);
+  return measurer.finish();
 }

@@ -1,6 +1,6 @@
 // The versioned machine-readable record `ctxray.dupes/1` (schema: docs/dupes.schema.json) and its verdict.
 import type { ReasonCode, RefusalDetail } from './codes.ts';
-import { measureBlocks, type DuplicateGroup, type DupesTotals, type MeasuredBlock } from './measure.ts';
+import { measureBlocks, type DuplicateGroup, type DupesTotals, type MeasuredBlock, type Measurement } from './measure.ts';
 import type { AdapterName, MappingName, SourceOutcome } from './types.ts';
 import { WHITESPACE_TOKENIZER } from '../tokens/whitespace.ts';
 
@@ -51,6 +51,8 @@ const EMPTY_TOTALS: DupesTotals = { blocks: 0, bytes: 0, tokens: 0, duplicateBlo
 export interface RecordOptions {
   /** Records of a request log that could not be read: a run without duplicates is then `unknown`, not `pass`. */
   skippedRecords?: number;
+  /** The outcome's blocks measured already, in their order (a `BlockMeasurer` run in slices); else measured here. */
+  measured?: Measurement;
 }
 
 /**
@@ -76,7 +78,7 @@ export function buildDupesRecord(outcome: SourceOutcome, options: RecordOptions 
     };
   }
   const { adapter, mapping, blocks, ignoredParts } = outcome.source;
-  const measured = measureBlocks(blocks);
+  const measured = options.measured ?? measureBlocks(blocks);
   let result: DupesResult;
   let reason: ReasonCode | null = null;
   let detail: RefusalDetail | null = null;

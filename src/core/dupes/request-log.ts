@@ -4,7 +4,7 @@
 // is a duplicate only of another block of the same request (a system prompt each conversation sends once is
 // not). The same tool result or file read twice inside one request is; near-duplicates are a separate measure.
 import type { Category, ParsedRequest } from '../model.ts';
-import { findConversations } from '../cache/conversations.ts';
+import { findConversations, type Conversations } from '../cache/conversations.ts';
 import type { BlockSource, SourceBlock } from './types.ts';
 
 /** Segment categories that are message text (the system prompt / instructions counted as a message). */
@@ -21,9 +21,10 @@ const IGNORED: ReadonlySet<Category> = new Set<Category>(['tool_call', 'image', 
  * The last request of each conversation (conversations as the cache analysis finds them: a request continuing
  * or editing an earlier one's messages joins its conversation), in file order; within a request, its segments
  * in serialization order: each system, user, assistant, tool-result or thinking segment is one block of its text.
+ * `conversations`: the cache analysis's, when it ran already (finding them is most of the work on a long log).
  */
-export function requestLogBlocks(requests: readonly ParsedRequest[]): BlockSource {
-  const { conversationOf } = findConversations(requests);
+export function requestLogBlocks(requests: readonly ParsedRequest[], conversations: Conversations = findConversations(requests)): BlockSource {
+  const { conversationOf } = conversations;
   const lastOf = new Map<number, number>();
   conversationOf.forEach((conversation, i) => lastOf.set(conversation, i));
   const blocks: SourceBlock[] = [];

@@ -1,6 +1,7 @@
 // Worker side of the Duplicates panel: the ctxray.dupes/1 record for the loaded input, or for a file dropped on
 // the panel (an envelope, an adapter envelope, a ConeReplay trace or another log). Text-free answer.
-import { dupesRecordForRequests, evaluateDupesInput, type DupesRecord } from '../../core/dupes/index.ts';
+import { dupesRecordForRequests, dupesRecordForRequestsInSlices, evaluateDupesInput, type DupesRecord } from '../../core/dupes/index.ts';
+import type { Conversations } from '../../core/cache/conversations.ts';
 import { QueryError, type WorkerSession } from '../session.ts';
 
 export interface DupesParams {
@@ -37,6 +38,35 @@ function readErrorCount(analysis: unknown): number {
   return Array.isArray(errors) ? errors.length : 0;
 }
 
+/** The cache analysis's conversations, when it ran: the record reuses them instead of finding them again. */
+function conversationsOf(session: WorkerSession): Conversations | undefined {
+  const found = session.sections['conversations'] as Conversations | undefined;
+  return found !== undefined && found.conversationOf.length === session.requests.length ? found : undefined;
+}
+
+/** Blocks measured between two yields to the worker's queue: a few ms of hashing, so queries wait no longer. */
+const SLICE_BLOCKS = 1000;
+
+const yieldToQueue = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Starts measuring the loaded log's record in the background (slices, yielding to the page's questions between
+ * them), so a first visit to the Duplicates panel finds it ready. A file-only input (an envelope opened as the
+ * main input, no requests) is measured on demand instead. `signal` stops it when the session is replaced.
+ */
+export function precomputeDupes(session: WorkerSession, signal: AbortSignal): void {
+  if (session.requests.length === 0) return;
+  const pending = dupesRecordForRequestsInSlices(session.requests, readErrorCount(session.analysis), {
+    conversations: conversationsOf(session),
+    sliceBlocks: SLICE_BLOCKS,
+    pause: yieldToQueue,
+    signal,
+  });
+  // A replaced session's measurement stops; nobody waits for it.
+  pending.catch(() => undefined);
+  session.dupes = pending;
+}
+
 export async function dupesQuery(session: WorkerSession | null, params: unknown, signal: AbortSignal): Promise<DupesAnswer> {
   const { file, name } = readParams(params);
   let record: DupesRecord;
@@ -52,7 +82,7 @@ export async function dupesQuery(session: WorkerSession | null, params: unknown,
     record =
       session.requests.length === 0 && single !== undefined
         ? await evaluateBlob(single.blob, single.name, signal)
-        : dupesRecordForRequests(session.requests, readErrorCount(session.analysis));
+        : await (session.dupes ?? dupesRecordForRequests(session.requests, readErrorCount(session.analysis), conversationsOf(session)));
   }
   return { source, record };
 }
