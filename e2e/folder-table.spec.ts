@@ -16,6 +16,7 @@ const real = path.join(REAL_FIXTURES, 'transcripts');
 interface Row {
   file: string;
   agent: string;
+  start: string | null;
   requests: number;
   subagents: { files: number; requests: number };
   recorded: { input: number; output: number; cacheRead: number; cacheWrite5m: number; cacheWrite1h: number };
@@ -94,8 +95,17 @@ test.describe('a dropped folder of real sessions', () => {
     await expect(grid).toHaveAttribute('data-rows', String(projects.size));
     await grid.locator('.rt-body .rt-row', { hasText: '-real-a' }).click();
     await expect(grid).toHaveAttribute('data-rows', String(cliRows.filter((row) => row.file.startsWith('-real-a/')).length));
+    await page.locator('#folder-all').click();
+    await expect(grid).toHaveAttribute('data-rows', String(cliRows.length));
+    // Per day: opening a day lists the sessions with requests that day.
     await page.locator('.folder-tab[data-tab="days"]').click();
     await expect(grid).toHaveAttribute('data-tab', 'days');
+    // Those real sessions each run within one day.
+    const feb10 = cliRows.filter((row) => row.start?.startsWith('2026-02-10')).length;
+    expect(feb10).toBeGreaterThan(1);
+    await grid.locator('.rt-body .rt-row', { hasText: '2026-02-10' }).click();
+    await expect(grid).toHaveAttribute('data-rows', String(feb10));
+    await expect(page.locator('.folder-filter')).toContainText('Sessions with requests on 2026-02-10');
   });
 
   test('a folder of one session opens it at once; Enter on a row opens that session; a folder without requests says so', async ({ page }) => {

@@ -423,7 +423,7 @@ export class App {
       if (view.sessions.length === 1 && only) single = only.inputs.flatMap((i) => inputs[i] ?? []);
       else if (view.sessions.length === 0) this.setMessage({ kind: 'error', text: `${label}: no session with a request could be read.`, details: notes });
       else {
-        this.folder = { view, inputs, label, state: { tab: 'sessions', project: null, opened: -1 } };
+        this.folder = { view, inputs, label, state: { tab: 'sessions', only: null, opened: -1 } };
         this.source = null;
         this.view = null;
         this.clearingOnly = false;

@@ -1,12 +1,12 @@
 // The folder table: a dropped folder's sessions (and their sums per project and per UTC day) as the worker computed
 // them (src/worker/folder.ts; the rows of `ctxray analyze <folder> --json` sessions[]) — requests, recorded input,
 // output, cache read and write, recorded cost, hit rate and what cache misses cost — in the shared virtualized grid,
-// sortable by any column. A session row opens that session's full analysis; a project row lists its sessions.
+// sortable by any column. A session row opens that session's full analysis; a project or day row lists its sessions.
 import './folder-table.css';
 import { el } from './dom.ts';
 import { formatCount, formatUsd } from '../render/format.ts';
 import type { GroupRow, SessionRow } from '../core/transcripts/index.ts';
-import type { FolderView } from '../worker/folder.ts';
+import type { FolderSessionRow, FolderView } from '../worker/folder.ts';
 import { createVirtualGrid, gridCell, type GridColumn, type GridHandle } from './virtual-grid.ts';
 
 export type FolderTab = 'sessions' | 'projects' | 'days';
@@ -120,10 +120,15 @@ function cells(row: Row): HTMLElement[] {
 
 export interface FolderTableState {
   tab: FolderTab;
-  /** Only the sessions of this project (a project row was opened), or null for all. */
-  project: string | null;
+  /** Only the sessions of a project or with requests on a day (that row was opened), or null for all. */
+  only: { tab: 'projects' | 'days'; key: string | null } | null;
   /** The session opened last (its row is marked), or -1. */
   opened: number;
+}
+
+function belongs(row: FolderSessionRow, only: FolderTableState['only']): boolean {
+  if (only === null) return true;
+  return only.tab === 'projects' ? row.project === only.key : row.days.includes(only.key);
 }
 
 export interface FolderTableHandle {
@@ -170,7 +175,7 @@ export function createFolderTable(folder: FolderView, label: string, state: Fold
           on: {
             click: () => {
               state.tab = tab;
-              state.project = null;
+              state.only = null;
               show();
             },
           },
@@ -179,14 +184,14 @@ export function createFolderTable(folder: FolderView, label: string, state: Fold
     );
     const all: { row: Row; session: number }[] =
       state.tab === 'sessions'
-        ? folder.sessions.flatMap((row, session) => (state.project === null || row.project === state.project ? [{ row, session }] : []))
+        ? folder.sessions.flatMap((row, session) => (belongs(row, state.only) ? [{ row, session }] : []))
         : (state.tab === 'projects' ? folder.projects : folder.days).map((row) => ({ row, session: -1 }));
     filterNote.replaceChildren(
-      ...(state.project === null
+      ...(state.only === null
         ? []
         : [
-            `Sessions of project ${state.project || '(top level)'} · `,
-            el('button', { className: 'link', text: 'all sessions', attrs: { type: 'button' }, on: { click: () => ((state.project = null), show()) } }),
+            state.only.tab === 'projects' ? `Sessions of project ${state.only.key || '(top level)'} · ` : `Sessions with requests on ${state.only.key ?? '(no time)'} · `,
+            el('button', { className: 'link', text: 'all sessions', attrs: { type: 'button', id: 'folder-all' }, on: { click: () => ((state.only = null), show()) } }),
           ]),
     );
     const rows = all.map((entry) => entry.row);
@@ -197,9 +202,9 @@ export function createFolderTable(folder: FolderView, label: string, state: Fold
       const entry = all[item];
       if (entry === undefined) return;
       if (entry.session >= 0) onOpen(entry.session);
-      else if (state.tab === 'projects' && !isSession(entry.row)) {
+      else if (state.tab !== 'sessions' && !isSession(entry.row)) {
+        state.only = { tab: state.tab, key: entry.row.key };
         state.tab = 'sessions';
-        state.project = entry.row.key ?? '';
         show();
       }
     };

@@ -17,6 +17,8 @@ import type { InputBlob, ProgressInfo } from './protocol.ts';
 /** A session's row, with the indices of the inputs that make it (its own file first, then its subagents'). */
 export interface FolderSessionRow extends SessionRow {
   inputs: number[];
+  /** The UTC days it has requests on (YYYY-MM-DD; null for requests without a time), for the per-day table. */
+  days: (string | null)[];
 }
 
 export interface FolderView {
@@ -56,7 +58,7 @@ export async function analyzeFolder(inputs: readonly InputBlob[], options: Folde
   const groups = sessionGroups(inputs.map(pathOf), (i) => ids[i] ?? null);
   const bytesTotal = inputs.reduce((sum, input) => sum + input.blob.size, 0);
   const folder = emptyFolder(GENERATED_BY, PRICED_ON);
-  const inputsOf = new Map<SessionRow, number[]>();
+  const inputsOf = new Map<SessionRow, { inputs: number[]; days: (string | null)[] }>();
   const skipped: string[] = [];
   let bytesBefore = 0;
   let records = 0;
@@ -91,7 +93,7 @@ export async function analyzeFolder(inputs: readonly InputBlob[], options: Folde
       const calibrated = usageCalibratedAnalysis(read);
       const before = folder.parts.length;
       addSession(folder, calibrated.analysis, { calibrated: calibrated.calibration !== null });
-      for (const part of folder.parts.slice(before)) inputsOf.set(part.row, group);
+      for (const part of folder.parts.slice(before)) inputsOf.set(part.row, { inputs: group, days: part.days.map((day) => day.key) });
     } catch (error) {
       if (options.signal.aborted || !(error instanceof Error) || !(error.name === 'InputError' || error.name === 'WorkLimitError')) throw error;
       skipped.push(`${files[0]?.folderPath ?? ''}: ${error.message}`);
@@ -100,7 +102,7 @@ export async function analyzeFolder(inputs: readonly InputBlob[], options: Folde
   }
   const table = sessionTableOf(folder.parts);
   return {
-    sessions: table.sessions.map((row) => ({ ...row, inputs: inputsOf.get(row) ?? [] })),
+    sessions: table.sessions.map((row) => ({ ...row, inputs: [], days: [], ...inputsOf.get(row) })),
     projects: table.projects,
     days: table.days,
     files: inputs.length,

@@ -42,7 +42,7 @@ suite(title, () => {
     const cli = await runInProcess(analyzeCommand, ['projects', '--json', '-'], dir);
     expect(cli.code, cli.stderr).toBe(0);
     const record = JSON.parse(cli.stdout) as { sessions: unknown[] };
-    const rows = folder.sessions.map(({ inputs: _inputs, ...row }) => sessionRecordRow(row));
+    const rows = folder.sessions.map(({ inputs: _inputs, days: _days, ...row }) => sessionRecordRow(row));
     expect(rows).toEqual(record.sessions);
     expect(folder.sessions.some((row) => row.file.includes('agent-'))).toBe(false);
     const withAgent = folder.sessions.filter((row) => row.subagents.files === 1).map((row) => row.project).sort();

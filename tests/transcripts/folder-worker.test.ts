@@ -26,9 +26,9 @@ describe('analyzeFolder (synthetic sessions)', () => {
   it('gives a row per session, the nested subagent in its parent, and lists the file without requests', async () => {
     const progress: ProgressInfo[] = [];
     const folder = await analyzeFolder(inputs, { signal: new AbortController().signal, onProgress: (p) => progress.push(p) });
-    expect(folder.sessions.map((row) => [row.file, row.project, row.requests, row.subagents, row.inputs])).toEqual([
-      ['proj-a/synthetic-a.jsonl', 'proj-a', 3, { files: 1, requests: 1 }, [0, 1]],
-      ['proj-b/synthetic-b.jsonl', 'proj-b', 1, { files: 0, requests: 0 }, [2]],
+    expect(folder.sessions.map((row) => [row.file, row.project, row.requests, row.subagents, row.inputs, row.days])).toEqual([
+      ['proj-a/synthetic-a.jsonl', 'proj-a', 3, { files: 1, requests: 1 }, [0, 1], ['2026-03-01']],
+      ['proj-b/synthetic-b.jsonl', 'proj-b', 1, { files: 0, requests: 0 }, [2], ['2026-03-02']],
     ]);
     // Recorded sums by hand: A 1000+10+7 input, 100+50+9 output, 3000 read, 2000+200+300 written.
     expect(folder.sessions[0]!.recorded).toEqual({ input: 1017, output: 159, cacheRead: 3000, cacheWrite5m: 2500, cacheWrite1h: 0 });
