@@ -12,7 +12,6 @@ import { analyzeInput } from '../../src/core/analysis/analyze.ts';
 import { listFolder } from '../../src/cli/fs/folder-inputs.ts';
 import { main } from '../../src/cli/main.ts';
 import { processIO } from '../../src/cli/io.ts';
-import { estimateClaudeTextTokens } from '../../src/core/tokens/claude.ts';
 import { loadEncoding } from '../../src/core/tokens/openai.ts';
 
 const [mode, file, runsText] = process.argv.slice(2);
@@ -31,7 +30,7 @@ function collectStrings(value: unknown, into: Set<string>): void {
 
 /**
  * The floor: what any analyzer of this input must do at least — decompress and decode the bytes, JSON.parse every
- * record, and tokenize each distinct text once (Claude estimate or o200k_base, as the input's provider needs).
+ * record, and tokenize each distinct text once with o200k_base (OpenAI's count, and the base of the Claude estimate).
  */
 async function floor(bytes: Uint8Array): Promise<number> {
   const raw = bytes[0] === 0x1f && bytes[1] === 0x8b ? new Uint8Array(await new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer()) : bytes;
@@ -48,8 +47,7 @@ async function floor(bytes: Uint8Array): Promise<number> {
     }
     start = end + 1;
   }
-  const openai = text.includes('"gpt-') || text.includes('"o3') || text.includes('"o4');
-  const count = openai ? await loadEncoding('o200k_base') : estimateClaudeTextTokens;
+  const count = await loadEncoding('o200k_base');
   let tokens = 0;
   for (const s of strings) tokens += count(s);
   return tokens > 0 ? records : records;

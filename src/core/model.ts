@@ -163,6 +163,11 @@ export interface RequestOptions {
   stream: boolean;
   /** Responses API server-side state: the file does not hold what this points at. */
   previousResponseId: boolean;
+  /**
+   * Anthropic `mcp_servers` (MCP connector): the server fetches their tool definitions and runs their calls, so
+   * the prompt billed holds hidden tools and can sum server-side iterations.
+   */
+  mcpServers: boolean;
 }
 
 export type RequestNoteCode =

@@ -73,7 +73,7 @@ suite('Claude estimate on real pi sessions', () => {
         `per tool-call turn, recorded growth − estimated growth: median ${median(perCallGap).toFixed(1)} over ${perCallGap.length} turns`,
     );
     expect(points.length).toBeGreaterThan(400);
-    // Measured 0.999 and 0.997.
+    // Measured 0.983 and 1.012.
     expect(slope).toBeGreaterThan(0.97);
     expect(slope).toBeLessThan(1.03);
     // Measured −3 and +5 tokens per call.

@@ -151,7 +151,7 @@ describe('privacy: planted markers never reach JSON or markdown', () => {
       {
         index: 0, line: 1, file: 0, format: 'openai-chat', model: m, messageCount: 1, topLevelCacheMarker: null,
         unknownShapes: [], notes: [], customId: m, timestamp: null, recorded: null,
-        options: { toolChoice: null, thinking: null, promptCacheKey: m, cacheRoutingUser: m, promptCacheRetention: null, promptCacheMode: null, stream: false, previousResponseId: false },
+        options: { toolChoice: null, thinking: null, promptCacheKey: m, cacheRoutingUser: m, promptCacheRetention: null, promptCacheMode: null, stream: false, previousResponseId: false, mcpServers: false },
         segments: [
           { category: 'user', path: 'messages[0]', text: m, wire: m, bytes: m.length, hash: '0', wireId: wireIdOf(m), cacheMarker: null, position: 0, messageIndex: 0, role: 'user', toolName: m, callId: m, media: null, cacheable: true },
         ],

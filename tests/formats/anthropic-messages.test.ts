@@ -285,6 +285,14 @@ describe('Anthropic Messages importer', () => {
       promptCacheMode: null,
       stream: true,
       previousResponseId: false,
+      mcpServers: false,
     });
+  });
+
+  it('notes MCP servers only when the list has one (synthetic)', () => {
+    const server = { type: 'url', url: 'https://mcp.example.test/sse', name: 'example' };
+    expect(anthropic({ model: 'm', max_tokens: 1, messages: [], mcp_servers: [server] }).options.mcpServers).toBe(true);
+    expect(anthropic({ model: 'm', max_tokens: 1, messages: [], mcp_servers: [] }).options.mcpServers).toBe(false);
+    expect(anthropic({ model: 'm', max_tokens: 1, messages: [], mcp_servers: 'x' }).options.mcpServers).toBe(false);
   });
 });

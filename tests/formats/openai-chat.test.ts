@@ -118,6 +118,7 @@ describe('OpenAI Chat Completions importer', () => {
       promptCacheMode: 'explicit',
       stream: true,
       previousResponseId: false,
+      mcpServers: false,
     });
   });
 

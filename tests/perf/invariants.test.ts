@@ -8,13 +8,14 @@ import { describe, expect, it, vi } from 'vitest';
 import { analyzeInput } from '../../src/core/analysis/analyze.ts';
 import { readRequests } from '../../src/core/input/index.ts';
 import { jsonFingerprint } from '../../src/core/formats/segments.ts';
-import { estimateClaudeTextTokens } from '../../src/core/tokens/claude.ts';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { agentSession, anthropicRequests } from '../../scripts/examples/sessions.ts';
 import { rng, systemPrompt } from '../../scripts/examples/synthetic-text.ts';
 
-vi.mock('../../src/core/tokens/claude.ts', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../src/core/tokens/claude.ts')>();
-  return { ...actual, estimateClaudeTextTokens: vi.fn(actual.estimateClaudeTextTokens) };
+// The Claude estimate scales o200k_base counts: the spy sees every text the counter tokenizes.
+vi.mock('gpt-tokenizer/encoding/o200k_base', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('gpt-tokenizer/encoding/o200k_base')>();
+  return { ...actual, countTokens: vi.fn(actual.countTokens) };
 });
 
 /** A synthetic 40-turn Claude agent loop: every request re-sends the whole history before it. */
@@ -32,7 +33,7 @@ const encoder = new TextEncoder();
 describe('tokenizing', () => {
   it('counts each distinct text once over a whole agent loop', async () => {
     const jsonl = agentLoopJsonl(40);
-    const estimate = vi.mocked(estimateClaudeTextTokens);
+    const estimate = vi.mocked(countTokens);
     estimate.mockClear();
     const analysis = await analyzeInput([{ name: 'synthetic-loop.jsonl', bytes: encoder.encode(jsonl) }]);
     expect(analysis.requests).toHaveLength(40);

@@ -27,9 +27,10 @@ describe('Claude estimates of recorded request shapes', () => {
       { max_tokens: 4096, messages: QUESTION, model: 'claude-opus-4-7', output_config: { effort: 'xhigh' }, thinking: { display: 'summarized', type: 'adaptive' } }, // test_anthropic_opus_47_features: 18
     ]);
     const totals = analysis.tokens.map((t) => t.total);
-    // 7 framing + the question's estimate (4; ×1.3 → 5 on the newer tokenizer) + 17 / 0.
-    expect(totals).toEqual([28, 12, 12]);
-    expect(totals.map((t, i) => Math.abs(t - [31, 13, 18][i]!))).toEqual([3, 1, 6]);
+    // 7 framing + the question's estimate (7 o200k tokens, code-like: × 1.17 → 8, × 1.22 → 9 on the newer
+    // tokenizer) + 17 / 0.
+    expect(totals).toEqual([32, 16, 16]);
+    expect(totals.map((t, i) => Math.abs(t - [31, 13, 18][i]!))).toEqual([1, 3, 2]);
   });
 
   it('a json_schema output_config.format is counted as a segment (recorded 222)', async () => {
@@ -60,7 +61,10 @@ describe('Claude estimates of recorded request shapes', () => {
     const analysis = await analyze([
       { max_tokens: 4096, messages: QUESTION, model: 'claude-opus-4-7', output_config: { effort: 'high', task_budget: { total: 20000, type: 'tokens' } } },
     ]);
-    expect(analysis.tokens[0]!.total).toBe(54);
+    // 7 framing + the question (9, as above) + the budget 32 × 1.3 = 42: the budget's part equals the recorded
+    // difference (54 − 12); the question is over by 4.
+    expect(analysis.tokens[0]!.total).toBe(58);
+    expect(analysis.tokens[0]!.segments).toEqual([42, 9]);
   });
 });
 

@@ -101,6 +101,8 @@ export function importAnthropicMessages(body: JsonObject, ctx: ImportContext): P
   const effort = isObject(body['output_config']) ? body['output_config']['effort'] : undefined;
   if (typeof effort === 'string') options.thinking = options.thinking ? `${options.thinking}:${effort}` : effort;
   options.stream = body['stream'] === true;
+  const mcpServers = body['mcp_servers'];
+  options.mcpServers = Array.isArray(mcpServers) && mcpServers.length > 0;
 
   return assembleRequest(
     {

@@ -305,6 +305,7 @@ export function emptyOptions(): RequestOptions {
     promptCacheMode: null,
     stream: false,
     previousResponseId: false,
+    mcpServers: false,
   };
 }
 

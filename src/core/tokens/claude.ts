@@ -1,15 +1,12 @@
-// Claude token ESTIMATE. Anthropic publishes no tokenizer, so counts are a fitted heuristic, always flagged
-// `exact: false` and shown with ≈. Constants were fitted on 95 requests with recorded usage; docs/tokens.md
-// gives the fit, the held-out error and what is not modelled.
+// Claude token ESTIMATE. Anthropic publishes no tokenizer, so counts are o200k_base counts times fitted factors plus
+// fitted hidden prompts, always flagged `exact: false` and shown with ≈. Constants were fitted on 375 requests with
+// recorded usage from eight projects; docs/tokens.md gives the fit, the held-out error and what is not modelled.
 import type { ParsedRequest } from '../model.ts';
 
-/** Characters per token for prose (no symbols) and for fully symbol-dense text (JSON, code). */
-const PROSE_CHARS_PER_TOKEN = 4.0;
-const SYMBOL_CHARS_PER_TOKEN = 2.5;
-/** Symbol fraction (non-alphanumeric, non-space characters / length) at which text counts as fully dense. */
-const DENSE_SYMBOL_FRACTION = 0.35;
-
-/** Claude 4.7 and later use a newer tokenizer that yields about 30% more tokens for the same text. */
+/**
+ * Claude 4.7 and later use a newer tokenizer. Its text factors are in CLAUDE_TEXT_FACTORS; images, documents and the
+ * fixed hidden instructions (output format, task budget) are scaled by this.
+ */
 export const NEW_TOKENIZER_FACTOR = 1.3;
 const NEW_TOKENIZER_MODELS = /claude-(?:opus-4-[7-9]|opus-[5-9]|sonnet-[5-9]|haiku-[5-9]|fable|mythos)/;
 
@@ -18,15 +15,31 @@ export function usesNewTokenizer(model: string | null): boolean {
 }
 
 /**
+ * Model generations whose hidden tool-use prompt differs (recorded usage, docs/tokens.md): Claude 3 / 3.5, the
+ * Claude 4.0 era (Sonnet 3.7, Sonnet 4, Opus 4, Opus 4.1), the 4.5 era (Haiku 4.5, Sonnet 4.5 / 4.6,
+ * Opus 4.5 / 4.6: also any id not recognized) and the newer tokenizer's models.
+ */
+export type ClaudeGeneration = 'claude-3' | 'claude-4.0' | 'claude-4.5' | 'newer-tokenizer';
+
+export function claudeGeneration(model: string | null): ClaudeGeneration {
+  if (usesNewTokenizer(model)) return 'newer-tokenizer';
+  const id = (model ?? '').toLowerCase();
+  if (/claude-3-7|claude-(?:sonnet|opus)-4(?:-(?:0|1|20\d{6})|$|[^-\d])/.test(id)) return 'claude-4.0';
+  if (/claude-(?:3|2|instant)/.test(id)) return 'claude-3';
+  return 'claude-4.5';
+}
+
+/**
  * Whether a Claude request's recorded usage measures something other than the prompt in the file: server tools
- * (web search, web fetch, code execution, ...) run several server-side iterations whose prompts the usage sums,
+ * (web search, web fetch, code execution, ...) and MCP servers (`mcp_servers`, whose tool definitions the server
+ * fetches) run several server-side iterations whose prompts the usage sums,
  * and `context_management` may compact the context first. Such requests carry the notes
  * `server_tool_not_modelled` / `context_management` and are left out of every estimate-accuracy figure and of
  * calibration.
  */
-export function usageMeasuresOtherPrompt(request: Pick<ParsedRequest, 'format' | 'segments' | 'notes'>): boolean {
+export function usageMeasuresOtherPrompt(request: Pick<ParsedRequest, 'format' | 'segments' | 'notes' | 'options'>): boolean {
   if (request.format !== 'anthropic-messages') return false;
-  if (request.notes.some((note) => note.code === 'context_management')) return true;
+  if (request.notes.some((note) => note.code === 'context_management') || request.options.mcpServers) return true;
   return request.segments.some((segment) => segment.category === 'tools' && segment.messageIndex < 0 && !segment.wire.includes('"input_schema"'));
 }
 
@@ -47,25 +60,44 @@ export const CLAUDE_ADAPTIVE_THINKING_TOKENS = 17;
 export const CLAUDE_OUTPUT_FORMAT_TOKENS = 144;
 /**
  * `output_config.task_budget` adds a hidden instruction: two recordings (Opus 4.7) billed 41 and 42 more, which
- * is this × the newer tokenizer's factor (segments are scaled by it).
+ * is this × the newer tokenizer's factor.
  */
 export const CLAUDE_TASK_BUDGET_TOKENS = 32;
 /** Path of the segment that carries a task budget (the importer's; the count is the constant above). */
 export const TASK_BUDGET_PATH = 'output_config.task_budget';
 /**
- * Hidden tool-use system prompt, by tool_choice. Anthropic's docs quote 346 (auto/none) and 313 (any/tool);
- * the recorded usage (Sonnet 4.5/4.6, Haiku 4.5, Opus 4.6, Fable 5) fits 483 and 604 instead.
+ * Hidden tool-use system prompt by generation and tool_choice (`auto`/`none`, `any`/`tool`), fitted on 375
+ * recorded requests from eight projects (docs/tokens.md). Anthropic's docs quote 346 / 313 for Claude 4-era
+ * models: the 4.0 era bills about that, the 4.5 era ~170–300 more.
  */
-export const CLAUDE_TOOL_SYSTEM_AUTO = 483;
-export const CLAUDE_TOOL_SYSTEM_ANY = 604;
+export const CLAUDE_TOOL_SYSTEM: Readonly<Record<ClaudeGeneration, { auto: number; any: number }>> = {
+  'claude-3': { auto: 279, any: 386 },
+  'claude-4.0': { auto: 329, any: 306 },
+  'claude-4.5': { auto: 502, any: 610 },
+  'newer-tokenizer': { auto: 393, any: 500 },
+};
 /**
  * A tool call round trip (tool_use with its id, the tool_result quoting it) costs this much beyond the
- * estimated name, input and result text: median of 780 one-call turn deltas in two real pi sessions was
- * 62 (Sonnet 4.5) and 70 (Opus 4.5).
+ * estimated name, input and result text (fit: 58; the pi sessions' one-call turn deltas gave 62 and 70).
  */
-export const CLAUDE_TOOL_CALL_TOKENS = 65;
-/** A tool definition is rendered more compactly than its JSON text: this many fewer tokens per definition. */
-export const CLAUDE_TOOL_DEFINITION_DISCOUNT = 36;
+export const CLAUDE_TOOL_CALL_TOKENS = 58;
+
+/** What a Claude text is, for its factor over o200k_base: tool definitions and thinking have factors of their own. */
+export type ClaudeTextKind = 'prose' | 'code' | 'tools' | 'thinking';
+
+/**
+ * Claude tokens per o200k_base token, by text kind, for the tokenizer before Claude 4.7 and the newer one.
+ * Least-squares fit on recorded usage (docs/tokens.md): Claude's vocabulary splits English ~13% finer than
+ * o200k, JSON and code ~17–20% finer (1.17 keeps the growth of both real pi sessions within 2%); the newer
+ * tokenizer splits prose ~40% finer than o200k.
+ */
+export const CLAUDE_TEXT_FACTORS: Readonly<Record<'older' | 'newer', Readonly<Record<ClaudeTextKind, number>>>> = {
+  older: { prose: 1.13, code: 1.17, tools: 1.14, thinking: 0.88 },
+  newer: { prose: 1.42, code: 1.22, tools: 1.29, thinking: 1.0 },
+};
+
+/** Symbol fraction (non-alphanumeric, non-space characters / length) above which a text counts as code. */
+const CODE_SYMBOL_FRACTION = 0.1;
 
 function isAlphanumeric(code: number): boolean {
   return (
@@ -78,12 +110,10 @@ function isSpace(code: number): boolean {
 }
 
 /**
- * Estimated tokens of one text on a pre-4.7 tokenizer: characters divided by a characters-per-token rate
- * interpolated between prose and symbol-dense text, since BPE splits more often on punctuation.
- * Non-ASCII characters count as alphanumeric here and as one character each.
+ * Whether a text is code-like (JSON, source, markup): more than 10% of its characters are neither letters,
+ * digits nor whitespace. Non-ASCII characters count as letters (non-Latin prose bills like prose over o200k).
  */
-export function estimateClaudeTextTokens(text: string): number {
-  if (text.length === 0) return 0;
+export function isCodeLikeText(text: string): boolean {
   let symbols = 0;
   let length = 0;
   for (const char of text) {
@@ -91,9 +121,14 @@ export function estimateClaudeTextTokens(text: string): number {
     const code = char.codePointAt(0) ?? 0;
     if (!isAlphanumeric(code) && !isSpace(code)) symbols++;
   }
-  const density = Math.min(1, symbols / length / DENSE_SYMBOL_FRACTION);
-  const charsPerToken = PROSE_CHARS_PER_TOKEN + (SYMBOL_CHARS_PER_TOKEN - PROSE_CHARS_PER_TOKEN) * density;
-  return Math.max(1, Math.round(length / charsPerToken));
+  return length > 0 && symbols / length > CODE_SYMBOL_FRACTION;
+}
+
+/** Estimated Claude tokens of a text whose o200k_base count is `o200kTokens`. */
+export function claudeTokensFromO200k(o200kTokens: number, kind: ClaudeTextKind, newTokenizer: boolean): number {
+  if (o200kTokens === 0) return 0;
+  const factor = CLAUDE_TEXT_FACTORS[newTokenizer ? 'newer' : 'older'][kind];
+  return Math.max(1, Math.round(o200kTokens * factor));
 }
 
 /** Longest edge and pixel budget Claude resizes images to before counting (≈ 1,600 tokens at most). */

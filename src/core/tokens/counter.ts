@@ -11,14 +11,15 @@ import {
   CLAUDE_TOOL_CALL_TOKENS,
   CLAUDE_THINKING_TOKENS,
   CLAUDE_TOKENS_PER_PDF_PAGE,
-  CLAUDE_TOOL_DEFINITION_DISCOUNT,
-  CLAUDE_TOOL_SYSTEM_ANY,
-  CLAUDE_TOOL_SYSTEM_AUTO,
+  CLAUDE_TOOL_SYSTEM,
   CLAUDE_UNKNOWN_IMAGE_SIZE,
   NEW_TOKENIZER_FACTOR,
+  claudeGeneration,
   claudeImageTokens,
-  estimateClaudeTextTokens,
+  claudeTokensFromO200k,
+  isCodeLikeText,
   usesNewTokenizer,
+  type ClaudeTextKind,
 } from './claude.ts';
 import { imageDetailOf, pdfPageCount } from './media.ts';
 import {
@@ -101,11 +102,12 @@ export class TokenCounter {
   /** Chat `name` of a string-content message, read from its wire (the message JSON) once per distinct wire. */
   private readonly messageNames = new Map<string, string | null>();
 
-  /** Loads the vocabularies these requests need (lazily: Claude-only input loads none). */
+  /** Loads the vocabularies these requests need (lazily: input without cl100k models never loads cl100k). */
   async prepare(requests: readonly ParsedRequest[], modelOf: (request: ParsedRequest) => string | null): Promise<void> {
     const needed = new Set<OpenAIEncoding>();
     for (const request of requests) {
-      if (OPENAI_FORMATS.has(request.format)) needed.add(encodingForModel(modelOf(request)).encoding);
+      // The Claude estimate scales o200k_base counts.
+      needed.add(OPENAI_FORMATS.has(request.format) ? encodingForModel(modelOf(request)).encoding : 'o200k_base');
     }
     for (const encoding of needed) {
       if (!this.encoders.has(encoding)) this.encoders.set(encoding, await loadEncoding(encoding));
@@ -137,9 +139,22 @@ export class TokenCounter {
     return this.cached(encoding, text, encode);
   }
 
-  private claudeCount(text: string): number {
+  /** Whether each distinct text is code-like (measured once per text). */
+  private readonly codeLike = new Map<string, boolean>();
+
+  /** A Claude text's estimate: its o200k_base count × the factor of its kind (prose or code unless given). */
+  private claudeCount(text: string, newTokenizer: boolean, kind?: ClaudeTextKind): number {
     if (text === '') return 0;
-    return this.cached('claude-estimate', text, estimateClaudeTextTokens);
+    let textKind = kind;
+    if (textKind === undefined) {
+      let code = this.codeLike.get(text);
+      if (code === undefined) {
+        code = isCodeLikeText(text);
+        this.codeLike.set(text, code);
+      }
+      textKind = code ? 'code' : 'prose';
+    }
+    return claudeTokensFromO200k(this.openaiCount('o200k_base', text), textKind, newTokenizer);
   }
 
   private renderedTool(wire: string): string | null {
@@ -285,8 +300,10 @@ export class TokenCounter {
 
   private countClaude(request: ParsedRequest, model: string | null): RequestTokens {
     const notes = new Set<TokenNoteCode>(['claude_estimate']);
-    const factor = usesNewTokenizer(model) ? NEW_TOKENIZER_FACTOR : 1;
-    const scale = (tokens: number): number => Math.round(tokens * factor);
+    // MCP servers' tool definitions are fetched server-side: not in the file, not modelled.
+    if (request.options.mcpServers) notes.add('server_tool_not_modelled');
+    const generation = claudeGeneration(model);
+    const newTokenizer = generation === 'newer-tokenizer';
     const segments: number[] = [];
     let tools = 0;
     let toolCalls = 0;
@@ -296,20 +313,19 @@ export class TokenCounter {
       if (segment.category === 'tool_call') toolCalls++;
       // Models before Opus 4.5 / Sonnet 4.6 drop thinking blocks of turns before the latest user turn.
       const stripped = segment.category === 'thinking' && segment.messageIndex < strippedBefore;
-      segments.push(stripped ? 0 : scale(this.claudeSegment(segment, notes)));
+      segments.push(stripped ? 0 : this.claudeSegment(segment, newTokenizer, notes));
     }
     let toolUseSystem = 0;
     if (tools > 0) {
       const choice = request.options.toolChoice ?? 'auto';
       // The importer writes `auto`, `none`, `any` or `tool:<name>`.
-      toolUseSystem += /^(?:any|tool)\b/.test(choice) ? CLAUDE_TOOL_SYSTEM_ANY : CLAUDE_TOOL_SYSTEM_AUTO;
+      const prompt = CLAUDE_TOOL_SYSTEM[generation];
+      toolUseSystem += /^(?:any|tool)\b/.test(choice) ? prompt.any : prompt.auto;
     }
     // `enabled` / `adaptive` extended thinking (optionally `:<effort>`); an effort setting alone adds nothing.
     const thinking = request.options.thinking ?? '';
     if (/^enabled\b/.test(thinking)) toolUseSystem += CLAUDE_THINKING_TOKENS;
-    else if (/^adaptive\b/.test(thinking) && factor === 1) toolUseSystem += CLAUDE_ADAPTIVE_THINKING_TOKENS;
-    // The newer-tokenizer factor applies to text only: framing markers and the hidden tool prompt fit the
-    // recorded 4.7+ requests better unscaled (Fable 5's tool requests bill less than Sonnet 4.6's).
+    else if (/^adaptive\b/.test(thinking) && !newTokenizer) toolUseSystem += CLAUDE_ADAPTIVE_THINKING_TOKENS;
     const overhead: OverheadTokens = {
       framing: CLAUDE_REQUEST_BASE_TOKENS + CLAUDE_PER_MESSAGE_TOKENS * request.messageCount + CLAUDE_TOOL_CALL_TOKENS * toolCalls,
       toolsPreamble: 0,
@@ -318,39 +334,39 @@ export class TokenCounter {
     return finish(request, segments, overhead, 'claude-estimate', notes);
   }
 
-  private claudeSegment(segment: Segment, notes: Set<TokenNoteCode>): number {
+  private claudeSegment(segment: Segment, newTokenizer: boolean, notes: Set<TokenNoteCode>): number {
+    // Media and fixed hidden instructions are scaled as a whole on the newer tokenizer; text by its kind's factor.
+    const scale = (tokens: number): number => (newTokenizer ? Math.round(tokens * NEW_TOKENIZER_FACTOR) : tokens);
+    const count = (text: string, kind?: ClaudeTextKind): number => this.claudeCount(text, newTokenizer, kind);
     if (RESPONSE_FORMAT_PATHS.has(segment.path)) {
       notes.add('response_format_estimated');
       const rendered = renderResponseFormat(parseJson(segment.wire));
-      return this.claudeCount(rendered?.schema ?? segment.text) + CLAUDE_OUTPUT_FORMAT_TOKENS;
+      return count(rendered?.schema ?? segment.text) + scale(CLAUDE_OUTPUT_FORMAT_TOKENS);
     }
     if (segment.path === TASK_BUDGET_PATH) {
       notes.add('response_format_estimated');
-      return CLAUDE_TASK_BUDGET_TOKENS;
+      return scale(CLAUDE_TASK_BUDGET_TOKENS);
     }
     switch (segment.category) {
-      case 'tools': {
-        const estimate = this.claudeCount(segment.text);
+      case 'tools':
         // Server tools (web search, code execution, ...) carry hidden prompts of their own, not modelled.
-        if (!segment.wire.includes('"input_schema"')) {
-          notes.add('server_tool_not_modelled');
-          return estimate;
-        }
-        return Math.max(1, estimate - CLAUDE_TOOL_DEFINITION_DISCOUNT);
-      }
+        if (!segment.wire.includes('"input_schema"')) notes.add('server_tool_not_modelled');
+        return count(segment.text, 'tools');
       case 'tool_call':
-        return this.claudeCount(segment.toolName ?? '') + this.claudeCount(segment.text);
+        return count(segment.toolName ?? '') + count(segment.text);
+      case 'thinking':
+        return count(segment.text, 'thinking');
       case 'image': {
         const media = segment.media;
-        return claudeImageTokens(media?.width ?? CLAUDE_UNKNOWN_IMAGE_SIZE.width, media?.height ?? CLAUDE_UNKNOWN_IMAGE_SIZE.height);
+        return scale(claudeImageTokens(media?.width ?? CLAUDE_UNKNOWN_IMAGE_SIZE.width, media?.height ?? CLAUDE_UNKNOWN_IMAGE_SIZE.height));
       }
       case 'document': {
         const pages = this.pagesOf(segment.wire);
-        if (pages === null && segment.text !== '') return this.claudeCount(segment.text);
-        return CLAUDE_TOKENS_PER_PDF_PAGE * (pages ?? 1);
+        if (pages === null && segment.text !== '') return count(segment.text);
+        return scale(CLAUDE_TOKENS_PER_PDF_PAGE * (pages ?? 1));
       }
       default:
-        return this.claudeCount(segment.text);
+        return count(segment.text);
     }
   }
 }

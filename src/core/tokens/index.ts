@@ -3,4 +3,4 @@ export { TokenCounter } from './counter.ts';
 export type { OverheadTokens, RequestTokens, TokenNoteCode, Tokenizer } from './counter.ts';
 export { encodingForModel, framingForModel, loadEncoding } from './openai.ts';
 export type { EncodingChoice, FramingRule, OpenAIEncoding } from './openai.ts';
-export { estimateClaudeTextTokens, usesNewTokenizer } from './claude.ts';
+export { claudeGeneration, usesNewTokenizer } from './claude.ts';
