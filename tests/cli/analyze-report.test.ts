@@ -29,8 +29,8 @@ describe('terminal report', () => {
     expect(text).toContain('ctxray analyze: 1 file, 2 requests, 1 unreadable record');
     expect(text).toContain('priced as Claude Haiku 4.5, bedrock id, prices as of 2026-11-10');
     expect(text).toContain('no model named (1 request): not priced; pass --model <id>');
-    // 4,000 prose characters → 1,000 tokens; framing 4 + 3 × 1 message.
-    expect(text).toMatch(/#0 line 1\s+us\.anthropic\.claude-haiku-4-5-20251001-v1:0\s+≈1,007 {2}user ≈1,000 · overhead ≈7/);
+    // 4,000 × 'a': 500 o200k_base tokens × 1.13 (prose) = 565; framing 4 + 3 × 1 message.
+    expect(text).toMatch(/#0 line 1\s+us\.anthropic\.claude-haiku-4-5-20251001-v1:0\s+≈572 {2}user ≈565 · overhead ≈7/);
     expect(text).toContain('log.jsonl:3: invalid JSON at column 2');
     expect(text).not.toContain('\u001b');
   });
