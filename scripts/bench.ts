@@ -175,6 +175,9 @@ if (browser !== null) {
   console.log(`  panels (ms, small | large): ${Object.keys(b.large.switching.panelVisitsMs).map((p) => `${p} ${b.small.switching.panelVisitsMs[p] ?? '–'}|${b.large.switching.panelVisitsMs[p]}`).join(', ')}`);
   console.log(`  switching at ${b.large.requests} vs ${b.small.requests} requests (medians floored at 50 ms): steps ${b.stepRatio}×, panels ${b.panelRatio}× (target ≤ 2×)`);
   console.log(`  first render of ${b.large.name} ${b.large.firstRenderMs} ms vs ctxray analyze --json ${b.cliMs} ms: ${b.firstRenderRatio}× (target ≤ 3×)`);
+  const heap = (c: BrowserBench['small']) => `${mb(c.pageHeapBytes.firstRender)} MB after the first render, ${mb(c.pageHeapBytes.afterPanels)} MB after every panel`;
+  console.log(`  page JS heap (after GC): ${b.small.requests} requests ${heap(b.small)}; ${b.large.requests} requests ${heap(b.large)}`);
+  console.log(`  Duplicates panel, first visit: ${b.small.switching.panelVisitsMs['duplicates'] ?? '–'} ms | ${b.large.switching.panelVisitsMs['duplicates'] ?? '–'} ms`);
 }
 console.log('\nInputs are synthetic (scripts/bench/inputs.ts). Ratios compare with the floor measured in the same run.');
 if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ cases, growth, coldStart, browser }, null, 2) + '\n');

@@ -5,10 +5,12 @@
 //     worker call outstanding); medians under 50 ms count as 50 ms. Target: the 28k median within 2× of the 200.
 //   - first render: from the file input's change event to that settled first frame, against
 //     `ctxray analyze --json` on the same file. Target: within 3× of the CLI.
+//   - the page's JS heap (CDP Runtime.getHeapUsage after a forced GC) once the first view settled, and again after
+//     every panel was visited: what the page holds of the analysis (the worker's heap is not in it).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type CDPSession, type Page } from 'playwright-core';
 import type { BenchInput } from './inputs.ts';
 
 const QUIET_MS = 400;
@@ -27,6 +29,8 @@ export interface BrowserCase {
   requests: number;
   firstRenderMs: number;
   switching: SwitchTimes;
+  /** Page JS heap in use after a forced GC: after the first render, and after every panel was visited. */
+  pageHeapBytes: { firstRender: number; afterPanels: number };
 }
 
 export interface BrowserBench {
@@ -79,10 +83,19 @@ async function timed(page: Page, act: () => Promise<void>): Promise<number> {
   return (await page.evaluate('window.__settled()')) as number;
 }
 
+/** The page's (main thread's) JS heap in use after a full GC, in bytes. */
+async function pageHeap(cdp: CDPSession): Promise<number> {
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+  return usedSize;
+}
+
 async function measureCase(page: Page, url: string, input: BenchInput): Promise<BrowserCase> {
   await page.goto(url);
   await page.evaluate(PROBES);
+  const cdp = await page.context().newCDPSession(page);
   const firstRenderMs = await timed(page, () => page.setInputFiles('#file-input', input.path));
+  const heapAtFirstRender = await pageHeap(cdp);
   const requests = Number(await page.locator('#request-table').getAttribute('data-requests'));
   const requestStepsMs: number[] = [];
   for (let i = 0; i < 7; i++) {
@@ -96,11 +109,14 @@ async function measureCase(page: Page, url: string, input: BenchInput): Promise<
   const panelVisitsMs: Record<string, number> = {};
   // Every panel once, the one open at first last (clicking the open tab changes nothing).
   for (const id of [...tabs.slice(1), tabs[0]!]) panelVisitsMs[id.replace(/^tab-/, '')] = await timed(page, () => page.click(`#${id}`));
+  const heapAfterPanels = await pageHeap(cdp);
+  await cdp.detach();
   return {
     name: input.name,
     bytes: input.bytes,
     requests,
     firstRenderMs: round(firstRenderMs),
+    pageHeapBytes: { firstRender: heapAtFirstRender, afterPanels: heapAfterPanels },
     switching: {
       requestStepsMs: requestStepsMs.map(round),
       panelVisitsMs: Object.fromEntries(Object.entries(panelVisitsMs).map(([k, v]) => [k, round(v)])),
