@@ -3,7 +3,7 @@
 import type { WorkerSession } from './session.ts';
 import { segmentText } from './handlers/segment-text.ts';
 import { sectionOf } from './handlers/section.ts';
-import { dupesQuery } from './handlers/dupes.ts';
+import { dupesExportQuery, dupesQuery } from './handlers/dupes.ts';
 import { cacheTableQuery } from './handlers/cache-table.ts';
 import { conversationsQuery, conversationWindowQuery, findingsQuery } from './handlers/findings.ts';
 import { diffQuery } from './handlers/diff.ts';
@@ -23,6 +23,7 @@ export const QUERY_HANDLERS: Readonly<Record<string, QueryHandler>> = {
   'segment-text': segmentText,
   section: sectionOf,
   dupes: dupesQuery,
+  'dupes-export': dupesExportQuery,
   'cache-table': cacheTableQuery,
   findings: findingsQuery,
   conversations: conversationsQuery,

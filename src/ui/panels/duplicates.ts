@@ -5,14 +5,12 @@ import './duplicates.css';
 import { el } from '../dom.ts';
 import { formatCount } from '../../render/format.ts';
 import type { AnalysisView } from '../../worker/view-model.ts';
-import type { DupesAnswer } from '../../worker/handlers/dupes.ts';
-import type { BlockOrigin, DupesRecord, DuplicateGroup } from '../../core/dupes/index.ts';
+import type { DupesAnswer, DupesExportParams, ShownGroup } from '../../worker/handlers/dupes.ts';
+import type { BlockOrigin, DupesRecord } from '../../core/dupes/index.ts';
 import { REASON_MEANINGS } from '../../core/dupes/codes.ts';
-import { dupesMarkdown } from '../../core/dupes/markdown.ts';
-import { dupesRecordJson } from '../../core/dupes/record.ts';
 import type { Panel, PanelContext } from './types.ts';
 
-/** Rows shown before "N more"; the downloadable record keeps every group. */
+/** Near-duplicate rows shown; the cache analysis keeps every group. */
 const MAX_ROWS = 200;
 /** The section of the core analysis holding near-duplicate groups (src/core/cache/near-duplicates.ts). */
 const NEAR_SECTION = 'nearDuplicates';
@@ -27,11 +25,6 @@ interface NearDuplicateGroupView {
 const loadedAnswers = new WeakMap<AnalysisView, Promise<DupesAnswer>>();
 /** The last file checked on the panel, kept across re-renders. */
 let fileResult: { name: string; answer: DupesAnswer } | null = null;
-
-/** Groups that cost the most first: the table answers "what should I stop resending?". */
-export function rankGroups(groups: readonly DuplicateGroup[]): DuplicateGroup[] {
-  return [...groups].sort((a, b) => b.wastedBytes - a.wastedBytes || (a.indices[0] ?? 0) - (b.indices[0] ?? 0));
-}
 
 /** Where a block sits, in words built from indices only. */
 export function describeOrigin(index: number, origin: BlockOrigin | undefined): string {
@@ -48,40 +41,43 @@ function counted(n: number, one: string, many: string): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
-/** One-line verdict sentence. */
-export function verdictSentence(record: DupesRecord): string {
+/** One-line verdict sentence; `groupCount`: the record's repeated content hashes. */
+export function verdictSentence(record: Pick<DupesRecord, 'result' | 'reason' | 'totals'>, groupCount: number): string {
   const { totals } = record;
   if (record.result === 'pass') return `No block is sent twice among ${counted(totals.blocks, 'block', 'blocks')}.`;
   if (record.result === 'fail') {
     return (
       `${counted(totals.duplicateBlocks, 'duplicate block', 'duplicate blocks')} ` +
-      `(${counted(record.duplicates.length, 'repeated content hash', 'repeated content hashes')}) ` +
+      `(${counted(groupCount, 'repeated content hash', 'repeated content hashes')}) ` +
       `cost ${counted(totals.wastedBytes, 'byte', 'bytes')} and ${counted(totals.wastedTokens, 'whitespace token', 'whitespace tokens')}.`
     );
   }
   return record.reason === null ? 'Not measured.' : `${record.reason}: ${REASON_MEANINGS[record.reason]}`;
 }
 
-/** A button that saves a view of the record, built only when clicked (a long log's record is tens of MB). */
-function download(label: string, fileName: string, type: string, content: () => string): HTMLButtonElement {
-  return el('button', {
-    className: 'link',
-    text: label,
-    attrs: { type: 'button' },
-    on: {
-      click: () => {
-        const url = URL.createObjectURL(new Blob([content()], { type }));
+/**
+ * A button that saves the whole record as JSON or markdown: the worker writes it when clicked (the page holds
+ * only what it lists; a long log's record is tens of MB).
+ */
+function download(label: string, fileName: string, type: string, content: () => Promise<string>, failed: (message: string) => void): HTMLButtonElement {
+  const button = el('button', { className: 'link', text: label, attrs: { type: 'button' } });
+  button.addEventListener('click', () => {
+    button.disabled = true;
+    content()
+      .then((text) => {
+        const url = URL.createObjectURL(new Blob([text], { type }));
         const anchor = el('a', { attrs: { href: url, download: fileName } });
         anchor.click();
         setTimeout(() => URL.revokeObjectURL(url), 0);
-      },
-    },
+      })
+      .catch((error: unknown) => failed(error instanceof Error ? error.message : String(error)))
+      .finally(() => (button.disabled = false));
   });
+  return button;
 }
 
-function originCell(record: DupesRecord, index: number, ctx: PanelContext, live: boolean): HTMLElement {
-  const origin = record.blocks[index]?.origin;
-  const text = describeOrigin(index, origin);
+function originCell(origin: BlockOrigin | null, index: number, ctx: PanelContext, live: boolean): HTMLElement {
+  const text = describeOrigin(index, origin ?? undefined);
   // Blocks of the loaded log point at a request: let the user jump there.
   if (live && origin?.request !== undefined && origin.request < ctx.view.requests.length) {
     const request = origin.request;
@@ -91,9 +87,9 @@ function originCell(record: DupesRecord, index: number, ctx: PanelContext, live:
 }
 
 function renderRecord(host: HTMLElement, answer: DupesAnswer, ctx: PanelContext, live: boolean): void {
-  const { record } = answer;
+  const { record, groups, groupCount } = answer;
   host.append(
-    el('p', {}, [el('span', { className: `dupes-verdict ${record.result}`, text: record.result.toUpperCase() }), ' ', verdictSentence(record)]),
+    el('p', {}, [el('span', { className: `dupes-verdict ${record.result}`, text: record.result.toUpperCase() }), ' ', verdictSentence(record, groupCount)]),
   );
   const summary: [string, string][] = [
     ['Blocks', `${formatCount(record.totals.blocks)} (${formatCount(record.totals.bytes)} bytes, ${formatCount(record.totals.tokens)} tokens)`],
@@ -105,9 +101,8 @@ function renderRecord(host: HTMLElement, answer: DupesAnswer, ctx: PanelContext,
   ];
   host.append(el('dl', { className: 'dupes-summary' }, summary.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: v })])));
 
-  if (record.duplicates.length > 0) {
-    const ranked = rankGroups(record.duplicates);
-    const rows = ranked.slice(0, MAX_ROWS).map((group) =>
+  if (groups.length > 0) {
+    const rows = groups.map((group: ShownGroup) =>
       el('tr', {}, [
         el('td', { className: 'mono', text: group.hash.slice(0, 16), attrs: { title: group.hash } }),
         el('td', { className: 'num', text: formatCount(group.occurrences) }),
@@ -116,8 +111,8 @@ function renderRecord(host: HTMLElement, answer: DupesAnswer, ctx: PanelContext,
         el('td', { className: 'num', text: formatCount(group.tokensPerBlock) }),
         el('td', { className: 'num', text: formatCount(group.wastedBytes) }),
         el('td', { className: 'num', text: formatCount(group.wastedTokens) }),
-        originCell(record, group.indices[0] ?? 0, ctx, live),
-        originCell(record, group.indices[1] ?? 0, ctx, live),
+        originCell(group.first, group.indices[0] ?? 0, ctx, live),
+        originCell(group.firstCopy, group.indices[1] ?? 0, ctx, live),
       ]),
     );
     const head = ['Content hash', 'Occurrences', 'Copies', 'Bytes/block', 'Tokens/block', 'Wasted bytes', 'Wasted tokens', 'First', 'First copy'];
@@ -129,15 +124,22 @@ function renderRecord(host: HTMLElement, answer: DupesAnswer, ctx: PanelContext,
         ]),
       ]),
     );
-    if (ranked.length > MAX_ROWS) {
-      host.append(el('p', { className: 'muted', text: `${formatCount(ranked.length - MAX_ROWS)} more groups are in the JSON record.` }));
+    if (groupCount > groups.length) {
+      host.append(el('p', { className: 'muted', text: `${formatCount(groupCount - groups.length)} more groups are in the JSON record.` }));
     }
   }
+  const saved = (format: DupesExportParams['format']) => () => ctx.ask<string>('dupes-export', { of: answer.source, format } satisfies DupesExportParams);
+  const failure = el('p', { className: 'error', attrs: { hidden: '' } });
+  const failed = (message: string): void => {
+    failure.textContent = `The record could not be saved: ${message}`;
+    failure.hidden = false;
+  };
   host.append(
     el('div', { className: 'dupes-actions' }, [
-      download('Download JSON record', 'ctxray-dupes.json', 'application/json', () => dupesRecordJson(record)),
-      download('Download markdown report', 'ctxray-dupes.md', 'text/markdown', () => dupesMarkdown(record)),
+      download('Download JSON record', 'ctxray-dupes.json', 'application/json', saved('json'), failed),
+      download('Download markdown report', 'ctxray-dupes.md', 'text/markdown', saved('markdown'), failed),
     ]),
+    failure,
   );
 }
 
