@@ -28,7 +28,7 @@ function hasTools(body: Body): boolean {
 const FIT_FILE = 'pai_recorded_usage_requests.jsonl';
 
 suite('Claude token estimate against recorded usage', () => {
-  it('stays within the documented error on the modelled requests, held-out third included', async () => {
+  it('stays within the documented error on the modelled requests, the tool requests and the media requests', async () => {
     const cases: RecordedCase[] = [];
     for (const name of requestFiles('anthropic-messages')) {
       const run = await runFixture('anthropic-messages', name);
@@ -40,7 +40,8 @@ suite('Claude token estimate against recorded usage', () => {
     const hidden = recorded.filter((c) => hasHiddenPrompt(c.body));
     const media = recorded.filter((c) => !hasHiddenPrompt(c.body) && hasMedia(c.body));
     const modelled = recorded.filter((c) => !hasHiddenPrompt(c.body) && !hasMedia(c.body));
-    // The tool-prompt constants were fitted on two thirds of the fit file's tool requests; every third is held out.
+    // The constants were fitted on these requests among 375 from eight projects; the held-out (leave one project
+    // out) figures are in docs/tokens.md. Every third tool request of the fit file is checked on its own.
     const fitTools = modelled.filter((c) => c.file === FIT_FILE && hasTools(c.body));
     const heldOut = fitTools.filter((_, k) => k % 3 === 0);
     const stats = {
@@ -55,7 +56,7 @@ suite('Claude token estimate against recorded usage', () => {
         'anthropic-messages conformance (Claude counts are estimates)',
         ...recorded.map(caseLine),
         describeStats('modelled (text, tools, thinking)', stats.modelled),
-        describeStats('held-out tool requests', stats.heldOut),
+        describeStats('every third tool request', stats.heldOut),
         describeStats('no tools', stats.noTools),
         describeStats('images and documents', stats.media),
         describeStats('server tools / MCP / task budget (hidden prompts not modelled)', stats.hidden),
@@ -77,5 +78,9 @@ suite('Claude token estimate against recorded usage', () => {
   });
 });
 
-/** Measured (docs/tokens.md): held-out median 6.8%, p90 31.3%; modelled median 6.8%, p90 31.3%; media median 7.1%. Bounds sit a little above the measurement so a regression fails the test. */
-const BOUNDS = { heldOutMedian: 8, heldOutP90: 35, modelledMedian: 8, modelledP90: 35, mediaMedian: 10 };
+/**
+ * Measured with the o200k-based estimate: every third tool request median 0.6%, p90 4.6%; modelled median 1.0%,
+ * p90 6.4%; media median 7.1% (before it: 6.8% / 31.3%, 6.8% / 31.3%, 7.1%). Bounds sit a little above the
+ * measurement so a regression fails the test.
+ */
+const BOUNDS = { heldOutMedian: 2, heldOutP90: 7, modelledMedian: 2, modelledP90: 9, mediaMedian: 9 };
