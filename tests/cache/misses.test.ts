@@ -124,6 +124,20 @@ describe('partial misses', () => {
   });
 });
 
+describe('warm start on OpenAI', () => {
+  it('a first call that read the cache read what an earlier session left of the unrecorded setup', () => {
+    // One 3,000-token block; the provider counted 5,000 (2,000 of tools the transcript left out) and read 2,048.
+    const built = buildRequests([
+      { blocks: [{ id: 'task', tokens: 3000 }], format: 'openai-responses', model: 'gpt-4o', timestamp: T0, recorded: { input: 2952, cacheRead: 2048, cacheWrite5m: 0, cacheWrite1h: 0, output: 0 } },
+    ]);
+    built.requests[0]!.notes.push({ code: 'transcript_missing_tools', message: 'not recorded' });
+    const cache = analyzeCache({ ...built, pricingOf: pricingByModel(built.requests), breakpointsUnknown: () => true });
+    expect(cache.inferred.warmTokens).toEqual([2000]);
+    // At most the 2,000 setup tokens, rounded down to 128: 1,920 read, no block of the log among them.
+    expect(cache.cost.actual.simulation.requests[0]).toMatchObject({ read: 1920, hit: true, hitSegment: null });
+  });
+});
+
 describe('the breakpoint inside an unrecorded setup', () => {
   // Request 3 read only the first 2,000 of the 5,000 setup tokens: the agent's system-prompt breakpoint sits there
   // and what follows it changed. Request 4 reads all of 3; request 5 reads nothing at all (the whole setup changed).

@@ -24,7 +24,9 @@ const FILES: [file: string, agreement: number][] = [
   ['transcripts/claude-code/session-624a4a58.jsonl', 1],
   ['transcripts/claude-code/short.jsonl', 1],
   ['transcripts/claude-code/tool_heavy.jsonl', 1],
-  ['transcripts/codex/rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl', 0.95],
+  ['transcripts/codex/rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl', 0.99],
+  // Its one call read what an earlier session cached (the warm start).
+  ['transcripts/codex/rollout-2026-02-23T13-19-38-019c8a70-dda7-7f33-98ea-f30553347322.jsonl', 1],
   ['gateway/claude-trace/claude-trace_cc-1.0.6_test-traffic.jsonl', 1],
 ];
 

@@ -167,8 +167,17 @@ function setupHistory(input: InferenceInput, setup: readonly number[], ttlOf: (r
   const warm = input.requests.map(() => 0);
   const breakpointVersions = input.requests.map(() => 0);
   const versions = input.requests.map((request, r) => {
-    if (!hasUnrecordedSetup(request) || providerOf(request.format) !== 'anthropic') return 0;
+    if (!hasUnrecordedSetup(request)) return 0;
     const group = groupKey(request);
+    if (providerOf(request.format) !== 'anthropic') {
+      // OpenAI caches without breakpoints: only the warm start applies (Codex sends the same instructions and
+      // tools every session, so a session's first call can read what an earlier one left).
+      if (request.recorded !== null && promptOfUsage(request) > 0 && !lastPrompt.has(group)) {
+        warm[r] = Math.min(request.recorded.cacheRead, setup[r] ?? 0);
+        lastPrompt.set(group, promptOfUsage(request));
+      }
+      return 0;
+    }
     let version = versionOf.get(group) ?? 0;
     let breakpointVersion = breakpointVersionOf.get(group) ?? 0;
     breakpointVersions[r] = breakpointVersion;

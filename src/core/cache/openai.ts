@@ -39,6 +39,8 @@ export class OpenAICache {
     view: RequestView,
     pricing: ModelPricing | null,
     cacheScope: string,
+    /** Tokens at the start of the prompt already cached before the log began (inferred.ts `warmTokens`). */
+    warmTokens = 0,
   ): RequestCacheResult {
     const result: RequestCacheResult = {
       requestIndex: request.index,
@@ -61,7 +63,7 @@ export class OpenAICache {
     if (pricing?.explicitBreakpoints === true) {
       simulateBreakpoints(request, view, pricing, this.breakpointEntriesOf(partition), result);
     } else {
-      simulateAutomatic(request, view, pricing, this.entriesOf(partition), result);
+      simulateAutomatic(request, view, pricing, this.entriesOf(partition), result, warmTokens);
     }
     return result;
   }
@@ -118,6 +120,7 @@ function simulateAutomatic(
   pricing: ModelPricing | null,
   scope: PrefixEntries,
   result: RequestCacheResult,
+  warmTokens: number,
 ): void {
   const minTokens = pricing?.minCacheableTokens ?? OPENAI_MIN_TOKENS;
   const now = request.timestamp;
@@ -141,12 +144,15 @@ function simulateAutomatic(
     }
     break;
   }
+  // What an earlier session left (the log's first call read it): at most the prompt.
+  readable = Math.max(readable, Math.min(warmTokens, view.promptTokens));
   const cached = roundDown(readable, pricing?.cacheRounding ?? OPENAI_DEFAULT_ROUNDING);
   if (cached >= minTokens && view.promptTokens >= minTokens) {
     result.read = cached;
     result.uncached = view.promptTokens - cached;
     result.hit = true;
-    result.hitSegment = view.segmentOf[longest]!;
+    // A warm read alone ends before the first block.
+    result.hitSegment = longest < 0 ? null : view.segmentOf[longest]!;
   }
   // Stored whatever the size: a short prompt plus a long answer can still be cached for the next turn.
   const ttlMs = request.options.promptCacheRetention === 'in_memory' ? IN_MEMORY_TTL_MS : EXTENDED_TTL_MS;

@@ -28,7 +28,7 @@ export function simulateCache(input: SimulationInput): SimulationResult {
       const view = anthropicViews.build(request, tokens, overhead, dropped, input.setupVersionOf?.(i) ?? 0, input.setupBreakpointOf?.(i) ?? null);
       requests.push(anthropic.simulate(request, view, pricing, scope, input.inferredMarkerOf?.(i) ?? null, input.warmTokensOf?.(i) ?? 0));
     } else {
-      requests.push(openai.simulate(request, openaiViews.build(request, tokens, overhead), pricing, scope));
+      requests.push(openai.simulate(request, openaiViews.build(request, tokens, overhead), pricing, scope, input.warmTokensOf?.(i) ?? 0));
     }
   });
   return { scenario: input.scenario, requests, totals: totalsOf(requests), assumedWithinTtl };
