@@ -144,6 +144,12 @@ test.describe('a dropped folder of real sessions', () => {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         expect(overflow, `${scheme} ${width}px`).toBeLessThanOrEqual(0);
         await page.screenshot({ path: path.join(OUT, `${scheme}-folder-${width}.png`), fullPage: true });
+        // A session opened from the table, with "← Sessions" in the header: still no wider than the screen.
+        await page.locator('#folder-table .rt-body .rt-row').first().click();
+        await expect(page.locator('#folder-back')).toBeVisible();
+        const sessionOverflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect(sessionOverflow, `${scheme} ${width}px, a session`).toBeLessThanOrEqual(0);
+        await page.screenshot({ path: path.join(OUT, `${scheme}-folder-session-${width}.png`) });
         await context.close();
       }
     }
