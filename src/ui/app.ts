@@ -23,6 +23,7 @@ import type { ClearingRolesAnswer } from '../worker/handlers/clearing-roles.ts';
 import { isFileLimitError } from './limit-errors.ts';
 import type { AnalysisView, RequestView } from '../worker/view-model.ts';
 import { WorkerClient, WorkerFailure } from './worker-client.ts';
+import { shareRepeatedStrings } from './intern-view.ts';
 import { startAnalysisWorker } from './worker-factory.ts';
 
 type Source =
@@ -245,6 +246,7 @@ export class App {
       const options = { ...(this.format && { format: this.format }), ...(this.model && { model: this.model }) };
       const view = await this.client.analyze(inputs, options, onProgress, controller.signal);
       if (controller.signal.aborted) return;
+      shareRepeatedStrings(view);
       const limitHits = view.errors.filter(isFileLimitError);
       if (limitHits.length > 0) {
         this.refuseAtLimit(label, { ...view, errors: limitHits }, names);
