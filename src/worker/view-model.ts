@@ -64,6 +64,11 @@ export interface AnalysisView {
   formats: WireFormat[];
   /** Names of the optional analysis sections present (e.g. `cache`, `findings`): panels declare which they need. */
   sections: string[];
+  /**
+   * Where the near-duplicate search stopped at its pair budget (groups from that request on may be missing), else
+   * null: the Duplicates panel says so beside the groups, as the CLI and the HTML report do.
+   */
+  nearDuplicatesCut: { request: number; requestsNotCompared: number } | null;
   /** The request the view opens on: the last of one growing conversation, else the largest. */
   initialRequest: number;
   /** Each model id the requests name (or the override), with whether it has a pricing entry. */

@@ -112,6 +112,7 @@ export function buildView(analysis: Analysis): AnalysisView {
     },
     formats,
     sections: Object.keys(sectionsOf(analysis)),
+    nearDuplicatesCut: analysis.cache?.nearDuplicatesCut ? { ...analysis.cache.nearDuplicatesCut } : null,
     initialRequest: openingRequest(
       analysis.requests,
       requests.map((r) => r.total),

@@ -63,3 +63,45 @@ describe('createDispatcher', () => {
     expect(unknown).toEqual({ type: 'failed', id: 4, error: { kind: 'unknown-query', message: 'Unknown query "__proto__".' } });
   });
 });
+
+describe('labels the app shows beside diffs and near-duplicates', () => {
+  /** Two requests of one conversation over the same `count` synthetic blocks, the second rotated by `shift`. */
+  function rotatedPair(count: number, shift: number): string {
+    const blocks = Array.from({ length: count }, (_, i) => ({ type: 'text', text: `synthetic block ${i}` }));
+    const body = (content: unknown[]) => JSON.stringify({ model: 'claude-sonnet-4-5', system: 'synthetic', messages: [{ role: 'user', content }] });
+    return `${body(blocks)}\n${body([...blocks.slice(shift), ...blocks.slice(0, shift)])}\n`;
+  }
+
+  async function diffOf(log: string) {
+    const { replies, dispatch } = worker();
+    await dispatch({ type: 'analyze', id: 1, inputs: [{ name: 'log.jsonl', blob: new Blob([log]) }], options: {} });
+    await dispatch({ type: 'query', id: 2, name: 'diff', params: { request: 1 } });
+    const answer = replies.find((r) => r.type === 'answer');
+    return answer?.type === 'answer' ? (answer.value as { coarse: boolean; hunks: { kind: string; coarse?: true }[] }) : null;
+  }
+
+  it('a diff within its work budget is not coarse', async () => {
+    // 10 blocks, the first moved to the end: a few edits, found exactly (no hunk is the coarse replacement).
+    const diff = await diffOf(rotatedPair(10, 1));
+    expect(diff?.coarse).toBe(false);
+    expect(diff?.hunks.some((h) => h.kind === 'equal')).toBe(true);
+    expect(diff?.hunks.filter((h) => h.coarse === true)).toEqual([]);
+  });
+
+  it('a diff past its work budget says it is coarse', async () => {
+    // 4,000 blocks rotated by half: about 4,000 edits, whose search needs millions of steps against a budget of 1 M.
+    const diff = await diffOf(rotatedPair(4000, 2000));
+    expect(diff?.coarse).toBe(true);
+    expect(diff?.hunks.filter((h) => h.coarse === true).map((h) => h.kind)).toEqual(['delete', 'insert']);
+  });
+
+  it('the view carries where the near-duplicate search was cut, else null', async () => {
+    const { buildView } = await import('../../src/worker/view.ts');
+    const { analyzeInput } = await import('../../src/core/analysis/analyze.ts');
+    const analysis = await analyzeInput([{ name: 'log.jsonl', bytes: new TextEncoder().encode(rotatedPair(3, 1)) }]);
+    expect(buildView(analysis).nearDuplicatesCut).toBeNull();
+    // The cut as the search reports it past its budget (src/core/cache/near-duplicates.ts).
+    analysis.cache!.nearDuplicatesCut = { request: 1, requestsNotCompared: 4 };
+    expect(buildView(analysis).nearDuplicatesCut).toEqual({ request: 1, requestsNotCompared: 4 });
+  });
+});

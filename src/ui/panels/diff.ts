@@ -166,6 +166,14 @@ export const diffPanel: Panel = {
         firstChange === null ? 'the prefix is intact (this request only appends).' : `the prefix breaks at ${firstChange}.`,
       ]),
       el('p', { className: 'muted', text: `${formatCount(changes.length)} changed run(s): − removed from request ${compared + 1}, + added in request ${ctx.request.index + 1}.` }),
+      ...(answer.coarse
+        ? [
+            el('p', {
+              className: 'notice coarse-diff',
+              text: 'Coarse diff: the requests differ by too many edits for a shortest edit script within its work budget, so everything between the shared start and end is shown as removed and added.',
+            }),
+          ]
+        : []),
       diffList(answer, ctx, textHost),
       textHost,
     );

@@ -216,6 +216,16 @@ async function renderNearDuplicates(host: HTMLElement, ctx: PanelContext): Promi
   }
   const groups = await ctx.ask<NearDuplicateGroupView[]>('section', { name: NEAR_SECTION });
   if (ctx.signal.aborted) return;
+  const cut = ctx.view.nearDuplicatesCut;
+  if (cut !== null) {
+    host.append(
+      el('p', { className: 'notice near-cut' }, [
+        'The search stopped at its work budget in ',
+        el('button', { className: 'link', text: `request ${cut.request + 1}`, attrs: { type: 'button' }, on: { click: () => ctx.selectRequest(cut.request) } }),
+        `: groups from there on may be missing (${formatCount(cut.requestsNotCompared)} later request(s) not compared).`,
+      ]),
+    );
+  }
   if (groups.length === 0) {
     host.append(el('p', { className: 'empty', text: 'No near-duplicate groups.' }));
     return;

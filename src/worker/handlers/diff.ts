@@ -2,6 +2,7 @@
 // Text-free: hunks are index ranges; the page names blocks from its own view and fetches text only on request.
 import type { ConversationLink, DiffHunk } from '../../core/cache/index.ts';
 import { diffSegments } from '../../core/cache/prefix.ts';
+import { isCoarse } from '../../core/cache/myers.ts';
 import { QueryError, requireSession, type WorkerSession } from '../session.ts';
 import { cacheAnalysisOf } from './cache-analysis.ts';
 
@@ -14,6 +15,8 @@ export interface DiffAnswer {
   /** Index in the request of the first block that differs; null when it only appends. */
   firstChange: number | null;
   hunks: DiffHunk[];
+  /** The blocks differ by more edits than the diff's work budget finds: the hunks are one coarse replacement. */
+  coarse: boolean;
 }
 
 export function diffQuery(session: WorkerSession | null, params: unknown): DiffAnswer {
@@ -25,14 +28,16 @@ export function diffQuery(session: WorkerSession | null, params: unknown): DiffA
   const cache = cacheAnalysisOf(session);
   const compared = cache.conversations.continues[index] ?? null;
   const link = cache.conversations.kind[index] ?? 'new';
-  if (compared === null) return { request: index, compared, link, commonSegments: 0, firstChange: null, hunks: [] };
+  if (compared === null) return { request: index, compared, link, commonSegments: 0, firstChange: null, hunks: [], coarse: false };
   const prefix = cache.prefixes[index];
+  const hunks = diffSegments(requests[compared]!.segments, requests[index]!.segments);
   return {
     request: index,
     compared,
     link,
     commonSegments: prefix?.commonSegments ?? 0,
     firstChange: prefix?.firstChange ?? null,
-    hunks: diffSegments(requests[compared]!.segments, requests[index]!.segments),
+    hunks,
+    coarse: isCoarse(hunks),
   };
 }
