@@ -28,6 +28,7 @@ import { analyzeClearing } from '../../src/core/clearing/analyze.ts';
 import { encodeInput, parseFragment, MAX_INPUT_FRAGMENT_CHARS } from '../../src/ui/share.ts';
 import { REPO_ROOT, seedCorpus, type Seed } from './corpus.ts';
 import { workerTargets } from './worker-targets.ts';
+import { scaleTargets } from './scale-targets.ts';
 import { main } from '../../src/cli/main.ts';
 import { terminalSafe } from '../../src/cli/terminal-safe.ts';
 import { renderTerminalReport } from '../../src/cli/report/terminal.ts';
@@ -566,6 +567,7 @@ export async function fuzzTargets(): Promise<FuzzTarget[]> {
     },
     ...layerTargets(SQL),
     ...workerTargets(),
+    ...scaleTargets(),
   ];
   return targets;
 }
