@@ -42,9 +42,11 @@ export function bombShapes(): BombShape[] {
     { name: 'tiny-records-plain', file: 'tiny-1m.jsonl', gzip: false, chunks: () => repeated(TINY, 1_000_000 * TINY.length), commands: [['analyze'], ['dupes']] },
     // ~4 MB of gzip inflating to 4 GiB of newlines.
     { name: 'newlines-gz', file: 'newlines-4gib.jsonl.gz', gzip: true, chunks: () => repeated('\n', 4 * 1024 * MIB), commands: [['analyze'], ['dupes']] },
-    // 3 M records that are not objects ("1"), plain (6 MB): every one a located error until the record limit.
+    // One request of 16,000 blocks, every pair just under the near-duplicate threshold (5 MB).
     { name: 'near-duplicate-set', file: 'near-dup-16000.jsonl', gzip: false, chunks: nearDuplicateSet, commands: [['analyze']] },
+    // 41 requests of 20,000 reordered blocks under --html: 40 diffs past the Myers work budget (38 MB).
     { name: 'reordered-histories', file: 'reordered-41x20000.jsonl', gzip: false, chunks: reorderedHistories, commands: [['analyze', '--html', '{html}']] },
+    // 3 M records that are not objects ("1"), plain (6 MB): every one a located error until the record limit.
     { name: 'non-object-records', file: 'ones-3m.jsonl', gzip: false, chunks: () => repeated('1\n', 6_000_000), commands: [['analyze'], ['dupes']] },
   ];
 }
