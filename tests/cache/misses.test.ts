@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedUsage } from '../../src/core/model.ts';
 import { analyzeCache } from '../../src/core/cache/index.ts';
-import { MISS_CAUSES, UNRECORDED_SETUP } from '../../src/core/cache/misses.ts';
+import { MISS_CAUSES, OPENAI_MISS_SHARE, UNRECORDED_SETUP } from '../../src/core/cache/misses.ts';
 import { buildRequests, pricingByModel, type RequestSpec } from './anthropic-builders.ts';
 
 const MINUTE = 60_000;
@@ -121,6 +121,24 @@ describe('partial misses', () => {
     expect(cache.misses.requests.map((m) => m?.cause ?? null)).toEqual(['cold_start', null, 'unexplained']);
     expect(cache.misses.requests[2]).toMatchObject({ tokens: 2032 });
     expect(cache.misses.requests[2]!.cost).toBeCloseTo((2032 * 1.25) / 1e6, 12);
+  });
+
+  it('OpenAI: on a long prompt a shortfall within 10% of what was readable is noise too', () => {
+    const chat = (cached: number, at: number, blocks: number) => ({
+      blocks: Array.from({ length: blocks }, (_, b) => ({ id: `c${b}`, tokens: 2000 })),
+      format: 'openai-chat' as const,
+      model: 'gpt-4o',
+      timestamp: at,
+      recorded: { input: 2000 * blocks - cached, cacheRead: cached, cacheWrite5m: 0, cacheWrite1h: 0, output: 0 },
+    });
+    // Prompts 20,000, 22,000, 24,000. Request 1 reads 1,500 short of 20,000 (7.5%: over 1,024 but under 10%);
+    // request 2 reads 3,000 short of 22,000 (13.6%): a miss of 3,000 × (2.50 − 1.25).
+    const built = buildRequests([chat(0, T0, 10), chat(18_500, T0 + 5000, 11), chat(19_000, T0 + 10_000, 12)]);
+    const cache = analyzeCache({ ...built, pricingOf: pricingByModel(built.requests) });
+    expect(OPENAI_MISS_SHARE).toBe(0.1);
+    expect(cache.misses.requests.map((m) => m?.cause ?? null)).toEqual(['cold_start', null, 'unexplained']);
+    expect(cache.misses.requests[2]).toMatchObject({ tokens: 3000 });
+    expect(cache.misses.requests[2]!.cost).toBeCloseTo((3000 * 1.25) / 1e6, 12);
   });
 });
 

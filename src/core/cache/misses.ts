@@ -103,16 +103,20 @@ export function findMisses(input: MissInput): MissAnalysis {
   return { requests: misses, summary: summarize(misses) };
 }
 
+/** Share of what was readable an OpenAI read may fall short by and still count as a hit (best-effort caching). */
+export const OPENAI_MISS_SHARE = 0.1;
+
 /**
  * OpenAI's cached count is not a function of the prefix alone: consecutive Codex calls read up to ~2K tokens more
- * than the previous call's prompt and a few 128-token chunks less with nothing changed (best-effort, rounded). A
- * shortfall within one minimum cacheable prefix (the model's minCacheableTokens, 1,024) is that noise there.
+ * than the previous call's prompt and a few 128-token chunks less with nothing changed (best-effort, rounded), and
+ * that noise grows with the prompt. A shortfall within one minimum cacheable prefix (the model's
+ * minCacheableTokens, 1,024) or within OPENAI_MISS_SHARE of what was readable is that noise there.
  */
 function toleranceOf(request: ParsedRequest, pricing: ModelPricing | null, potential: number): number {
   if (providerOf(request.format) === 'anthropic') return MISS_TOLERANCE;
   // A provider whose cache is not modelled (Gemini): only a read below half of what was readable is a lost cache.
   if (request.notes.some((note) => note.code === 'provider_not_modelled')) return potential / 2;
-  return Math.max(MISS_TOLERANCE, pricing?.minCacheableTokens ?? UNKNOWN_MINIMUM, pricing?.cacheRounding ?? 1);
+  return Math.max(MISS_TOLERANCE, pricing?.minCacheableTokens ?? UNKNOWN_MINIMUM, pricing?.cacheRounding ?? 1, potential * OPENAI_MISS_SHARE);
 }
 
 type Cause = Omit<RequestMiss, 'tokens' | 'cost'>;
