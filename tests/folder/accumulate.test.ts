@@ -1,0 +1,59 @@
+// A folder read one session at a time (src/core/folder): two sessions folded into the folder's sums give what one
+// analysis of both files gives, where the two cannot share a cache (another provider). Inputs: the repo's
+// SYNTHETIC examples.
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { analyzeInput } from '../../src/core/analysis/analyze.ts';
+import { costTotalsRecord } from '../../src/core/cache/record.ts';
+import { addSession, emptyFolder, folderRecord, folderSummary } from '../../src/core/folder/index.ts';
+
+const names = ['examples/synthetic-anthropic-agent-cache-bust.jsonl.gz', 'examples/synthetic-openai-chat-tools-reordered.jsonl'];
+const inputOf = (name: string) => ({ name, bytes: new Uint8Array(fs.readFileSync(name)) });
+
+describe('a folder folded session by session', async () => {
+  const [first, second] = await Promise.all(names.map((name) => analyzeInput([inputOf(name)])));
+  const together = await analyzeInput(names.map(inputOf));
+  const folder = emptyFolder('ctxray test', '2026-12-01');
+  addSession(folder, first!, { calibrated: false });
+  addSession(folder, second!, { calibrated: true });
+
+  it('counts the sessions, files and requests of both', () => {
+    expect(folder.analyses).toBe(2);
+    expect(folder.calibrated).toBe(1);
+    expect(folder.requests).toBe(together.requests.length);
+    expect(folder.requests).toBe(first!.requests.length + second!.requests.length);
+    expect(folder.files.map((file) => file.requests)).toEqual(together.files.map((file) => file.requests));
+    expect(folder.fileNames).toEqual(names);
+  });
+
+  it('sums token totals, models, cost and misses as one analysis of both files does', () => {
+    expect(folder.totals).toEqual(together.totals);
+    expect(folder.models).toEqual(together.modelUse);
+    const cost = costTotalsRecord(together.cache!);
+    expect(folder.cost!.actual).toBeCloseTo(cost.actual, 9);
+    expect(folder.cost!.basis).toEqual(cost.basis);
+    expect(folder.cost!.unpricedRequests).toBe(cost.unpricedRequests);
+    expect(folder.cost!.simulated.asSent).toBeCloseTo(cost.simulated.asSent, 9);
+    const misses = (summary: { cause: string; count: number; tokens: number; cost: number }[]) =>
+      [...summary].sort((a, b) => (a.cause < b.cause ? -1 : 1)).map(({ cause, count, tokens, cost }) => ({ cause, count, tokens, cost: Math.round(cost * 1e9) }));
+    expect(misses(folder.misses)).toEqual(misses(together.cache!.misses.summary));
+    // Ranked by cost, the costliest cause first.
+    expect(folder.misses.map((m) => m.cost)).toEqual([...folder.misses.map((m) => m.cost)].sort((a, b) => b - a));
+    expect(folder.conversations).toBe(together.cache!.conversations.count);
+  });
+
+  it('counts findings by code over both sessions', () => {
+    const byCode = new Map<string, number>();
+    for (const finding of together.cache!.findings) byCode.set(finding.code, (byCode.get(finding.code) ?? 0) + 1);
+    expect(new Map(folder.findings.map((f) => [f.code, f.findings]))).toEqual(byCode);
+  });
+
+  it('writes a record with the sums and no per-request rows', () => {
+    const record = folderRecord(folder);
+    expect(record.schema).toBe('ctxray.analysis/2');
+    expect(record.requests).toEqual([]);
+    expect(record.folder).toEqual({ analyses: 2, requests: together.requests.length, calibrated: 1 });
+    expect((record.files as { index: number }[]).map((file) => file.index)).toEqual([0, 1]);
+    expect(folderSummary(folder)?.totals.requests ?? null).toBe(folder.summary?.totals.requests ?? null);
+  });
+});
