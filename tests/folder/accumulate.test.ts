@@ -2,10 +2,12 @@
 // analysis of both files gives, where the two cannot share a cache (another provider). Inputs: the repo's
 // SYNTHETIC examples.
 import fs from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { analyzeInput } from '../../src/core/analysis/analyze.ts';
+import { buildRecord } from '../../src/core/analysis/record.ts';
 import { costTotalsRecord } from '../../src/core/cache/record.ts';
 import { addSession, emptyFolder, folderRecord, folderSummary } from '../../src/core/folder/index.ts';
+import { summaryOf } from '../../src/core/transcripts/index.ts';
 
 const names = ['examples/synthetic-anthropic-agent-cache-bust.jsonl.gz', 'examples/synthetic-openai-chat-tools-reordered.jsonl'];
 const inputOf = (name: string) => ({ name, bytes: new Uint8Array(fs.readFileSync(name)) });
@@ -13,9 +15,13 @@ const inputOf = (name: string) => ({ name, bytes: new Uint8Array(fs.readFileSync
 describe('a folder folded session by session', async () => {
   const [first, second] = await Promise.all(names.map((name) => analyzeInput([inputOf(name)])));
   const together = await analyzeInput(names.map(inputOf));
-  const folder = emptyFolder('ctxray test', '2026-12-01');
-  addSession(folder, first!, { calibrated: false });
-  addSession(folder, second!, { calibrated: true });
+  // Folded inside each test, so the folder code under test runs in the test (and fails it when it is wrong).
+  let folder = emptyFolder('ctxray test', '2026-12-01');
+  beforeEach(() => {
+    folder = emptyFolder('ctxray test', '2026-12-01');
+    addSession(folder, first!, { calibrated: false });
+    addSession(folder, second!, { calibrated: true });
+  });
 
   it('counts the sessions, files and requests of both', () => {
     expect(folder.analyses).toBe(2);
@@ -54,6 +60,24 @@ describe('a folder folded session by session', async () => {
     expect(record.requests).toEqual([]);
     expect(record.folder).toEqual({ analyses: 2, requests: together.requests.length, calibrated: 1 });
     expect((record.files as { index: number }[]).map((file) => file.index)).toEqual([0, 1]);
-    expect(folderSummary(folder)?.totals.requests ?? null).toBe(folder.summary?.totals.requests ?? null);
+  });
+
+  it('writes the sections one analysis of both files writes, with the same values', () => {
+    const rounded = (value: unknown) => JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'number' ? Math.round(v * 1e9) / 1e9 : v)));
+    const record = folderRecord({ ...folder, generatedBy: together.generatedBy, pricedOn: together.pricedOn });
+    const one = buildRecord(together);
+    // Misses are ranked by cost in both, so they compare as they are.
+    for (const key of ['schema', 'generatedBy', 'pricedOn', 'files', 'models', 'totals', 'misses', 'summary', 'sessions', 'errors']) {
+      expect(rounded(record[key]), key).toEqual(rounded(one[key]));
+    }
+  });
+
+  it('gives the summary one analysis of both files gives: days, models, costliest conversations and findings', () => {
+    // Costs rounded to the nanodollar: sums in another order differ in the last bits.
+    const rounded = (value: unknown) => JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'number' ? Math.round(v * 1e9) / 1e9 : v)));
+    const expected = summaryOf(together);
+    expect(expected).not.toBeNull();
+    expect(expected!.days.length).toBeGreaterThan(0);
+    expect(rounded(folderSummary(folder))).toEqual(rounded(expected));
   });
 });
