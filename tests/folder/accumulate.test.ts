@@ -80,4 +80,30 @@ describe('a folder folded session by session', async () => {
     expect(expected!.days.length).toBeGreaterThan(0);
     expect(rounded(folderSummary(folder))).toEqual(rounded(expected));
   });
+
+  it('merges what two sessions share (days, models, causes, codes): the same session twice is twice its sums', () => {
+    const twice = emptyFolder('ctxray test', '2026-12-01');
+    addSession(twice, first!, { calibrated: false });
+    addSession(twice, first!, { calibrated: false });
+    const once = emptyFolder('ctxray test', '2026-12-01');
+    addSession(once, first!, { calibrated: false });
+    expect(twice.requests).toBe(2 * once.requests);
+    expect(twice.totals.tokens).toBe(2 * once.totals.tokens);
+    expect(twice.totals.exactRequests).toBe(2 * once.totals.exactRequests);
+    expect(twice.models).toEqual(once.models.map((m) => ({ ...m, requests: 2 * m.requests })));
+    expect(twice.misses.map((m) => [m.cause, m.count, m.tokens])).toEqual(once.misses.map((m) => [m.cause, 2 * m.count, 2 * m.tokens]));
+    expect(twice.findings).toEqual(once.findings.map((f) => ({ ...f, findings: 2 * f.findings, requests: 2 * f.requests })));
+    expect(twice.cost!.actual).toBeCloseTo(2 * once.cost!.actual, 9);
+    expect(twice.cost!.savingsFraction).toBeCloseTo(once.cost!.savingsFraction, 9);
+    expect(twice.cost!.basis).toEqual({ recordedRequests: 2 * once.cost!.basis.recordedRequests, simulatedRequests: 2 * once.cost!.basis.simulatedRequests });
+    const [summaryTwice, summaryOnce] = [folderSummary(twice)!, folderSummary(once)!];
+    expect(summaryOnce.days.length).toBeGreaterThan(0);
+    expect([summaryTwice.start, summaryTwice.end]).toEqual([summaryOnce.start, summaryOnce.end]);
+    expect(summaryTwice.days.map((d) => [d.day, d.requests, d.output, d.cacheWrite])).toEqual(summaryOnce.days.map((d) => [d.day, 2 * d.requests, 2 * d.output, 2 * d.cacheWrite]));
+    expect(summaryTwice.models.map((m) => [m.model, m.requests])).toEqual(summaryOnce.models.map((m) => [m.model, 2 * m.requests]));
+    expect(summaryTwice.topFindings.map((f) => [f.code, f.findings, f.requests])).toEqual(summaryOnce.topFindings.map((f) => [f.code, 2 * f.findings, 2 * f.requests]));
+    // The second copy's files and conversations are numbered after the first's.
+    expect(twice.files.map((file) => file.index)).toEqual([0, 1]);
+    expect(twice.conversations).toBe(2 * once.conversations);
+  });
 });
