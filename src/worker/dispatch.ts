@@ -3,7 +3,7 @@
 // fuzzer (tests/fuzz) drives it with hostile messages in Node.
 import { analyzeInput } from '../core/analysis/analyze.ts';
 import { WIRE_IMPORTERS } from '../core/formats/registry.ts';
-import type { InputFile } from '../core/input/index.ts';
+import { InputError, type InputFile } from '../core/input/index.ts';
 import { QUERY_HANDLERS } from './handlers.ts';
 import { precomputeDupes } from './handlers/dupes.ts';
 import type { FromWorker, InputBlob, ProgressInfo, ToWorker, WorkerError } from './protocol.ts';
@@ -67,7 +67,7 @@ function failure(error: unknown, signal: AbortSignal): WorkerError {
   if (signal.aborted) return { kind: 'cancelled', message: 'Cancelled.' };
   if (error instanceof QueryError) return { kind: 'unknown-query', message: error.message };
   // A work limit (LIMIT_RECORDS, …) is a refusal of the input like any other located input error.
-  if (error instanceof Error && (error.name === 'InputError' || error.name === 'WorkLimitError')) return { kind: 'input', message: error.message };
+  if (error instanceof InputError) return { kind: 'input', message: error.message };
   const message = error instanceof Error ? error.message : String(error);
   return { kind: 'internal', message: `Internal error in the analysis: ${message}` };
 }

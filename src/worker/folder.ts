@@ -7,7 +7,7 @@
 import { analyzeInput } from '../core/analysis/analyze.ts';
 import { holdsNoRequestsByDesign } from '../core/analysis/unreadable.ts';
 import { usageCalibratedAnalysis } from '../core/cache/attach.ts';
-import type { InputFile, InputLimits } from '../core/input/index.ts';
+import { InputError, WorkLimitError, type InputFile, type InputLimits } from '../core/input/index.ts';
 import { addSession, claudeCodeSessionId, emptyFolder, isFlatAgentFile, sessionGroups } from '../core/folder/index.ts';
 import { GENERATED_BY } from '../core/analysis/version.ts';
 import { PRICED_ON } from '../core/pricing/table.ts';
@@ -95,8 +95,10 @@ export async function analyzeFolder(inputs: readonly InputBlob[], options: Folde
       addSession(folder, calibrated.analysis, { calibrated: calibrated.calibration !== null });
       for (const part of folder.parts.slice(before)) inputsOf.set(part.row, { inputs: group, days: part.days.map((day) => day.key) });
     } catch (error) {
-      if (options.signal.aborted || !(error instanceof Error) || !(error.name === 'InputError' || error.name === 'WorkLimitError')) throw error;
-      skipped.push(`${files[0]?.folderPath ?? ''}: ${error.message}`);
+      if (options.signal.aborted || !(error instanceof InputError)) throw error;
+      // Located as the CLI locates it: the file of the session that stopped the read, and its line.
+      const file = files[error instanceof WorkLimitError ? error.file : 0];
+      skipped.push(`${file?.folderPath ?? ''}${error.line > 0 ? ` line ${error.line}` : ''}: ${error.message}`);
     }
     bytesBefore += groupBytes;
   }

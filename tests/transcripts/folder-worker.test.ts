@@ -23,6 +23,13 @@ const inputs = [
 ];
 
 describe('analyzeFolder (synthetic sessions)', () => {
+  it('lists a session stopped by a work limit under the file and line where it stopped, and reads the others', async () => {
+    // Session A and its subagent hold 3 requests; a cap of 2 stops the read at the subagent's one call (its line 2, after the user line).
+    const folder = await analyzeFolder(inputs, { signal: new AbortController().signal, onProgress: () => {}, limits: { maxRequests: 2 } });
+    expect(folder.sessions.map((row) => row.file)).toEqual(['proj-b/synthetic-b.jsonl']);
+    expect(folder.skipped[0]).toMatch(/^proj-a\/synthetic-a\/subagents\/agent-synthetic-agent\.jsonl line 2: LIMIT_REQUESTS: more than 2 requests/);
+  });
+
   it('gives a row per session, the nested subagent in its parent, and lists the file without requests', async () => {
     const progress: ProgressInfo[] = [];
     const folder = await analyzeFolder(inputs, { signal: new AbortController().signal, onProgress: (p) => progress.push(p) });
