@@ -105,17 +105,18 @@ describe('partial misses', () => {
     expect(cache.misses.requests[1]).toBeNull();
   });
 
+  /** A gpt-4o Chat request of `blocks` blocks of 2,000 tokens that recorded `cached` of them read. */
+  const chat = (cached: number, at: number, blocks: number) => ({
+    blocks: Array.from({ length: blocks }, (_, b) => ({ id: `c${b}`, tokens: 2000 })),
+    format: 'openai-chat' as const,
+    model: 'gpt-4o',
+    timestamp: at,
+    recorded: { input: 2000 * blocks - cached, cacheRead: cached, cacheWrite5m: 0, cacheWrite1h: 0, output: 0 },
+  });
+
   it('OpenAI: a shortfall within one minimum prefix (1,024) is its best-effort noise; beyond it, a priced miss', () => {
-    const chat = (tokens: number, cached: number, at: number, blocks: number) => ({
-      blocks: Array.from({ length: blocks }, (_, b) => ({ id: `c${b}`, tokens })),
-      format: 'openai-chat' as const,
-      model: 'gpt-4o',
-      timestamp: at,
-      recorded: { input: tokens * blocks, cacheRead: cached, cacheWrite5m: 0, cacheWrite1h: 0, output: 0 },
-    });
-    // Prompts 4,000, 6,000, 8,000 (2,000 a block; recorded input includes the cached part here by construction).
-    const built = buildRequests([chat(2000, 0, T0, 2), chat(2000, 3200, T0 + 5000, 3), chat(2000, 3968, T0 + 10_000, 4)]);
-    for (const request of built.requests) request.recorded!.input -= request.recorded!.cacheRead;
+    // Prompts 4,000, 6,000, 8,000.
+    const built = buildRequests([chat(0, T0, 2), chat(3200, T0 + 5000, 3), chat(3968, T0 + 10_000, 4)]);
     const cache = analyzeCache({ ...built, pricingOf: pricingByModel(built.requests) });
     // 800 short of request 0's 4,000: noise. 2,032 short of request 1's 6,000: a miss, 2,032 × (2.50 − 1.25).
     expect(cache.misses.requests.map((m) => m?.cause ?? null)).toEqual(['cold_start', null, 'unexplained']);
@@ -124,13 +125,6 @@ describe('partial misses', () => {
   });
 
   it('OpenAI: on a long prompt a shortfall within 10% of what was readable is noise too', () => {
-    const chat = (cached: number, at: number, blocks: number) => ({
-      blocks: Array.from({ length: blocks }, (_, b) => ({ id: `c${b}`, tokens: 2000 })),
-      format: 'openai-chat' as const,
-      model: 'gpt-4o',
-      timestamp: at,
-      recorded: { input: 2000 * blocks - cached, cacheRead: cached, cacheWrite5m: 0, cacheWrite1h: 0, output: 0 },
-    });
     // Prompts 20,000, 22,000, 24,000. Request 1 reads 1,500 short of 20,000 (7.5%: over 1,024 but under 10%);
     // request 2 reads 3,000 short of 22,000 (13.6%): a miss of 3,000 × (2.50 − 1.25).
     const built = buildRequests([chat(0, T0, 10), chat(18_500, T0 + 5000, 11), chat(19_000, T0 + 10_000, 12)]);
