@@ -84,6 +84,11 @@ test('a real Claude Code request shows its unrecorded setup in the treemap and t
   await selectRequest(page, 3);
   // The provider counted 27,666 prompt tokens for the last call (its recorded usage); the request totals that.
   await expect(page.locator('#recorded-total')).toHaveText('27,666');
+  // The call before re-wrote 7,992 tokens after a change in the unrecorded setup, which has no block to link to:
+  // no block link, and no empty separator for one.
+  await selectRequest(page, 2);
+  await expect(page.locator('#request-miss')).toHaveText(/^Cache miss: setup changed at \(system prompt and tools, not recorded\), \$0\.0759 over a hit · diff · cache row$/);
+  await selectRequest(page, 3);
   expect(await shownTotal(page)).toBe(27_666);
   const setup = page.locator('.treemap .cell[data-category="setup_inferred"]');
   await expect(setup).toHaveCount(1);

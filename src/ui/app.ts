@@ -874,6 +874,11 @@ export class App {
     // The open request's cache miss, with links to the block it names and to the diff that shows it.
     const cause = this.rows?.missCause[this.requestIndex] ?? null;
     const missBlock = this.rows?.missBlock[this.requestIndex] ?? null;
+    // A block the request shows gets a link; the unrecorded setup a miss may name is no segment of it.
+    const blockLink =
+      missBlock !== null && request.segments.some((s) => s.path === missBlock)
+        ? el('button', { className: 'link', text: `block ${missBlock}`, attrs: { type: 'button' }, on: { click: () => this.navigate({ panel: 'tokens', segment: missBlock }) } })
+        : null;
     const miss =
       cause === null || this.rows === null
         ? null
@@ -881,10 +886,8 @@ export class App {
             el('strong', { text: 'Cache miss: ' }),
             missTitle(this.rows, this.requestIndex),
             ' · ',
-            missBlock !== null && request.segments.some((s) => s.path === missBlock)
-              ? el('button', { className: 'link', text: `block ${missBlock}`, attrs: { type: 'button' }, on: { click: () => this.navigate({ panel: 'tokens', segment: missBlock }) } })
-              : null,
-            missBlock !== null ? ' · ' : null,
+            blockLink,
+            blockLink !== null ? ' · ' : null,
             el('button', { className: 'link', text: 'diff', attrs: { type: 'button' }, on: { click: () => this.navigate({ panel: 'diff', ...(missBlock !== null && { segment: missBlock }) }) } }),
             ' · ',
             el('button', { className: 'link', text: 'cache row', attrs: { type: 'button' }, on: { click: () => this.navigate({ panel: 'cache' }) } }),
