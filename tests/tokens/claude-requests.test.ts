@@ -66,6 +66,30 @@ describe('Claude estimates of recorded request shapes', () => {
     expect(analysis.tokens[0]!.total).toBe(58);
     expect(analysis.tokens[0]!.segments).toEqual([42, 9]);
   });
+
+  it('a plain-text document bills its wrapper beside its text (recorded 57)', async () => {
+    // test_text_document_as_binary_content_input
+    const analysis = await analyze([
+      {
+        max_tokens: 4096,
+        messages: [
+          {
+            content: [
+              { text: 'What does this text file say?', type: 'text' },
+              { source: { data: 'Dummy TXT file\n', media_type: 'text/plain', type: 'text' }, type: 'document' },
+            ],
+            role: 'user',
+          },
+        ],
+        model: 'claude-sonnet-4-5',
+        stream: false,
+      },
+    ]);
+    // 7 framing + the question (7 o200k tokens × 1.13 → 8) + the document: 4 o200k tokens × 1.17 (code-like:
+    // "\n" and no space after "file") → 5, + the 37-token wrapper.
+    expect(analysis.tokens[0]!.segments).toEqual([8, 42]);
+    expect(analysis.tokens[0]!.total).toBe(57);
+  });
 });
 
 describe('requests whose recorded usage measures another prompt are labelled', () => {

@@ -83,7 +83,7 @@ describe('claude image and document estimates', () => {
 });
 
 describe('Claude document segments', () => {
-  it('estimates a text document from its text, and a document with neither pages nor text as one page', async () => {
+  it('estimates a text document from its text plus its 37-token wrapper, and a document with neither pages nor text as one page', async () => {
     const textDocument = segment({
       category: 'document',
       text: PROSE,
@@ -94,9 +94,10 @@ describe('Claude document segments', () => {
     const remote = segment({ category: 'document', text: '', wire: '{"type":"document","source":{"type":"url","url":"https://x"}}', messageIndex: 0, role: 'user' });
     const documents = request('anthropic-messages', 'claude-sonnet-4-5', [textDocument, remote]);
     const counted = (await preparedCounter([documents])).count(documents, 'claude-sonnet-4-5');
-    expect(counted.segments).toEqual([114, 1600]);
-    // The newer tokenizer scales a page estimate as a whole.
-    expect((await preparedCounter([documents])).count(documents, 'claude-opus-4-7').segments).toEqual([143, 2080]);
+    // The prose's 114 + 37.
+    expect(counted.segments).toEqual([151, 1600]);
+    // The newer tokenizer scales the wrapper and a page estimate as a whole: 143 + round(37 × 1.3).
+    expect((await preparedCounter([documents])).count(documents, 'claude-opus-4-7').segments).toEqual([191, 2080]);
   });
 });
 

@@ -154,5 +154,12 @@ export function claudeImageTokens(width: number, height: number): number {
  */
 export const CLAUDE_UNKNOWN_IMAGE_SIZE = { width: 512, height: 384 } as const;
 
+/**
+ * A document the model reads as text (a `text` or `content` source) bills a hidden wrapper beyond its text: two
+ * recordings (Sonnet 4.5, pydantic-ai) billed 37 and 43 more than the text and the framing; the smaller is taken,
+ * the larger holds ~650 text tokens whose own estimate is uncertain by more than the difference.
+ */
+export const CLAUDE_TEXT_DOCUMENT_TOKENS = 37;
+
 /** A PDF page is sent as its text plus an image of the page: ~1,600 tokens (one recorded one-page PDF). */
 export const CLAUDE_TOKENS_PER_PDF_PAGE = 1600;

@@ -11,6 +11,7 @@ import {
   CLAUDE_TOOL_CALL_TOKENS,
   CLAUDE_THINKING_TOKENS,
   CLAUDE_TOKENS_PER_PDF_PAGE,
+  CLAUDE_TEXT_DOCUMENT_TOKENS,
   CLAUDE_TOOL_SYSTEM,
   CLAUDE_UNKNOWN_IMAGE_SIZE,
   NEW_TOKENIZER_FACTOR,
@@ -362,7 +363,7 @@ export class TokenCounter {
       }
       case 'document': {
         const pages = this.pagesOf(segment.wire);
-        if (pages === null && segment.text !== '') return count(segment.text);
+        if (pages === null && segment.text !== '') return count(segment.text) + scale(CLAUDE_TEXT_DOCUMENT_TOKENS);
         return scale(CLAUDE_TOKENS_PER_PDF_PAGE * (pages ?? 1));
       }
       default:
