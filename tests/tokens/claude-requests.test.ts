@@ -150,3 +150,107 @@ describe('ctxray analyze applies the calibration from recorded usage by default'
     }
   });
 });
+
+describe('deferred tools (tool search)', () => {
+  // test_tool_search/test_anthropic_custom_callable_round_trip, first request: recorded 759.
+  const TOOLS = [
+    {
+      "description": "Get the current weather for a city.",
+      "input_schema": {
+        "additionalProperties": false,
+        "properties": {
+          "city": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "city"
+        ],
+        "type": "object"
+      },
+      "name": "get_weather"
+    },
+    {
+      "defer_loading": true,
+      "description": "Look up the current exchange rate between two currencies.",
+      "input_schema": {
+        "additionalProperties": false,
+        "properties": {
+          "from_currency": {
+            "type": "string"
+          },
+          "to_currency": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "from_currency",
+          "to_currency"
+        ],
+        "type": "object"
+      },
+      "name": "get_exchange_rate"
+    },
+    {
+      "defer_loading": true,
+      "description": "Look up stock price by ticker symbol.",
+      "input_schema": {
+        "additionalProperties": false,
+        "properties": {
+          "symbol": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "symbol"
+        ],
+        "type": "object"
+      },
+      "name": "stock_lookup"
+    },
+    {
+      "description": "There are additional tools not yet visible to you. When you need a capability not provided by your current tools, search here by providing one or more queries to discover and activate relevant tools. Each query is tokenized into words; tool names and descriptions are scored by token overlap. If no tools are found, they do not exist -- do not retry.",
+      "input_schema": {
+        "additionalProperties": false,
+        "properties": {
+          "queries": {
+            "description": "List of search queries to match against tool names and descriptions. Use specific words likely to appear in tool names or descriptions to narrow down relevant tools. Each query is independently tokenized; matches across queries are unioned.",
+            "items": {
+              "type": "string"
+            },
+            "type": "array"
+          }
+        },
+        "required": [
+          "queries"
+        ],
+        "type": "object"
+      },
+      "name": "search_tools"
+    }
+  ];
+  const question = { content: [{ text: 'What is the USD to EUR exchange rate?', type: 'text' }], role: 'user' };
+  const body = (messages: object[]) => ({ max_tokens: 4096, messages, model: 'claude-sonnet-4-5', stream: false, tool_choice: { type: 'auto' }, tools: TOOLS });
+
+  it('a definition marked defer_loading is not in the prompt until a tool_reference names it', async () => {
+    const searched = [
+      question,
+      { content: [{ id: 'toolu_1', input: { queries: ['exchange rate'] }, name: 'search_tools', type: 'tool_use' }], role: 'assistant' },
+      { content: [{ content: [{ tool_name: 'get_exchange_rate', type: 'tool_reference' }], tool_use_id: 'toolu_1', type: 'tool_result' }], role: 'user' },
+    ];
+    // The call alone, with no reference (synthetic): calling a deferred tool does not load it.
+    const called = [
+      question,
+      { content: [{ id: 'toolu_2', input: { from_currency: 'USD', to_currency: 'EUR' }, name: 'get_exchange_rate', type: 'tool_use' }], role: 'assistant' },
+      { content: [{ content: '0.92', tool_use_id: 'toolu_2', type: 'tool_result' }], role: 'user' },
+    ];
+    const analysis = await analyze([body([question]), body(searched), body(called)]);
+    const [first, second, third] = analysis.tokens;
+    // The four definitions in order: get_weather, get_exchange_rate (deferred), stock_lookup (deferred), search_tools.
+    expect(first!.segments.slice(0, 4).map((t) => t > 0)).toEqual([true, false, false, true]);
+    expect(second!.segments.slice(0, 4).map((t) => t > 0)).toEqual([true, true, false, true]);
+    expect(third!.segments.slice(0, 4).map((t) => t > 0)).toEqual([true, false, false, true]);
+    // Within 2% of the recorded 759 (877, 15.5% over, when the deferred two were counted).
+    expect(Math.abs(first!.total - 759) / 759).toBeLessThan(0.02);
+  });
+});

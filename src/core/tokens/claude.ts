@@ -1,7 +1,7 @@
 // Claude token ESTIMATE. Anthropic publishes no tokenizer, so counts are o200k_base counts times fitted factors plus
 // fitted hidden prompts, always flagged `exact: false` and shown with ≈. Constants were fitted on 375 requests with
 // recorded usage from eight projects; docs/tokens.md gives the fit, the held-out error and what is not modelled.
-import type { ParsedRequest } from '../model.ts';
+import type { ParsedRequest, Segment } from '../model.ts';
 
 /**
  * Claude 4.7 and later use a newer tokenizer. Its text factors are in CLAUDE_TEXT_FACTORS; images, documents and the
@@ -41,6 +41,25 @@ export function usageMeasuresOtherPrompt(request: Pick<ParsedRequest, 'format' |
   if (request.format !== 'anthropic-messages') return false;
   if (request.notes.some((note) => note.code === 'context_management') || request.options.mcpServers) return true;
   return request.segments.some((segment) => segment.category === 'tools' && segment.messageIndex < 0 && !segment.wire.includes('"input_schema"'));
+}
+
+/** A `tool_reference` block's tool name, in either key order (JSON string contents, escapes kept). */
+const TOOL_REFERENCE_NAME = /"type"\s*:\s*"tool_reference"[^{}]*?"tool_name"\s*:\s*"((?:[^"\\]|\\.)*)"|"tool_name"\s*:\s*"((?:[^"\\]|\\.)*)"[^{}]*?"type"\s*:\s*"tool_reference"/g;
+
+/**
+ * Tool names a tool search has loaded: the `tool_reference` blocks in the conversation. A definition marked
+ * `defer_loading` is left out of the prompt until one references it, and calling it does not load it (pydantic-ai
+ * recordings, Sonnet 4.5: a request with two unreferenced deferred tools billed 759, 877 when counting them; a
+ * deferred tool called without a reference billed 1,010, 998 without its definition and 1,072 with; referenced
+ * ones billed with theirs).
+ */
+export function toolsReferencedByConversation(segments: readonly Pick<Segment, 'wire'>[]): Set<string> {
+  const referenced = new Set<string>();
+  for (const segment of segments) {
+    if (!segment.wire.includes('tool_reference')) continue;
+    for (const match of segment.wire.matchAll(TOOL_REFERENCE_NAME)) referenced.add(JSON.parse(`"${match[1] ?? match[2] ?? ''}"`) as string);
+  }
+  return referenced;
 }
 
 /** Per-request framing: a constant plus tokens per message (role markers). */

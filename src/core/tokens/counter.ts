@@ -19,6 +19,7 @@ import {
   claudeImageTokens,
   claudeTokensFromO200k,
   isCodeLikeText,
+  toolsReferencedByConversation,
   usesNewTokenizer,
   type ClaudeTextKind,
 } from './claude.ts';
@@ -102,6 +103,8 @@ export class TokenCounter {
   private readonly renderedTools = new Map<string, string | null>();
   /** Chat `name` of a string-content message, read from its wire (the message JSON) once per distinct wire. */
   private readonly messageNames = new Map<string, string | null>();
+  /** Whether a Claude tool definition's wire has `defer_loading: true`, by wire. */
+  private readonly deferredTools = new Map<string, boolean>();
 
   /** Loads the vocabularies these requests need (lazily: input without cl100k models never loads cl100k). */
   async prepare(requests: readonly ParsedRequest[], modelOf: (request: ParsedRequest) => string | null): Promise<void> {
@@ -309,12 +312,16 @@ export class TokenCounter {
     let tools = 0;
     let toolCalls = 0;
     const strippedBefore = keepsEarlierThinking(model) ? -1 : lastUserTurn(request);
+    const deferred = request.segments.some((segment) => this.isDeferredTool(segment));
+    const loaded = deferred ? toolsReferencedByConversation(request.segments) : null;
     for (const segment of request.segments) {
       if (segment.category === 'tools') tools++;
       if (segment.category === 'tool_call') toolCalls++;
       // Models before Opus 4.5 / Sonnet 4.6 drop thinking blocks of turns before the latest user turn.
       const stripped = segment.category === 'thinking' && segment.messageIndex < strippedBefore;
-      segments.push(stripped ? 0 : this.claudeSegment(segment, newTokenizer, notes));
+      // A deferred tool's definition enters the prompt only once a tool search has referenced it.
+      const notLoaded = loaded !== null && this.isDeferredTool(segment) && !loaded.has(segment.toolName ?? '');
+      segments.push(stripped || notLoaded ? 0 : this.claudeSegment(segment, newTokenizer, notes));
     }
     let toolUseSystem = 0;
     if (tools > 0) {
@@ -333,6 +340,18 @@ export class TokenCounter {
       toolUseSystem,
     };
     return finish(request, segments, overhead, 'claude-estimate', notes);
+  }
+
+  /** A top-level Claude tool definition with `defer_loading: true` (tool search). */
+  private isDeferredTool(segment: Segment): boolean {
+    if (segment.category !== 'tools' || segment.messageIndex >= 0 || !segment.wire.includes('"defer_loading"')) return false;
+    let deferred = this.deferredTools.get(segment.wire);
+    if (deferred === undefined) {
+      const tool = parseJson(segment.wire);
+      deferred = typeof tool === 'object' && tool !== null && (tool as { defer_loading?: unknown }).defer_loading === true;
+      this.deferredTools.set(segment.wire, deferred);
+    }
+    return deferred;
   }
 
   private claudeSegment(segment: Segment, newTokenizer: boolean, notes: Set<TokenNoteCode>): number {
