@@ -104,6 +104,17 @@ describe('analyzeRead', () => {
     expect(analysis.tokens[0]).toMatchObject({ tokenizer: 'cl100k_base', total: 8 });
   });
 
+  it('prices each request as the model it names when no override is given', async () => {
+    const analysis = await analyzeInput([{ name: 'a.jsonl', bytes: encoder.encode(`${chat}\n${gpt4}\n`) }]);
+    expect(analysis.models.map((model) => [model.id, model.source])).toEqual([
+      ['gpt-4o', 'request'],
+      ['gpt-4', 'request'],
+    ]);
+    // Each request's segment counts ("hello": 1 token) and overhead (7) are what the cache analysis is built on.
+    expect(analysis.segmentTokens).toEqual([[1], [1]]);
+    expect(analysis.overheadTokens).toEqual([7, 7]);
+  });
+
   it('treats an empty model override as none', async () => {
     const analysis = await analyzeInput([{ name: 'a.jsonl', bytes: encoder.encode(chat) }], { model: '' });
     expect(analysis.models[0]).toMatchObject({ id: 'gpt-4o', source: 'request' });
