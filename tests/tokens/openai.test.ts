@@ -5,6 +5,8 @@ import {
   encodingForModel,
   framingForModel,
   functionToolOf,
+  imagePatches,
+  imageRuleForModel,
   openaiImageTokens,
   renderFunctionTool,
 } from '../../src/core/tokens/openai.ts';
@@ -171,6 +173,30 @@ describe('OpenAI media estimates', () => {
     expect(openaiImageTokens(540, 360, 'high')).toBe(85 + 170 * 2);
     // 4096² → 2048² → 768² → 2×2 tiles.
     expect(openaiImageTokens(4096, 4096, 'auto')).toBe(85 + 170 * 4);
+  });
+
+  it('bills by model: the same 640×480 image as recorded on each (crewAI cassettes, image tokens = recorded − text)', () => {
+    const tokens = (model: string, detail: 'low' | 'high' | 'auto' = 'auto') => openaiImageTokens(640, 480, detail, imageRuleForModel(model));
+    // 2 tiles (640×480 is under 768 on its short side): 85 + 2 × 170; gpt-4o-mini 2,833 + 2 × 5,667; GPT-5 70 + 2 × 140.
+    expect(tokens('gpt-4o')).toBe(425); // recorded 472 − 47
+    expect(tokens('gpt-4o-mini-2024-07-18')).toBe(14167); // recorded 14,214 − 47
+    expect(tokens('gpt-5')).toBe(350); // recorded 366 − 16
+    // 20 × 15 = 300 patches × 1.72 / 1.62.
+    expect(tokens('o4-mini')).toBe(516); // recorded 563 − 47
+    expect(tokens('gpt-4.1-mini')).toBe(486); // recorded 681 − 193 (another prompt)
+    // Low detail bills the base; patch models ignore detail.
+    expect(tokens('gpt-4o-mini', 'low')).toBe(2833);
+    expect(tokens('o4-mini', 'low')).toBe(516);
+    // Models not listed keep the GPT-4o tiles.
+    expect(tokens('some-future-model')).toBe(425);
+  });
+
+  it('scales a large image down to at most 1,536 patches of whole patches (OpenAI\'s 1800×2400 example: 1,452)', () => {
+    expect(imagePatches(1024, 1024)).toBe(1024);
+    expect(imagePatches(1800, 2400)).toBe(1452);
+    expect(imagePatches(1, 1)).toBe(1);
+    // 540×360 on gpt-4.1-nano: 17 × 12 = 204 patches × 2.46 = 502 (recorded 515 − 12 of text).
+    expect(openaiImageTokens(540, 360, 'auto', imageRuleForModel('gpt-4.1-nano'))).toBe(502);
   });
 
   it('reads detail near the ends of the wire JSON only', () => {

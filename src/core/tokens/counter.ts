@@ -39,7 +39,9 @@ import {
   framingForModel,
   functionToolOf,
   loadEncoding,
+  imageRuleForModel,
   openaiImageTokens,
+  type ImageRule,
   renderFunctionTool,
   renderResponseFormat,
   responsesToolsAdjustment,
@@ -205,6 +207,7 @@ export class TokenCounter {
   private countOpenAI(request: ParsedRequest, model: string | null): RequestTokens {
     const { encoding, assumed } = encodingForModel(model);
     const framing = framingForModel(model);
+    const imageRule = imageRuleForModel(model);
     const count = (text: string): number => this.openaiCount(encoding, text);
     const notes = new Set<TokenNoteCode>();
     if (assumed) notes.add('encoding_assumed');
@@ -223,7 +226,7 @@ export class TokenCounter {
         nameFraming += count(name) + MESSAGE_NAME_TOKENS;
         notes.add('framing_unverified');
       }
-      segments.push(this.openaiSegment(segment, framing.billsSystemMessages, count, notes));
+      segments.push(this.openaiSegment(segment, framing.billsSystemMessages, imageRule, count, notes));
       if (segment.category === 'tools' && this.renderedTool(segment.wire) !== null) functionTools++;
       if (segment.category === 'tool_call') {
         toolCallFraming += TOOL_CALL_FRAMING_TOKENS + count(segment.toolName ?? '');
@@ -260,6 +263,7 @@ export class TokenCounter {
   private openaiSegment(
     segment: Segment,
     billsSystemMessages: boolean,
+    imageRule: ImageRule,
     count: (text: string) => number,
     notes: Set<TokenNoteCode>,
   ): number {
@@ -289,7 +293,7 @@ export class TokenCounter {
         const media = segment.media;
         const width = media?.width ?? UNKNOWN_IMAGE_SIZE.width;
         const height = media?.height ?? UNKNOWN_IMAGE_SIZE.height;
-        return openaiImageTokens(width, height, imageDetailOf(segment.wire));
+        return openaiImageTokens(width, height, imageDetailOf(segment.wire), imageRule);
       }
       case 'document':
         notes.add('media_estimated');

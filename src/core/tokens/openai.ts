@@ -196,9 +196,41 @@ export function renderFunctionTool(tool: FunctionTool): string {
   return lines.join('\n');
 }
 
-/** Image tokens by OpenAI's tile rule (GPT-4o family): 85 base + 170 per 512-px tile at high detail. */
-export function openaiImageTokens(width: number, height: number, detail: 'low' | 'high' | 'auto'): number {
-  if (detail === 'low') return 85;
+/**
+ * How a model bills an image (OpenAI's "calculating costs" for vision): 512-px tiles at a base plus a cost per
+ * tile, or 32-px patches times a multiplier. The same 640×480 image was recorded at 425 tokens on gpt-4o,
+ * 14,167 on gpt-4o-mini and 516 on o4-mini (crewAI cassettes).
+ */
+export type ImageRule = { kind: 'tiles'; base: number; perTile: number } | { kind: 'patches'; multiplier: number };
+
+const GPT_4O_TILES: ImageRule = { kind: 'tiles', base: 85, perTile: 170 };
+const IMAGE_RULES: readonly [RegExp, ImageRule][] = [
+  [/^gpt-4o-mini/, { kind: 'tiles', base: 2833, perTile: 5667 }],
+  [/^gpt-4\.1-mini/, { kind: 'patches', multiplier: 1.62 }],
+  [/^gpt-4\.1-nano/, { kind: 'patches', multiplier: 2.46 }],
+  [/^o4-mini/, { kind: 'patches', multiplier: 1.72 }],
+  [/^o1(?!-mini)|^o3(?!-mini)/, { kind: 'tiles', base: 75, perTile: 150 }],
+  [/^computer-use-preview/, { kind: 'tiles', base: 65, perTile: 129 }],
+  [/^gpt-5/, { kind: 'tiles', base: 70, perTile: 140 }],
+];
+
+/** The image rule of a model id; the GPT-4o tiles (85 + 170 per tile) for ids not listed. */
+export function imageRuleForModel(model: string | null): ImageRule {
+  const id = (model ?? '').toLowerCase();
+  return IMAGE_RULES.find(([pattern]) => pattern.test(id))?.[1] ?? GPT_4O_TILES;
+}
+
+/** Most 32-px patches an image is billed for; a larger image is scaled down to fit. */
+const MAX_IMAGE_PATCHES = 1536;
+
+/**
+ * Image tokens under `rule`. Tiles: fit within 2048×2048, scale the shortest side down to 768, base + per-tile
+ * cost per 512-px tile (base alone at `detail: low`). Patches: 32-px patches covering the image, scaled down to
+ * at most 1,536, times the multiplier (`detail` is ignored).
+ */
+export function openaiImageTokens(width: number, height: number, detail: 'low' | 'high' | 'auto', rule: ImageRule = GPT_4O_TILES): number {
+  if (rule.kind === 'patches') return Math.round(imagePatches(width, height) * rule.multiplier);
+  if (detail === 'low') return rule.base;
   let w = width;
   let h = height;
   const fit = Math.min(1, 2048 / Math.max(w, h));
@@ -210,7 +242,18 @@ export function openaiImageTokens(width: number, height: number, detail: 'low' |
     h *= 768 / shortest;
   }
   const tiles = Math.ceil(w / 512) * Math.ceil(h / 512);
-  return 85 + 170 * tiles;
+  return rule.base + rule.perTile * tiles;
+}
+
+/** 32-px patches covering a width × height image, after OpenAI's scale-down to at most 1,536 patches. */
+export function imagePatches(width: number, height: number): number {
+  const patches = Math.ceil(width / 32) * Math.ceil(height / 32);
+  if (patches <= MAX_IMAGE_PATCHES) return patches;
+  let scale = Math.sqrt((32 * 32 * MAX_IMAGE_PATCHES) / (width * height));
+  // Shrink further so whole patches cover the width and the height.
+  scale *= Math.min(Math.floor((width * scale) / 32) / ((width * scale) / 32), Math.floor((height * scale) / 32) / ((height * scale) / 32));
+  // The binding side lands on a whole number of patches; the epsilon keeps float error from adding one.
+  return Math.ceil((width * scale) / 32 - 1e-9) * Math.ceil((height * scale) / 32 - 1e-9);
 }
 
 /** Size assumed when an image's pixels are not in the file (a URL or file id); one recorded URL image billed 425. */
