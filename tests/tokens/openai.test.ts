@@ -95,6 +95,14 @@ describe('OpenAI Chat request totals (values recorded by the API in pai_text_onl
     expect(results[0]?.notes).toEqual(['framing_unverified']);
   });
 
+  it('calls a text-only count exact only on model ids whose framing a recording confirms', async () => {
+    const text = (model: string) => request('openai-chat', model, [segment({ category: 'user', text: 'hello', messageIndex: 0, role: 'user', path: 'messages[0].content' })], { messageCount: 1 });
+    const models = ['gpt-4o-2024-08-06', 'gpt-4.1-nano', 'gpt-3.5-turbo-0125', 'gpt-5.6-sol', 'o3-mini', 'o1', 'o4-mini', 'chatgpt-4o-latest', 'gpt-4o-audio-preview', 'gpt-4-turbo'];
+    const { results } = await countAll(models.map(text));
+    expect(results.map((r) => r.exact)).toEqual([true, true, true, true, true, false, false, false, false, false]);
+    expect(results[5]!.notes).toEqual(['framing_unverified']);
+  });
+
   it('tokenizes each distinct text once per counter', async () => {
     const shared = 'The same system prompt resent every turn.';
     const requests = [1, 2, 3].map((n) =>

@@ -39,6 +39,7 @@ import {
   framingForModel,
   functionToolOf,
   loadEncoding,
+  framingRecorded,
   imageRuleForModel,
   openaiImageTokens,
   type ImageRule,
@@ -211,7 +212,7 @@ export class TokenCounter {
     const count = (text: string): number => this.openaiCount(encoding, text);
     const notes = new Set<TokenNoteCode>();
     if (assumed) notes.add('encoding_assumed');
-    if (framing.family === 'o1-mini') notes.add('framing_unverified');
+    if (!framingRecorded(model)) notes.add('framing_unverified');
     if (request.format === 'openai-responses') notes.add('framing_unverified');
 
     const segments: number[] = [];

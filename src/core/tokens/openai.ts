@@ -71,6 +71,19 @@ export function framingForModel(model: string | null): FramingRule {
   return { family: 'gpt-4o', perMessage: 3, priming: 3, fixed: 0, billsSystemMessages: true };
 }
 
+/**
+ * Model ids whose Chat framing recorded usage confirms (docs/tokens.md: the fixtures' 18 text-only requests and
+ * 505 text-only requests of six projects' cassettes): gpt-4o / 4o-mini (and their search previews), gpt-4.1 /
+ * mini / nano, gpt-4.5-preview, gpt-4, gpt-3.5-turbo, the gpt-5 family and o3-mini, with or without a date
+ * suffix. Others (o1, o3, o4-mini, chatgpt-*, audio and realtime models, gpt-4-turbo, ...) share a family's rule
+ * but have no recording, so their counts are not called exact.
+ */
+const FRAMING_RECORDED = /^(?:gpt-4o(?:-mini)?(?:-search-preview)?|gpt-4\.1(?:-mini|-nano)?|gpt-4\.5-preview|gpt-4|gpt-3\.5-turbo|gpt-5(?:\.\d+)?(?:-(?!audio|realtime)[a-z]+)?|o3-mini)(?:-\d{4}(?:-\d{2}-\d{2})?)?$/;
+
+export function framingRecorded(model: string | null): boolean {
+  return FRAMING_RECORDED.test((model ?? '').toLowerCase());
+}
+
 /** Tokens a request with function tools pays besides the rendered definitions (hmarr/openai-chat-tokens: 9). */
 export const TOOLS_PREAMBLE_TOKENS = 9;
 /**
