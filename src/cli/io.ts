@@ -1,9 +1,16 @@
 // What a CLI command may touch, passed in so tests can run commands in-process with captured output.
+import { Readable } from 'node:stream';
+
 export interface CliIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   /** Reads all of standard input (for `-`). */
   readStdin: () => Promise<Uint8Array>;
+  /**
+   * Standard input as a stream, read as it arrives (the process's io: a piped log can be gigabytes, so it is not
+   * held whole); an in-process test's io may give readStdin only.
+   */
+  openStdin?: () => ReadableStream<Uint8Array>;
   /** Environment (NO_COLOR, ANTHROPIC_API_KEY, ...). */
   env: Record<string, string | undefined>;
   cwd: string;
@@ -35,7 +42,13 @@ export function processIO(): CliIO {
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
       return new Uint8Array(Buffer.concat(chunks));
     },
+    openStdin: () => Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
     env: process.env,
     cwd: process.cwd(),
   };
+}
+
+/** Standard input as the readers take it: streamed when the io can, else read whole. */
+export async function stdinBytes(io: CliIO): Promise<Uint8Array | ReadableStream<Uint8Array>> {
+  return io.openStdin?.() ?? (await io.readStdin());
 }

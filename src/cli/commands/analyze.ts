@@ -14,7 +14,7 @@ import { progressReporter, type ProgressReporter } from '../progress.ts';
 import type { WireFormat } from '../../core/model.ts';
 import { FORMAT_OPTIONS, formatOption } from '../../core/formats/registry.ts';
 import { checkOutputPath, writeOutputSafely } from '../fs/safe-output.ts';
-import type { CliIO, Command } from '../io.ts';
+import { stdinBytes, type CliIO, type Command } from '../io.ts';
 import { CalibrationError, calibratedAnalysis } from '../calibrate.ts';
 import { usageCalibratedAnalysis } from '../../core/cache/attach.ts';
 import { renderTerminalReport } from '../report/terminal.ts';
@@ -185,13 +185,13 @@ interface FolderInputs {
   paths: string[];
 }
 
-/** Opens each input: stdin is read whole, files are streamed (a log can be hundreds of MB); folders are read elsewhere (analyze-folder.ts). */
+/** Opens each input: stdin and files are streamed (a log can be hundreds of MB); folders are read elsewhere (analyze-folder.ts). */
 async function openInputs(args: AnalyzeArgs, io: CliIO, folders: FolderInputs): Promise<InputFile[]> {
   const files: InputFile[] = [];
   const given = new Set(args.inputs.filter((input) => input !== '-').map((input) => path.resolve(io.cwd, input)));
   for (const input of args.inputs) {
     if (input === '-') {
-      files.push({ name: '(stdin)', bytes: await io.readStdin() });
+      files.push({ name: '(stdin)', bytes: await stdinBytes(io) });
       continue;
     }
     const full = path.resolve(io.cwd, input);

@@ -1,7 +1,9 @@
 // `ctxray dupes <file|->`: the duplicate-context contract. Exit 0 pass, 1 fail, 2 unknown / unsupported / bad use.
-import { open, stat } from 'node:fs/promises';
+import fs from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import path from 'node:path';
-import type { Command } from '../io.ts';
+import { stdinBytes, type Command } from '../io.ts';
 import { writeOutputSafely } from '../fs/safe-output.ts';
 import {
   buildDupesRecord,
@@ -20,23 +22,6 @@ import { MAX_LOG_BYTES } from '../../core/dupes/limits.ts';
 /** Whether a file of `size` bytes is over the request-log cap by its size alone (at the cap passes). */
 export function logTooLarge(size: number): boolean {
   return size > MAX_LOG_BYTES;
-}
-
-/** The whole file, read in 64 MiB slices into one buffer (readFile stops below 2 GiB). */
-async function readWhole(file: string, size: number): Promise<Uint8Array> {
-  const bytes = new Uint8Array(size);
-  const handle = await open(file, 'r');
-  try {
-    let at = 0;
-    while (at < size) {
-      const { bytesRead } = await handle.read(bytes, at, Math.min(64 * 1024 * 1024, size - at), at);
-      if (bytesRead === 0) break;
-      at += bytesRead;
-    }
-    return at === size ? bytes : bytes.subarray(0, at);
-  } finally {
-    await handle.close();
-  }
 }
 
 const USAGE = `usage: ctxray dupes <file|-> [--markdown] [--out <file>]
@@ -136,17 +121,19 @@ export const dupesCommand: Command = async (argv, io) => {
   const { input, markdown, out, limits } = parsed.args;
 
   let record: DupesRecord;
-  let bytes: Uint8Array | null = null;
+  let bytes: Uint8Array | ReadableStream<Uint8Array> | null = null;
   let tooLarge: number | null = null;
   try {
-    if (input === '-') bytes = await io.readStdin();
+    // Both are streamed: a request log of up to 2 GiB is read as it arrives, never held whole.
+    if (input === '-') bytes = await stdinBytes(io);
     else {
       const file = path.resolve(io.cwd, input);
-      const size = (await stat(file)).size;
-      // Over the log cap it is refused by its size, unread (readFile cannot even hold 2 GiB); at the cap it is
-      // read in slices into one buffer of its size.
-      if (logTooLarge(size)) tooLarge = size;
-      else bytes = await readWhole(file, size);
+      const stats = await stat(file);
+      if (stats.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
+      await access(file, fs.constants.R_OK);
+      // Over the log cap it is refused by its size, unread; at the cap it is read.
+      if (logTooLarge(stats.size)) tooLarge = stats.size;
+      else bytes = Readable.toWeb(fs.createReadStream(file)) as ReadableStream<Uint8Array>;
     }
   } catch (error) {
     const code = error instanceof Error && 'code' in error ? String(error.code) : 'read error';

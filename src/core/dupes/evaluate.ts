@@ -14,12 +14,17 @@ import type { Conversations } from '../cache/conversations.ts';
 import { isPlainObject, type SourceOutcome } from './types.ts';
 import { gunzipChunks, hasGzipMagic } from '../input/gzip.ts';
 import { readRequests, WorkLimitError, type InputLimits } from '../input/index.ts';
+import { rawChunks } from '../input/source.ts';
 import type { ParsedRequest, ReadError } from '../model.ts';
 
 export interface DupesInput {
   /** File name, used only to pick a decoder (e.g. `.gz`); never written to the record. */
   name: string;
-  bytes: Uint8Array;
+  /**
+   * The file's bytes, or a stream of them: the CLI streams a file or standard input, so a request log of up to
+   * 2 GiB is read as it arrives instead of held whole (only the first MiB is kept, to classify it).
+   */
+  bytes: Uint8Array | ReadableStream<Uint8Array>;
 }
 
 export interface EvaluateOptions {
@@ -65,14 +70,78 @@ async function* single(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
 }
 
 /**
+ * The input's raw chunks, readable twice from the start: once for its head (classification) and once whole (the
+ * log reader). The chunks the head took are kept and given again; the rest is read only once, as it arrives.
+ */
+class Rereadable {
+  private readonly kept: Uint8Array[] = [];
+  private readonly source: AsyncIterator<Uint8Array> | null;
+
+  constructor(private readonly input: Uint8Array | ReadableStream<Uint8Array>) {
+    this.source = input instanceof Uint8Array ? null : rawChunks(input, () => undefined)[Symbol.asyncIterator]();
+  }
+
+  /** The whole input when it was given as bytes (then nothing is streamed). */
+  get held(): Uint8Array | null {
+    return this.input instanceof Uint8Array ? this.input : null;
+  }
+
+  /** From the start, keeping every chunk read from the source for `whole`. */
+  async *head(): AsyncGenerator<Uint8Array> {
+    if (this.source === null) return yield* single(this.input as Uint8Array);
+    yield* this.kept;
+    for (;;) {
+      const next = await this.source.next();
+      if (next.done) return;
+      this.kept.push(next.value);
+      yield next.value;
+    }
+  }
+
+  /** From the start, once: the kept chunks, then the source, which is closed when the reading stops early. */
+  async *whole(): AsyncGenerator<Uint8Array> {
+    if (this.source === null) return yield* single(this.input as Uint8Array);
+    const kept = this.kept.splice(0);
+    yield* kept;
+    try {
+      for (;;) {
+        const next = await this.source.next();
+        if (next.done) return;
+        yield next.value;
+      }
+    } finally {
+      await this.source.return?.(undefined);
+    }
+  }
+
+  /** Closes the source when the input was classified without being read whole (an envelope, a refusal). */
+  async close(): Promise<void> {
+    await this.source?.return?.(undefined);
+  }
+}
+
+/** The first bytes of the input (at least `length` unless it is shorter), without consuming it. */
+async function firstBytes(input: Rereadable, length: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of input.head()) {
+    chunks.push(chunk);
+    total += chunk.byteLength;
+    if (total >= length) break;
+  }
+  return concat(chunks, total);
+}
+
+/**
  * The decompressed bytes, read no further than one byte past the envelope cap: enough to refuse an oversize
  * envelope and to classify the file, without inflating a large gzipped log here (the log reader streams it).
  */
-async function decompressedHead(bytes: Uint8Array, signal?: AbortSignal): Promise<{ head: Uint8Array; complete: boolean }> {
-  if (!hasGzipMagic(bytes)) return { head: bytes, complete: true };
+async function decompressedHead(input: Rereadable, gzip: boolean, signal?: AbortSignal): Promise<{ head: Uint8Array; complete: boolean }> {
+  if (!gzip && input.held !== null) return { head: input.held, complete: true };
   const chunks: Uint8Array[] = [];
   let length = 0;
-  for await (const chunk of gunzipChunks(single(bytes), Number.MAX_SAFE_INTEGER, signal)) {
+  const decoded = gzip ? gunzipChunks(input.head(), Number.MAX_SAFE_INTEGER, signal) : input.head();
+  for await (const chunk of decoded) {
     chunks.push(chunk);
     length += chunk.byteLength;
     if (length > MAX_ENVELOPE_BYTES) return { head: concat(chunks, length), complete: false };
@@ -177,11 +246,27 @@ async function evaluate(
   options: EvaluateOptions,
   diagnostics: { firstReadError: ReadError | null },
 ): Promise<DupesRecord> {
+  const raw = new Rereadable(input.bytes);
+  try {
+    return await evaluateRereadable(raw, input.name, options, diagnostics);
+  } finally {
+    await raw.close();
+  }
+}
+
+async function evaluateRereadable(
+  raw: Rereadable,
+  name: string,
+  options: EvaluateOptions,
+  diagnostics: { firstReadError: ReadError | null },
+): Promise<DupesRecord> {
   const { signal } = options;
   let head: Uint8Array;
   let complete: boolean;
+  let gzip: boolean;
   try {
-    ({ head, complete } = await decompressedHead(input.bytes, signal));
+    gzip = hasGzipMagic(await firstBytes(raw, 2));
+    ({ head, complete } = await decompressedHead(raw, gzip, signal));
   } catch (error) {
     if (isAbort(error, signal)) throw error;
     return buildDupesRecord({ ok: false, refusal: refuse('INPUT_UNREADABLE'), adapter: null, mapping: null });
@@ -215,11 +300,12 @@ async function evaluate(
       adapter: null,
       mapping: 'request-log-last-requests-v1',
     });
-  if (!hasGzipMagic(input.bytes) && input.bytes.byteLength > maxLogBytes) return logRefusal(input.bytes.byteLength);
+  if (!gzip && raw.held !== null && raw.held.byteLength > maxLogBytes) return logRefusal(raw.held.byteLength);
   try {
-    const file = hasGzipMagic(input.bytes)
-      ? { name: input.name.replace(/\.gz$/i, ''), bytes: cappedInflation(input.bytes, maxLogBytes, signal) }
-      : { name: input.name, bytes: input.bytes };
+    // A stream is held to the cap as it arrives (the CLI refuses a larger file by its size before reading it).
+    const file = gzip
+      ? { name: name.replace(/\.gz$/i, ''), bytes: capped(inflatedLog(raw.whole(), signal), maxLogBytes) }
+      : { name, bytes: raw.held ?? capped(raw.whole(), maxLogBytes) };
     // The reader's own ceiling is lowered too: a gzip member inside the inflated bytes is inflated again there.
     const limits = { ...options.limits, maxDecompressedBytes: maxLogBytes };
     const read = await readRequests([file], { limits, ...(signal && { signal }) });
@@ -245,8 +331,8 @@ async function evaluate(
  * The inflated bytes; a gzip stream inside the gzip (a log compressed twice) is inflated too, so that the cap
  * counts what the reader will read rather than letting the reader inflate the inner layer on its own.
  */
-async function* inflatedLog(bytes: Uint8Array, signal: AbortSignal | undefined): AsyncGenerator<Uint8Array> {
-  const outer = gunzipChunks(single(bytes), Number.MAX_SAFE_INTEGER, signal);
+async function* inflatedLog(raw: AsyncIterable<Uint8Array>, signal: AbortSignal | undefined): AsyncGenerator<Uint8Array> {
+  const outer = gunzipChunks(raw, Number.MAX_SAFE_INTEGER, signal);
   const first = await outer.next();
   if (first.done) return;
   async function* whole(): AsyncGenerator<Uint8Array> {
@@ -263,12 +349,11 @@ class LogTooLarge extends Error {
 }
 
 /**
- * The gzip log as a stream of inflated bytes that fails with LogTooLarge once more than `maxBytes` came out. The
- * reader then sees plain JSONL (hence the name without `.gz`); corrupt gzip still reaches it as its own error.
+ * The log's (inflated) bytes as a stream that fails with LogTooLarge once more than `maxBytes` came out. The
+ * reader then sees plain JSONL (hence a gzip log's name without `.gz`); corrupt gzip still reaches it as its own error.
  */
-function cappedInflation(bytes: Uint8Array, maxBytes: number, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
-  const chunks = inflatedLog(bytes, signal);
-  let inflated = 0;
+function capped(chunks: AsyncGenerator<Uint8Array>, maxBytes: number): ReadableStream<Uint8Array> {
+  let total = 0;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const next = await chunks.next();
@@ -276,8 +361,8 @@ function cappedInflation(bytes: Uint8Array, maxBytes: number, signal: AbortSigna
         controller.close();
         return;
       }
-      inflated += next.value.byteLength;
-      if (inflated > maxBytes) {
+      total += next.value.byteLength;
+      if (total > maxBytes) {
         await chunks.return(undefined);
         throw new LogTooLarge();
       }
