@@ -30,6 +30,16 @@ export function terminalSafe(text: string, ownSequences = true): string {
   });
 }
 
+const UNSAFE_PATTERN = new RegExp(UNSAFE, 'g');
+
+/**
+ * JSON text (JSON.stringify's, which escapes C0 controls itself) with the C1, DEL and bidi characters it leaves raw
+ * written as `\uXXXX` escapes too: the same value when parsed, and nothing that acts when the file is printed.
+ */
+export function jsonTextSafe(json: string): string {
+  return json.replace(UNSAFE_PATTERN, escaped);
+}
+
 export interface TerminalStreams {
   /** Whether each stream is a terminal: only then may the CLI's own sequences pass. */
   stdoutIsTerminal: boolean;

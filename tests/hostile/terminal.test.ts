@@ -60,8 +60,9 @@ function rawControls(text: string): string[] {
 }
 
 describe('every command with hostile names, options and ids, piped', () => {
-  // OSC 52 clipboard write, OSC 8 hyperlink, SGR red, erase-line, U+202E: the CLI writes none of these to a pipe.
-  const EVIL = '\u001b]52;c;c3ludGhldGlj\u0007\u001b]8;;http://synthetic.invalid\u001b\\x\u001b]8;;\u001b\\\u001b[31m\u001b[K\u202e';
+  // OSC 52 clipboard write, OSC 8 hyperlink, SGR red, erase-line (with the carriage return that goes with it),
+  // U+202E, C1 CSI: the CLI writes none of these to a pipe or a file.
+  const EVIL = '\u001b]52;c;c3ludGhldGlj\u0007\u001b]8;;http://synthetic.invalid\u001b\\x\u001b]8;;\u001b\\\u001b[31m\u001b[K\u001b[2K\r\u202e\u009b2J';
   let dir = '';
   const run = (args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
   beforeAll(() => {
@@ -98,5 +99,14 @@ describe('every command with hostile names, options and ids, piped', () => {
     expect(rawControls(html)).toEqual([]);
     expect(html).toContain('claude-sonnet-4-5⟨U+001B⟩]52;c;');
     expect(html).toContain('⟨U+202E⟩');
+  });
+
+  it('analyze --json <file> writes the model id with its controls as JSON escapes: the same value, no raw character', () => {
+    expect(run(['analyze', 'log.jsonl', '--json', 'record.json']).status).toBe(0);
+    const json = fs.readFileSync(path.join(dir, 'record.json'), 'utf8');
+    expect(rawControls(json)).toEqual([]);
+    expect(json).toContain('claude-sonnet-4-5\\u001b]52;c;');
+    expect(json).toContain('\\u202e\\u009b2J');
+    expect((JSON.parse(json) as { models: { id: string }[] }).models[0]!.id).toBe(`claude-sonnet-4-5${EVIL}`);
   });
 });

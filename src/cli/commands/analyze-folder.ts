@@ -18,6 +18,7 @@ import type { ProgressReporter } from '../progress.ts';
 import { workLimitMessage } from '../work-limits.ts';
 import { renderFolderReport } from '../report/folder.ts';
 import type { AnalyzeArgs } from './analyze.ts';
+import { jsonTextSafe } from '../terminal-safe.ts';
 
 /** One session to read: its files, and whether each was found in a folder (then unreadable is skipped, not fatal). */
 interface SessionInput {
@@ -149,7 +150,7 @@ function report(args: AnalyzeArgs, run: FolderRun, folder: FolderAnalysis, skipp
   }
   if (!jsonToStdout) io.stdout(renderFolderReport(folder, { color: run.color }));
   if (args.json !== null) {
-    const json = JSON.stringify(folderRecord(folder), null, 2) + '\n';
+    const json = jsonTextSafe(JSON.stringify(folderRecord(folder), null, 2)) + '\n';
     if (jsonToStdout) {
       io.stdout(json);
       for (const error of folder.errors) {

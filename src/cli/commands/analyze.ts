@@ -24,6 +24,7 @@ import { renderHtmlReport } from '../report/html.ts';
 import { renderTranscriptReport } from '../report/transcripts.ts';
 import { companionFiles, describeFsError, lazyFileStream } from '../fs/folder-inputs.ts';
 import { analyzeFolderInputs, FolderUsageError, hasFolderInput } from './analyze-folder.ts';
+import { jsonTextSafe } from '../terminal-safe.ts';
 
 export const ANALYZE_USAGE = `usage: ctxray analyze <file...|folder...|-> [options]
 
@@ -396,7 +397,7 @@ export const analyzeCommand: Command = async (argv, io) => {
     }
   }
   if (args.json !== null) {
-    const json = JSON.stringify(buildRecord(analysis), null, 2) + '\n';
+    const json = jsonTextSafe(JSON.stringify(buildRecord(analysis), null, 2)) + '\n';
     if (jsonToStdout) {
       io.stdout(json);
       for (const error of analysis.errors) {

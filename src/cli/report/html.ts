@@ -38,7 +38,11 @@ const TREEMAP_HEIGHT = 420;
  * drive a terminal and no id can reorder the page.
  */
 export function escapeHtml(text: string): string {
-  return visibleLabel(text).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+  // A carriage return becomes the newline a browser reads it as anyway (HTML parsing turns CR and CRLF into LF), so
+  // none reaches a terminal the report is printed to.
+  return visibleLabel(text)
+    .replace(/\r\n?/g, '\n')
+    .replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
 function usd(value: number | null): string {
