@@ -1,9 +1,9 @@
 // `ctxray dupes`: arguments, stdin, --out, --markdown, and the exit-code contract from a spawned process.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dupesCommand } from '../../src/cli/commands/dupes.ts';
 import type { CliIO } from '../../src/cli/io.ts';
 import { assertSchemaValid } from './helpers.ts';
@@ -19,6 +19,7 @@ beforeAll(() => {
   writeFileSync(path.join(dir, 'pass.json'), '{"suite":"v1","blocks":[{"text":"a"},{"text":"b"}]}');
   writeFileSync(path.join(dir, 'bad.json'), '{"suite":"v1","blocks":[{"text":1}]}');
 });
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function run(argv: string[], stdin = ''): Promise<{ code: number; out: string; err: string }> {
   let out = '';

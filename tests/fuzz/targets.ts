@@ -1,7 +1,7 @@
 // Every reader of untrusted bytes, as a fuzz target: an input generator (mutated seeds or generated structures)
 // and a run that returns a violation or null. Shared by the seeded slice in `npm test` (tests/fuzz/) and by
 // `npm run fuzz` (scripts/fuzz.ts). A thrown exception is always a failure: readers must refuse, not crash.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -592,6 +592,8 @@ const hostileText = fc.oneof(
 /** The layers above the readers: the CLI (arguments, output flags, messages), the renderers, the sidecar property. */
 function layerTargets(SQL: SqlJsStatic): FuzzTarget[] {
   const dir = mkdtempSync(path.join(tmpdir(), 'ctxray-fuzz-cli-'));
+  // The scratch folder lives as long as the targets; removed when the process ends.
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const log = `${JSON.stringify({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'synthetic' }] })}\n`;
   writeFileSync(path.join(dir, 'log.jsonl'), log);
   const flag = fc.constantFrom('--json', '--html', '--out', '--markdown', '--force', '--format', '--model', '--fail-on', '--content', '-v', '--help', '--max-records', '--max-requests', '--journals', '--sidecar', '--routes', '--qualification', '-', '--', 'log.jsonl', 'missing.jsonl', 'out.json', 'out.html');
