@@ -53,10 +53,10 @@ describe('recountTotals', () => {
   });
 
   it('counts a count without a request in the input totals only', () => {
-    const analysis = { files: [{ name: 'a.jsonl', totals: emptyTotals() }], requests: [{ file: 0 }] } as unknown as Analysis;
+    const analysis = { files: [{ name: 'a.jsonl', totals: emptyTotals() }, { name: 'b.jsonl', totals: emptyTotals() }], requests: [{ file: 0 }] } as unknown as Analysis;
     const { files, totals } = recountTotals(analysis, [counted(8, 3, true, {}), counted(5, 3, true, {})]);
     expect(totals.requests).toBe(2);
-    expect(files[0]?.totals.requests).toBe(1);
+    expect(files.map((file) => file.totals.requests)).toEqual([1, 0]);
   });
 });
 

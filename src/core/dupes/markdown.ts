@@ -17,6 +17,7 @@ function describeDetail(detail: RefusalDetail): string {
   if (detail.messageIndex !== undefined) parts.push(`message ${detail.messageIndex}`);
   if (detail.partIndex !== undefined) parts.push(`part ${detail.partIndex}`);
   if (detail.eventIndex !== undefined) parts.push(`event ${detail.eventIndex}`);
+  if (detail.line !== undefined) parts.push(`line ${detail.line}`);
   if (detail.byteOffset !== undefined) parts.push(`byte offset ${detail.byteOffset}`);
   if (detail.limit !== undefined) parts.push(`limit ${detail.limit}`);
   if (detail.actual !== undefined) parts.push(`found ${detail.actual}`);
