@@ -2,6 +2,7 @@
 // line is rewritten in place; otherwise (asked for with -v) a plain line is written now and then, so a log
 // captured from stderr stays readable. Only counts and sizes are shown, never file content.
 import type { ReadProgress } from '../core/input/index.ts';
+import { OWN_ERASE_LINE, OWN_LINE_START } from './terminal-safe.ts';
 
 /** How often the terminal line is redrawn, and how often a plain line is written. */
 const TERMINAL_INTERVAL_MS = 200;
@@ -43,11 +44,11 @@ export function progressReporter(target: ProgressTarget): ProgressReporter {
       last = at;
       const text = `reading ${describeProgress(progress, target.names[progress.file] ?? `file ${progress.file + 1}`)}`;
       // \r plus erase-to-end-of-line redraws the same terminal line.
-      target.write(target.terminal ? `\r${text}\u001b[K` : `${text}\n`);
+      target.write(target.terminal ? `${OWN_LINE_START}${text}${OWN_ERASE_LINE}` : `${text}\n`);
       drawn = true;
     },
     finish() {
-      if (target.terminal && drawn) target.write('\r\u001b[K');
+      if (target.terminal && drawn) target.write(`${OWN_LINE_START}${OWN_ERASE_LINE}`);
       drawn = false;
     },
   };

@@ -1,15 +1,30 @@
 // Terminal output carries strings taken from untrusted input: model ids, file names found in folders, tool names
 // with --content. Control characters inside them could drive the terminal (clear it, retitle it, write the
 // clipboard with OSC 52, hide or reorder text). Every control character is therefore shown escaped (`\u001b`),
-// except newline and tab, a carriage return that starts a write (progress lines), and the few colour and
-// line-erase sequences the CLI writes itself.
+// except newline and tab. The CLI's own few sequences (colours, erase-line, the carriage return of a progress line)
+// are written as markers that carry a token drawn once per process, which no input can know: only those become
+// real sequences, so the same bytes arriving in data stay escaped even on a terminal.
+import { randomBytes } from 'node:crypto';
 import type { CliIO } from './io.ts';
 
 /** C0 and C1 controls (not \t, \n), DEL, and the bidi embedding, override, isolate and mark characters. */
 const UNSAFE = '[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]';
-/** The CLI's own sequences: SGR bold/dim/colour/reset codes it uses, and erase-to-end-of-line. */
-const OWN = '\\u001b\\[(?:0|1|2|22|31|33|36|39)?m|\\u001b\\[K';
+/** Private-use brackets around this process's token: the start of an own-sequence marker. */
+const MARK = `\ue000${randomBytes(12).toString('hex')}`;
+const MARK_END = '\ue001';
+/** An own-sequence marker: what follows ESC (`[1m`, `[K`), or a bare carriage return. */
+const OWN = `${MARK}(\\[[0-9]*[mK]|\\r)${MARK_END}`;
 const PATTERN = new RegExp(`${OWN}|${UNSAFE}`, 'g');
+
+/** The CLI's own SGR sequence (`ESC [ code m`): bold 1, dim 2, normal 22, red 31, yellow 33, cyan 36, default 39, reset 0. */
+export function ownSgr(code: number): string {
+  return `${MARK}[${code}m${MARK_END}`;
+}
+
+/** The CLI's own erase-to-end-of-line (`ESC [ K`). */
+export const OWN_ERASE_LINE = `${MARK}[K${MARK_END}`;
+/** The CLI's own carriage return, which starts a progress line's redraw. */
+export const OWN_LINE_START = `${MARK}\r${MARK_END}`;
 
 function escaped(text: string): string {
   let out = '';
@@ -19,14 +34,14 @@ function escaped(text: string): string {
 
 /**
  * The text with every control character escaped. With `ownSequences` (a terminal stream, where the CLI colours
- * and erases), the CLI's own few sequences and a carriage return that starts a write pass; without it (a pipe or
- * a file, where the CLI writes none), nothing does, so no sequence that arrived in data can reach the output.
+ * and erases), the CLI's own markers become their sequences; without it (a pipe or a file), they are dropped, so
+ * no escape sequence at all reaches the output.
  */
 export function terminalSafe(text: string, ownSequences = true): string {
-  return text.replace(PATTERN, (match, offset: number) => {
-    if (match.length > 1) return ownSequences ? match : escaped(match);
-    if (match === '\r' && offset === 0 && ownSequences) return match;
-    return escaped(match);
+  return text.replace(PATTERN, (match, own: string | undefined) => {
+    if (own === undefined) return escaped(match);
+    if (!ownSequences) return '';
+    return own === '\r' ? own : `\u001b${own}`;
   });
 }
 

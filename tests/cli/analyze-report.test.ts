@@ -3,6 +3,7 @@ import { formatTokens, renderTerminalReport } from '../../src/cli/report/termina
 import { analyzeRead } from '../../src/core/analysis/analyze.ts';
 import type { ReadResult } from '../../src/core/input/index.ts';
 import { chatMessage, request, segment } from '../tokens/build.ts';
+import { terminalSafe } from '../../src/cli/terminal-safe.ts';
 
 // Synthetic requests built by hand.
 function read(): ReadResult {
@@ -37,6 +38,7 @@ describe('terminal report', () => {
 
   it('colors headings only when asked', async () => {
     const text = renderTerminalReport(await analyzeRead(read(), ['log.jsonl']), { color: true, verbose: false });
-    expect(text).toContain('\u001b[1mctxray analyze');
+    expect(terminalSafe(text)).toContain('\u001b[1mctxray analyze');
+    expect(terminalSafe(text, false)).not.toContain('\u001b');
   });
 });

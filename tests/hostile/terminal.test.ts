@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { terminalSafe } from '../../src/cli/terminal-safe.ts';
+import { OWN_ERASE_LINE, OWN_LINE_START, ownSgr, terminalSafe } from '../../src/cli/terminal-safe.ts';
 import { REPO_ROOT } from '../fuzz/corpus.ts';
 
 const BIN = path.join(REPO_ROOT, 'bin/ctxray.mjs');
@@ -17,10 +17,17 @@ describe('terminalSafe', () => {
     expect(terminalSafe(`a${HOSTILE}b\n\tc`)).toBe('a\\u001b]52;c;c3ludGhldGlj\\u0007\\u001b[2J\\u009b31m\\u202e\\u001b[8mb\n\tc');
   });
 
-  it("keeps the CLI's own colour and erase sequences, and a carriage return that starts a write", () => {
-    const own = '\r\u001b[1mbold\u001b[22m \u001b[33mwarn\u001b[39m\u001b[K';
-    expect(terminalSafe(own)).toBe(own);
-    expect(terminalSafe('x\ry')).toBe('x\\u000dy');
+  it("turns only the CLI's own markers into colour, erase and carriage-return sequences, on a terminal only", () => {
+    const own = `${OWN_LINE_START}${ownSgr(1)}bold${ownSgr(22)} ${ownSgr(33)}warn${ownSgr(39)}${OWN_ERASE_LINE}`;
+    expect(terminalSafe(own)).toBe('\r\u001b[1mbold\u001b[22m \u001b[33mwarn\u001b[39m\u001b[K');
+    expect(terminalSafe(own, false)).toBe('bold warn');
+  });
+
+  it('escapes the same sequences when they arrive in data, even on a terminal', () => {
+    const data = '\r\u001b[1mbold\u001b[22m \u001b[31mred\u001b[K\u001b[2K\r';
+    expect(terminalSafe(data)).toBe('\\u000d\\u001b[1mbold\\u001b[22m \\u001b[31mred\\u001b[K\\u001b[2K\\u000d');
+    // A marker's brackets without this process's token are plain text.
+    expect(terminalSafe('\ue000deadbeef[31m\ue001x')).toBe('\ue000deadbeef[31m\ue001x');
   });
 });
 

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeProgress, progressReporter } from '../../src/cli/progress.ts';
+import { terminalSafe } from '../../src/cli/terminal-safe.ts';
 
 const root = path.resolve(__dirname, '../..');
 const bin = path.join(root, 'bin/ctxray.mjs');
@@ -34,7 +35,7 @@ describe('progressReporter', () => {
     reporter.update({ file: 0, records: 768, bytesRead: 3e6, bytesTotal: 4e6 });
     reporter.finish();
     reporter.finish();
-    expect(written).toEqual([
+    expect(written.map((text) => terminalSafe(text))).toEqual([
       '\rreading a.jsonl: 256 records, 1.0 / 4.0 MB (25%)\u001b[K',
       '\rreading a.jsonl: 768 records, 3.0 / 4.0 MB (75%)\u001b[K',
       '\r\u001b[K',

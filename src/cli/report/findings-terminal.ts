@@ -3,6 +3,7 @@
 import { describeRequests, type CacheAnalysis, type ConversationLink } from '../../core/cache/index.ts';
 import { actualText, basisText, costHeadline, unpricedText } from '../../core/cache/headline.ts';
 import type { ModelUse } from '../../core/analysis/types.ts';
+import { ownSgr } from '../terminal-safe.ts';
 
 export interface CacheTerminalOptions {
   /** The input's models and whether each is priced (Analysis.modelUse): the headline names the unpriced ones. */
@@ -20,7 +21,7 @@ const dollars = new Intl.NumberFormat('en-US', { minimumFractionDigits: 4, maxim
 const SEVERITY_COLOUR = { error: 31, warning: 33, info: 36 } as const;
 
 export function renderCacheSummary(cache: CacheAnalysis, options: CacheTerminalOptions): string {
-  const paint = (code: number, text: string) => (options.color ? `\u001b[${code}m${text}\u001b[0m` : text);
+  const paint = (code: number, text: string) => (options.color ? `${ownSgr(code)}${text}${ownSgr(0)}` : text);
   const lines: string[] = [''];
   const requests = cache.conversations.conversationOf.length;
   const count = (link: ConversationLink) => cache.conversations.kind.filter((k) => k === link).length;

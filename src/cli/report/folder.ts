@@ -8,6 +8,7 @@ import { sessionTableOf } from '../../core/transcripts/index.ts';
 import { categoryList, totalsLine } from './terminal.ts';
 import { renderSummary } from './transcripts.ts';
 import { renderSessions } from './sessions.ts';
+import { ownSgr } from '../terminal-safe.ts';
 
 export interface FolderTerminalOptions {
   color: boolean;
@@ -18,7 +19,7 @@ const dollars = new Intl.NumberFormat('en-US', { minimumFractionDigits: 4, maxim
 const plural = (count: number, noun: string) => `${number.format(count)} ${noun}${count === 1 ? '' : 's'}`;
 
 export function renderFolderReport(folder: FolderAnalysis, options: FolderTerminalOptions): string {
-  const wrap = (open: number, close: number) => (text: string) => (options.color ? `\u001b[${open}m${text}\u001b[${close}m` : text);
+  const wrap = (open: number, close: number) => (text: string) => (options.color ? `${ownSgr(open)}${text}${ownSgr(close)}` : text);
   const bold = wrap(1, 22);
   const warn = wrap(33, 39);
   const table = sessionTableOf(folder.parts);

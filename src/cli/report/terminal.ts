@@ -3,6 +3,7 @@
 import type { Analysis, AnalysisFile, TokenTotals } from '../../core/analysis/types.ts';
 import { CATEGORIES, type Category } from '../../core/model.ts';
 import type { RequestTokens } from '../../core/tokens/counter.ts';
+import { ownSgr } from '../terminal-safe.ts';
 
 export interface TerminalOptions {
   color: boolean;
@@ -16,7 +17,7 @@ interface Style {
 }
 
 function styleOf(color: boolean): Style {
-  const wrap = (open: number, close: number) => (text: string) => (color ? `\u001b[${open}m${text}\u001b[${close}m` : text);
+  const wrap = (open: number, close: number) => (text: string) => (color ? `${ownSgr(open)}${text}${ownSgr(close)}` : text);
   return { bold: wrap(1, 22), dim: wrap(2, 22), warn: wrap(33, 39) };
 }
 

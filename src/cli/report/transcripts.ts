@@ -4,6 +4,7 @@
 import type { Analysis } from '../../core/analysis/types.ts';
 import { agreementOf, sessionsOf, summaryOf, type TranscriptAgreement, type TimeRangeSummary } from '../../core/transcripts/index.ts';
 import { renderSessions } from './sessions.ts';
+import { ownSgr } from '../terminal-safe.ts';
 
 export interface TranscriptTerminalOptions {
   color: boolean;
@@ -17,7 +18,7 @@ const pct = (value: number | null): string => (value === null ? 'n/a' : `${(valu
 const share = (part: number, whole: number): string => (whole === 0 ? 'n/a' : pct(part / whole));
 
 function painter(color: boolean): (text: string) => string {
-  return (text) => (color ? `\u001b[1m${text}\u001b[0m` : text);
+  return (text) => (color ? `${ownSgr(1)}${text}${ownSgr(0)}` : text);
 }
 
 /** A right-aligned table with a left-aligned first column. */
