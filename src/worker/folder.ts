@@ -1,14 +1,12 @@
 // A dropped folder, analysed one session at a time: its files are grouped into sessions (a session with its
 // subagents' transcripts, a Cline task's parts; src/core/folder/groups.ts), each session is read, analysed with the
-// CLI's default usage calibration, folded into the folder's sums (src/core/folder/accumulate.ts), and dropped. So a
+// CLI's default usage calibration, folded into the folder's sums (src/core/folder/session.ts), and dropped. So a
 // folder of hundreds of sessions holds rows, never more than one session's analysis, and the rows are the ones
 // `ctxray analyze <folder> --json` gives in `sessions[]`. Each row names the inputs it was read from, so the page
 // can open that session's full analysis.
-import { analyzeInput } from '../core/analysis/analyze.ts';
 import { holdsNoRequestsByDesign } from '../core/analysis/unreadable.ts';
-import { usageCalibratedAnalysis } from '../core/cache/attach.ts';
 import { InputError, WorkLimitError, type InputFile, type InputLimits } from '../core/input/index.ts';
-import { addSession, claudeCodeSessionId, emptyFolder, isFlatAgentFile, sessionGroups } from '../core/folder/index.ts';
+import { claudeCodeSessionId, emptyFolder, foldSession, isFlatAgentFile, sessionGroups } from '../core/folder/index.ts';
 import { GENERATED_BY } from '../core/analysis/version.ts';
 import { PRICED_ON } from '../core/pricing/table.ts';
 import { sessionTableOf, type GroupRow, type SessionRow } from '../core/transcripts/index.ts';
@@ -77,12 +75,11 @@ export async function analyzeFolder(inputs: readonly InputBlob[], options: Folde
     const sessions = { done, total: groups.length };
     options.onProgress({ file: group[0]!, bytesRead: bytesBefore, bytesTotal, records, sessions });
     try {
-      const read = await analyzeInput(files, {
+      const { analysis: read, parts } = await foldSession(folder, files, {
         signal: options.signal,
         onProgress: (p) => options.onProgress({ file: group[p.file] ?? group[0]!, bytesRead: bytesBefore + (offsets[p.file] ?? 0) + p.bytesRead, bytesTotal, records: records + p.records, sessions }),
         ...(options.limits !== undefined && { limits: options.limits }),
       });
-      options.signal.throwIfAborted();
       read.files.forEach((file, j) => {
         records += file.records;
         if (file.requests === 0 && (file.errors > 0 || !holdsNoRequestsByDesign(file))) {
@@ -90,10 +87,7 @@ export async function analyzeFolder(inputs: readonly InputBlob[], options: Folde
           skipped.push(`${files[j]?.folderPath ?? file.name}: ${error?.message ?? 'no request bodies found'}`);
         }
       });
-      const calibrated = usageCalibratedAnalysis(read);
-      const before = folder.parts.length;
-      addSession(folder, calibrated.analysis, { calibrated: calibrated.calibration !== null });
-      for (const part of folder.parts.slice(before)) inputsOf.set(part.row, { inputs: group, days: part.days.map((day) => day.key) });
+      for (const part of parts) inputsOf.set(part.row, { inputs: group, days: part.days.map((day) => day.key) });
     } catch (error) {
       if (options.signal.aborted || !(error instanceof InputError)) throw error;
       // Located as the CLI locates it: the file of the session that stopped the read, and its line.

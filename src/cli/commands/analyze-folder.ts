@@ -4,14 +4,12 @@
 // the largest session, not by the folder. Files given beside the folder are sessions too (with their companions).
 import fs from 'node:fs';
 import path from 'node:path';
-import { analyzeInput } from '../../core/analysis/analyze.ts';
 import { GENERATED_BY } from '../../core/analysis/version.ts';
 import { holdsNoRequestsByDesign, unreadableFiles } from '../../core/analysis/unreadable.ts';
 import { SEVERITY_RANK } from '../../core/cache/index.ts';
-import { addSession, emptyFolder, folderRecord, type FolderAnalysis } from '../../core/folder/index.ts';
+import { emptyFolder, foldSession, folderRecord, type FolderAnalysis } from '../../core/folder/index.ts';
 import { InputError, WorkLimitError, type InputFile, type ReadProgress } from '../../core/input/index.ts';
 import { PRICED_ON } from '../../core/pricing/table.ts';
-import { usageCalibratedAnalysis } from '../../core/cache/attach.ts';
 import { MAX_FOLDER_FILES, companionFiles, lazyFileStream, listFolderSessions, describeFsError, type FolderFile } from '../fs/folder-inputs.ts';
 import type { CliIO } from '../io.ts';
 import type { ProgressReporter } from '../progress.ts';
@@ -91,15 +89,16 @@ export async function analyzeFolderInputs(args: AnalyzeArgs, run: FolderRun): Pr
       const inputs: InputFile[] = session.files.map((file) => ({ name: file.name, bytes: lazyFileStream(file.full), size: file.size, folderPath: file.folderPath }));
       let analysis;
       try {
-        analysis = await analyzeInput(inputs, {
+        ({ analysis } = await foldSession(folder, inputs, {
           format: args.format,
           model: args.model,
+          usageCalibration: args.usageCalibration !== false,
           signal: run.signal,
           ...(args.limits !== undefined && { limits: args.limits }),
           ...(progress !== null && {
             onProgress: (p: ReadProgress) => progress.update({ ...p, file: fileOffset + p.file, bytesRead: bytesBefore + p.bytesRead, bytesTotal: total }),
           }),
-        });
+        }));
       } catch (error) {
         if (run.signal.aborted) throw error;
         const failure =
@@ -123,9 +122,6 @@ export async function analyzeFolderInputs(args: AnalyzeArgs, run: FolderRun): Pr
       analysis.files.forEach((file, i) => {
         if (session.files[i]?.inFolder === true && file.requests === 0 && file.errors === 0 && !holdsNoRequestsByDesign(file)) skipped.push(`${file.name}: no request bodies found`);
       });
-      // As `ctxray analyze <its file>` does: each session's Claude estimates rescaled on its own recorded usage.
-      const calibrated = args.usageCalibration === false ? null : usageCalibratedAnalysis(analysis);
-      addSession(folder, calibrated?.analysis ?? analysis, { calibrated: (calibrated?.calibration ?? null) !== null });
     }
   } finally {
     progress?.finish();

@@ -3,3 +3,4 @@
 export { claudeCodeSessionId, isFlatAgentFile, sessionGroups } from './groups.ts';
 export { addSession, emptyFolder, folderSummary, type FindingCount, type FolderAnalysis, type MissCauseTotals } from './accumulate.ts';
 export { folderRecord } from './record.ts';
+export { foldSession, type FoldedSession, type SessionOptions } from './session.ts';
