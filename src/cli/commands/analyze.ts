@@ -2,7 +2,6 @@
 // as, and optionally the versioned JSON record. Exit 0 ok, 1 bad arguments or unreadable input.
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { analyzeInput } from '../../core/analysis/analyze.ts';
 import { buildRecord } from '../../core/analysis/record.ts';
@@ -13,7 +12,7 @@ import { applyWorkLimitFlag, WORK_LIMIT_FLAGS, WORK_LIMIT_HELP, workLimitMessage
 import { progressReporter, type ProgressReporter } from '../progress.ts';
 import type { WireFormat } from '../../core/model.ts';
 import { FORMAT_OPTIONS, formatOption } from '../../core/formats/registry.ts';
-import { checkOutputPath, writeOutputSafely } from '../fs/safe-output.ts';
+import { checkOutputPath, tempPathBeside, writeFlushed, writeOutputSafely } from '../fs/safe-output.ts';
 import { stdinBytes, type CliIO, type Command } from '../io.ts';
 import { CalibrationError, calibratedAnalysis } from '../calibrate.ts';
 import { usageCalibratedAnalysis } from '../../core/cache/attach.ts';
@@ -251,15 +250,9 @@ function writeOutput(flag: string, target: string, args: AnalyzeArgs, io: CliIO,
 function replaceFile(destination: string, data: string, flag: string): string | null {
   const stats = fs.lstatSync(destination);
   if (!stats.isFile()) return `${flag} exists and is not a regular file; it was not replaced`;
-  const temp = path.join(path.dirname(destination), `.${path.basename(destination)}.${process.pid}.${randomBytes(6).toString('hex')}.partial`);
+  const temp = tempPathBeside(destination);
   try {
-    const fd = fs.openSync(temp, 'wx', 0o644);
-    try {
-      fs.writeFileSync(fd, data);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
+    writeFlushed(temp, data);
     fs.renameSync(temp, destination);
     return null;
   } catch (error) {

@@ -235,17 +235,10 @@ function errorCode(error: unknown): string | undefined {
  */
 export function writeExclusive(destination: string, data: string | Uint8Array): void {
   if (isDevice(destination)) return writeToDevice(destination, data);
-  const dir = path.dirname(destination);
-  const temp = path.join(dir, `.${path.basename(destination)}.${process.pid}.${randomBytes(6).toString('hex')}.partial`);
+  const temp = tempPathBeside(destination);
   try {
     try {
-      const fd = fs.openSync(temp, 'wx', 0o644);
-      try {
-        fs.writeFileSync(fd, data);
-        fs.fsyncSync(fd);
-      } finally {
-        fs.closeSync(fd);
-      }
+      writeFlushed(temp, data);
     } catch (error) {
       throw new SafeOutputError('OUTPUT_WRITE_FAILED', `could not write the --out file (${errorCode(error) ?? 'error'}); nothing was created`);
     }
@@ -261,6 +254,22 @@ export function writeExclusive(destination: string, data: string | Uint8Array): 
     }
   } finally {
     fs.rmSync(temp, { force: true });
+  }
+}
+
+/** A fresh, unguessable temp name in the destination's directory (so a rename or link into place stays on one filesystem). */
+export function tempPathBeside(destination: string): string {
+  return path.join(path.dirname(destination), `.${path.basename(destination)}.${process.pid}.${randomBytes(6).toString('hex')}.partial`);
+}
+
+/** Creates `file` exclusively (never through an existing name) and writes and flushes `data`; throws fs errors. */
+export function writeFlushed(file: string, data: string | Uint8Array): void {
+  const fd = fs.openSync(file, 'wx', 0o644);
+  try {
+    fs.writeFileSync(fd, data);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
