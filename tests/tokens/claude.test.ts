@@ -130,6 +130,10 @@ describe('Claude request estimate', () => {
     expect(counter.count(withTool, 'claude-sonnet-4-20250514').overhead.toolUseSystem).toBe(329);
     expect(counter.count(withTool, 'claude-3-5-haiku-20241022').overhead.toolUseSystem).toBe(279);
     expect(counter.count(withTool, 'claude-opus-4-7').overhead.toolUseSystem).toBe(393);
+    // Sonnet 5 bills 59 more than Opus 5 for the same tool request; a Sonnet 4.x does not.
+    expect(counter.count(withTool, 'claude-opus-5').overhead.toolUseSystem).toBe(393);
+    expect(counter.count(withTool, 'claude-sonnet-5').overhead.toolUseSystem).toBe(393 + 59);
+    expect(counter.count(withTool, 'claude-sonnet-4-6').overhead.toolUseSystem).toBe(502);
     const forced = request('anthropic-messages', 'claude-sonnet-4-5', [tool, user]);
     forced.options.toolChoice = 'any';
     expect(counter.count(forced, 'claude-sonnet-4-5').overhead.toolUseSystem).toBe(610);

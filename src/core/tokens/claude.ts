@@ -96,6 +96,21 @@ export const CLAUDE_TOOL_SYSTEM: Readonly<Record<ClaudeGeneration, { auto: numbe
   'newer-tokenizer': { auto: 393, any: 500 },
 };
 /**
+ * Claude Sonnet 5 bills more for the same tool request than Opus 5 / Fable 5: three pairs of identical bodies
+ * (pydantic-ai's deferred-capability test on each model) billed 68, 55 and 55 more. Added to the newer
+ * tokenizer's tool-use prompt on Sonnet 5.x.
+ */
+export const CLAUDE_SONNET_5_TOOL_EXTRA_TOKENS = 59;
+const SONNET_5_MODELS = /claude-sonnet-5/;
+
+export function claudeToolSystemTokens(model: string | null, toolChoice: string): number {
+  const prompt = CLAUDE_TOOL_SYSTEM[claudeGeneration(model)];
+  // The importer writes `auto`, `none`, `any` or `tool:<name>`.
+  const base = /^(?:any|tool)\b/.test(toolChoice) ? prompt.any : prompt.auto;
+  return base + (SONNET_5_MODELS.test((model ?? '').toLowerCase()) ? CLAUDE_SONNET_5_TOOL_EXTRA_TOKENS : 0);
+}
+
+/**
  * A tool call round trip (tool_use with its id, the tool_result quoting it) costs this much beyond the
  * estimated name, input and result text (fit: 58; the pi sessions' one-call turn deltas gave 62 and 70).
  */

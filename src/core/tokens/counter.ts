@@ -12,11 +12,11 @@ import {
   CLAUDE_THINKING_TOKENS,
   CLAUDE_TOKENS_PER_PDF_PAGE,
   CLAUDE_TEXT_DOCUMENT_TOKENS,
-  CLAUDE_TOOL_SYSTEM,
   CLAUDE_UNKNOWN_IMAGE_SIZE,
   NEW_TOKENIZER_FACTOR,
   claudeGeneration,
   claudeImageTokens,
+  claudeToolSystemTokens,
   claudeTokensFromO200k,
   isCodeLikeText,
   toolsReferencedByConversation,
@@ -329,12 +329,7 @@ export class TokenCounter {
       segments.push(stripped || notLoaded ? 0 : this.claudeSegment(segment, newTokenizer, notes));
     }
     let toolUseSystem = 0;
-    if (tools > 0) {
-      const choice = request.options.toolChoice ?? 'auto';
-      // The importer writes `auto`, `none`, `any` or `tool:<name>`.
-      const prompt = CLAUDE_TOOL_SYSTEM[generation];
-      toolUseSystem += /^(?:any|tool)\b/.test(choice) ? prompt.any : prompt.auto;
-    }
+    if (tools > 0) toolUseSystem += claudeToolSystemTokens(model, request.options.toolChoice ?? 'auto');
     // `enabled` / `adaptive` extended thinking (optionally `:<effort>`); an effort setting alone adds nothing.
     const thinking = request.options.thinking ?? '';
     if (/^enabled\b/.test(thinking)) toolUseSystem += CLAUDE_THINKING_TOKENS;
