@@ -169,21 +169,21 @@ function addPart(
   }
   const type = stringField(part, 'type');
   const run = category === 'tool_result' ? ('tool_result' as const) : null;
-  const base = { path, block: part, identity, messageIndex: m, role, callId, toolName, run };
+  // Spec fields written out, not spread from a shared object: a spread costs microseconds per part in V8.
   // Breakpoints are accepted on input parts, not on assistant output.
   const cacheable = role !== 'assistant';
   switch (type) {
     case 'text':
-      builder.add({ ...base, category, text: stringField(part, 'text') ?? '', cacheable });
+      builder.add({ path, block: part, identity, messageIndex: m, role, callId, toolName, run, category, text: stringField(part, 'text') ?? '', cacheable });
       return;
     case 'refusal':
-      builder.add({ ...base, category: 'assistant', text: stringField(part, 'refusal') ?? '', cacheable: false });
+      builder.add({ path, block: part, identity, messageIndex: m, role, callId, toolName, run, category: 'assistant', text: stringField(part, 'refusal') ?? '', cacheable: false });
       return;
     case 'image_url': {
       const image = part['image_url'];
       const url = isObject(image) ? stringField(image, 'url') : typeof image === 'string' ? image : null;
       if (url === null) break;
-      builder.add({ ...base, category: 'image', text: '', media: mediaFromUrl('image', url), cacheable });
+      builder.add({ path, block: part, identity, messageIndex: m, role, callId, toolName, run, category: 'image', text: '', media: mediaFromUrl('image', url), cacheable });
       return;
     }
     case 'input_audio': {
@@ -191,7 +191,7 @@ function addPart(
       if (audio === null) break;
       const format = stringField(audio, 'format');
       builder.add({
-        ...base,
+        path, block: part, identity, messageIndex: m, role, callId, toolName, run,
         category: 'audio',
         text: '',
         media: inlineMedia('audio', format ? `audio/${format}` : null, stringField(audio, 'data') ?? ''),
@@ -204,7 +204,7 @@ function addPart(
       if (file === null) break;
       const data = stringField(file, 'file_data');
       const media = data !== null ? mediaFromUrl('document', data, 'application/pdf') : referencedMedia('document', 'file', null);
-      builder.add({ ...base, category: 'document', text: '', media, cacheable });
+      builder.add({ path, block: part, identity, messageIndex: m, role, callId, toolName, run, category: 'document', text: '', media, cacheable });
       return;
     }
     default:

@@ -215,7 +215,7 @@ export class SegmentListBuilder {
         const segment = record.segments[i]!;
         const position = this.advance(record.runs[i]!, record.nested[i]!);
         // Shared with earlier requests: copied, never mutated, when its position differs here.
-        this.segments.push(segment.position === position ? segment : { ...segment, position });
+        this.segments.push(segment.position === position ? segment : atPosition(segment, position));
       }
     }
     if (record.unknown.length > 0) this.unknownShapes.push(...record.unknown);
@@ -287,6 +287,12 @@ export class SegmentListBuilder {
       cacheable: false,
     });
   }
+}
+
+/** A copy of `segment` at another lookback position, field by field (a spread costs microseconds per segment in V8). */
+function atPosition(segment: Segment, position: number): Segment {
+  const { category, path, text, wire, bytes, hash, wireId, cacheMarker, messageIndex, role, toolName, callId, media, cacheable } = segment;
+  return { category, path, text, wire, bytes, hash, wireId, cacheMarker, position, messageIndex, role, toolName, callId, media, cacheable };
 }
 
 /** Shape names come from `type`/`role` fields of untrusted input: keep them short and identifier-like. */
