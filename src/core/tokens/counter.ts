@@ -356,12 +356,12 @@ export class TokenCounter {
 
   private claudeSegment(segment: Segment, newTokenizer: boolean, notes: Set<TokenNoteCode>): number {
     // Media and fixed hidden instructions are scaled as a whole on the newer tokenizer; text by its kind's factor.
-    const scale = (tokens: number): number => (newTokenizer ? Math.round(tokens * NEW_TOKENIZER_FACTOR) : tokens);
-    const count = (text: string, kind?: ClaudeTextKind): number => this.claudeCount(text, newTokenizer, kind);
+    // (Helpers, not closures made per segment: under tsx each named closure costs a defineProperty.)
+    const scale = newTokenizer ? scaleToNewTokenizer : unscaled;
     if (RESPONSE_FORMAT_PATHS.has(segment.path)) {
       notes.add('response_format_estimated');
       const rendered = renderResponseFormat(parseJson(segment.wire));
-      return count(rendered?.schema ?? segment.text) + scale(CLAUDE_OUTPUT_FORMAT_TOKENS);
+      return this.claudeCount(rendered?.schema ?? segment.text, newTokenizer) + scale(CLAUDE_OUTPUT_FORMAT_TOKENS);
     }
     if (segment.path === TASK_BUDGET_PATH) {
       notes.add('response_format_estimated');
@@ -371,24 +371,32 @@ export class TokenCounter {
       case 'tools':
         // Server tools (web search, code execution, ...) carry hidden prompts of their own, not modelled.
         if (!segment.wire.includes('"input_schema"')) notes.add('server_tool_not_modelled');
-        return count(segment.text, 'tools');
+        return this.claudeCount(segment.text, newTokenizer, 'tools');
       case 'tool_call':
-        return count(segment.toolName ?? '') + count(segment.text);
+        return this.claudeCount(segment.toolName ?? '', newTokenizer) + this.claudeCount(segment.text, newTokenizer);
       case 'thinking':
-        return count(segment.text, 'thinking');
+        return this.claudeCount(segment.text, newTokenizer, 'thinking');
       case 'image': {
         const media = segment.media;
         return scale(claudeImageTokens(media?.width ?? CLAUDE_UNKNOWN_IMAGE_SIZE.width, media?.height ?? CLAUDE_UNKNOWN_IMAGE_SIZE.height));
       }
       case 'document': {
         const pages = this.pagesOf(segment.wire);
-        if (pages === null && segment.text !== '') return count(segment.text) + scale(CLAUDE_TEXT_DOCUMENT_TOKENS);
+        if (pages === null && segment.text !== '') return this.claudeCount(segment.text, newTokenizer) + scale(CLAUDE_TEXT_DOCUMENT_TOKENS);
         return scale(CLAUDE_TOKENS_PER_PDF_PAGE * (pages ?? 1));
       }
       default:
-        return count(segment.text);
+        return this.claudeCount(segment.text, newTokenizer);
     }
   }
+}
+
+function scaleToNewTokenizer(tokens: number): number {
+  return Math.round(tokens * NEW_TOKENIZER_FACTOR);
+}
+
+function unscaled(tokens: number): number {
+  return tokens;
 }
 
 /** Opus 4.5+, Sonnet 4.6+ and every model on the newer tokenizer keep earlier turns' thinking in context. */
