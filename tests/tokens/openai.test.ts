@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { analyzeInput } from '../../src/core/analysis/analyze.ts';
 import { TokenCounter } from '../../src/core/tokens/counter.ts';
 import { imageDetailOf } from '../../src/core/tokens/media.ts';
 import {
@@ -132,6 +133,33 @@ describe('OpenAI Chat request totals (values recorded by the API in pai_text_onl
     expect(result.notes).toContain('tools_rendering_estimated');
     expect(result.overhead.toolsPreamble).toBeGreaterThan(9);
     expect(result.total).toBe(result.segments.reduce((a, b) => a + b, 0) + result.overheadTotal);
+  });
+
+  it('adds the GPT-5 family\'s hidden Chat tool instruction (pydantic-ai test_tool_choice_matrix[auto-openai]: recorded 132)', async () => {
+    const body = {
+      messages: [{ content: "What's the weather in Paris?", role: 'user' }],
+      model: 'gpt-5-mini',
+      stream: false,
+      tool_choice: 'auto',
+      tools: [
+        {
+          function: {
+            description: 'Get the current weather for a city.',
+            name: 'get_weather',
+            parameters: { additionalProperties: false, properties: { city: { type: 'string' } }, required: ['city'], type: 'object' },
+            strict: true,
+          },
+          type: 'function',
+        },
+      ],
+    };
+    const bodies = [body, { ...body, model: 'gpt-4.1-mini' }].map((b) => JSON.stringify(b)).join('\n');
+    const analysis = await analyzeInput([{ name: 'requests.jsonl', bytes: new TextEncoder().encode(bodies) }], { format: 'openai-chat' });
+    const [gpt5, gpt41] = analysis.tokens;
+    // 52 without the instruction (80 under); with it 133, 1 over.
+    expect(gpt5!.total).toBe(133);
+    // The same request on gpt-4.1-mini has no such instruction; its framing is 1 token longer (reply priming 3).
+    expect(gpt5!.overhead.toolsPreamble - gpt41!.overhead.toolsPreamble).toBe(81);
   });
 });
 

@@ -39,6 +39,7 @@ import {
   framingForModel,
   functionToolOf,
   loadEncoding,
+  chatToolsAdjustment,
   framingRecorded,
   imageRuleForModel,
   openaiImageTokens,
@@ -255,7 +256,7 @@ export class TokenCounter {
       notes.add('tools_rendering_estimated');
       // With a system message the definitions join it and the preamble is 4 tokens shorter (hmarr's rule).
       toolsPreamble = count(NAMESPACE_OPEN) + count(NAMESPACE_CLOSE) + TOOLS_PREAMBLE_TOKENS - (hasSystemMessage ? 4 : 0);
-      if (request.format === 'openai-responses') toolsPreamble += responsesToolsAdjustment(framing);
+      toolsPreamble += request.format === 'openai-responses' ? responsesToolsAdjustment(framing) : chatToolsAdjustment(model);
     }
     const overhead: OverheadTokens = { framing: messageFraming + toolCallFraming + nameFraming, toolsPreamble, toolUseSystem: 0 };
     return finish(request, segments, overhead, encoding, notes);

@@ -101,6 +101,18 @@ export function responsesToolsAdjustment(framing: FramingRule): number {
 }
 
 /**
+ * Chat Completions bills GPT-5-family requests with function tools about 81 tokens beyond the rendered
+ * definitions (a hidden tool instruction): 32 recorded requests of pydantic-ai's and crewAI's cassettes on gpt-5,
+ * gpt-5-mini, gpt-5-nano and gpt-5.4-mini were 76–118 under without it, median 81, whatever the tool count or
+ * tool_choice. Neither o3-mini in Chat (6 under) nor gpt-5 in Responses (within 2) shows it.
+ */
+export const GPT5_CHAT_TOOLS_TOKENS = 81;
+
+export function chatToolsAdjustment(model: string | null): number {
+  return /^gpt-5/.test((model ?? '').toLowerCase()) ? GPT5_CHAT_TOOLS_TOKENS : 0;
+}
+
+/**
  * Encrypted reasoning items are billed as the reasoning tokens they carry, not as their base64 text. Two
  * recorded round trips (1,356 chars ↔ 63 reasoning tokens, 9,572 chars ↔ 1,792) give length ≈ 1,056 + 4.75 × tokens.
  */
