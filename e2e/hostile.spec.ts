@@ -120,6 +120,36 @@ test.describe('hostile segment text in the app', () => {
   });
 });
 
+test.describe('hostile model ids in the app', () => {
+  test('a model id with OSC 52, SGR, erase-line, CR and bidi characters is shown escaped in every cell, title and picker', async ({ page }) => {
+    await armCanary(page);
+    await page.goto('./');
+    const model = 'claude-sonnet-4-5\u001b]52;c;c3ludGhldGlj\u0007\u001b[31m\u001b[2K\r\u202egnp.exe\u009b2J';
+    const request = (text: string) => ({ model, max_tokens: 8, system: 'synthetic', messages: [{ role: 'user', content: text }] });
+    // The third request continues the first on another id: a model-change finding names both ids.
+    const third = { ...request('synthetic one'), model: `${model}\u202d2`, messages: [...request('synthetic one').messages, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'more' }] };
+    const log = [request('synthetic one'), { ...request('synthetic two'), model: 'gpt-4o\u2066x\u2069' }, third].map((body) => `${JSON.stringify(body)}\n`).join('');
+    await dropFiles(page, [{ name: 'ids.jsonl', bytes: Buffer.from(log) }]);
+    await expect(page.locator('#request-table')).toHaveAttribute('data-requests', '3');
+    await page.locator('#tab-findings').click();
+    await expect(page.locator('#panel')).toContainText('Model changed');
+    const shown = await page.evaluate(() => {
+      const titles = [...document.querySelectorAll('[title]')].map((e) => e.getAttribute('title') ?? '');
+      const options = [...document.querySelectorAll('option')].map((e) => e.textContent ?? '');
+      return [document.body.innerText, ...titles, ...options].join('\n');
+    });
+    expect(shown).toContain('claude-sonnet-4-5⟨U+001B⟩]52;c;');
+    expect(shown).toContain('⟨U+202E⟩gnp.exe⟨U+009B⟩2J');
+    expect(shown).toContain('gpt-4o⟨U+2066⟩x⟨U+2069⟩');
+    expect(shown).toContain('⟨U+009B⟩2J⟨U+202D⟩2');
+    // No raw control or bidi character anywhere the page shows text (newline and tab are layout).
+    // eslint-disable-next-line no-control-regex -- finding control characters is this expression's job
+    const raw = [...shown.matchAll(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g)].map((m) => `U+${m[0].codePointAt(0)!.toString(16).padStart(4, '0')} in ${JSON.stringify(shown.slice(Math.max(0, m.index - 40), m.index + 10))}`);
+    expect(raw).toEqual([]);
+    await expectNothingRan(page);
+  });
+});
+
 test.describe('hostile share links', () => {
   test('an input carried in the link is shown as text; a hostile fragment value is reported as text', async ({ page }) => {
     await armCanary(page);

@@ -4,7 +4,7 @@ import type { Analysis } from '../core/analysis/types.ts';
 import type { ParsedRequest, WireFormat } from '../core/model.ts';
 import { MODELS } from '../core/pricing/table.ts';
 import type { AnalysisView, RequestView, SegmentView } from './view-model.ts';
-import { visibleLabel } from '../core/text/invisible.ts';
+import { visibleId } from '../core/text/invisible.ts';
 import { openingRequest } from './opening.ts';
 
 /** Core Analysis fields that are the base view (or carry text); every other defined field is an optional section. */
@@ -41,7 +41,7 @@ function toolNamesByCall(request: ParsedRequest): Map<string, string> {
 }
 
 function nullableLabel(id: string | null): string | null {
-  return id === null ? null : visibleLabel(id);
+  return id === null ? null : visibleId(id);
 }
 
 /**

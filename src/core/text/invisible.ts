@@ -44,3 +44,8 @@ export function joinPieces(pieces: readonly TextPiece[]): string {
 export function visibleLabel(text: string): string {
   return text.replace(INVISIBLE, (char) => `⟨${codePointLabel(char.codePointAt(0)!)}⟩`);
 }
+
+/** For an id shown on one line (a model id): as visibleLabel, and tab, newline and carriage return marked too. */
+export function visibleId(text: string): string {
+  return visibleLabel(text).replace(/[\t\n\r]/g, (char) => `⟨${codePointLabel(char.codePointAt(0)!)}⟩`);
+}

@@ -2,6 +2,7 @@
 import type { ConversationLink, Finding } from '../../core/cache/index.ts';
 import type { Analysis } from '../../core/analysis/types.ts';
 import { costHeadline, type CostHeadline } from '../../core/cache/headline.ts';
+import { visibleId, visibleLabel } from '../../core/text/invisible.ts';
 import { QueryError, requireSession, type WorkerSession } from '../session.ts';
 import { cacheAnalysisOf } from './cache-analysis.ts';
 
@@ -18,12 +19,26 @@ export interface FindingsAnswer {
 
 export function findingsQuery(session: WorkerSession | null): FindingsAnswer {
   const cache = cacheAnalysisOf(session);
+  const headline = costHeadline(cache.cost.billed.totals, (requireSession(session).analysis as Analysis).modelUse);
   return {
-    findings: cache.findings,
+    // Finding texts name model ids and paths from the input: controls and bidi characters are shown as ⟨U+XXXX⟩.
+    findings: cache.findings.map(shownFinding),
     actualCost: cache.cost.billed.totals.total,
     optimizedCost: cache.cost.optimizedCost,
-    headline: costHeadline(cache.cost.billed.totals, (requireSession(session).analysis as Analysis).modelUse),
+    // Model ids as the view model carries them: controls and bidi characters as visible ⟨U+XXXX⟩ labels.
+    headline: { ...headline, unpricedModels: headline.unpricedModels.map(visibleId) },
     requestsWithUnknownBreakpoints: cache.requestsWithUnknownBreakpoints,
+  };
+}
+
+/** A finding as the panels show it: message and fix are one line each (written without newlines, so any came from an id). */
+function shownFinding(finding: Finding): Finding {
+  return {
+    ...finding,
+    message: visibleId(finding.message),
+    fix: visibleId(finding.fix),
+    detail: finding.detail === null ? null : visibleLabel(finding.detail),
+    segmentPath: finding.segmentPath === null ? null : visibleLabel(finding.segmentPath),
   };
 }
 
