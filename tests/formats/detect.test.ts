@@ -1,6 +1,7 @@
 // Wire-format detection by structure.
 import { describe, expect, it } from 'vitest';
 import { detectWireFormat } from '../../src/core/formats/detect.ts';
+import { providerOf } from '../../src/core/model.ts';
 
 describe('detectWireFormat', () => {
   it.each([
@@ -26,5 +27,13 @@ describe('detectWireFormat', () => {
   it('returns null for something that is no request body', () => {
     expect(detectWireFormat({ hello: 'world' })).toBeNull();
     expect(detectWireFormat([1, 2])).toBeNull();
+  });
+});
+
+describe('providerOf', () => {
+  it('maps each wire format to the provider whose cache rules apply', () => {
+    expect(providerOf('anthropic-messages')).toBe('anthropic');
+    expect(providerOf('openai-chat')).toBe('openai');
+    expect(providerOf('openai-responses')).toBe('openai');
   });
 });
