@@ -1,6 +1,6 @@
 // Observed vs simulated on a hand-made (synthetic) four-request transcript: every expected number below is worked
 // out by hand in the comments next to it.
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { ConversationLink } from '../../src/core/cache/conversations.ts';
 import { findCompactions, predecessors, type CompactionInput } from '../../src/core/cache/predecessors.ts';
 import { transcriptAgreement, type AgreementInput } from '../../src/core/transcripts/agreement.ts';
@@ -36,7 +36,11 @@ function input(): AgreementInput & { requests: ParsedRequest[] } {
 }
 
 describe('transcriptAgreement (synthetic session)', () => {
-  const agreement = transcriptAgreement(input());
+  // Built in each test, not when the suite is collected: a mutation run only sees code a test runs.
+  let agreement: ReturnType<typeof transcriptAgreement>;
+  beforeEach(() => {
+    agreement = transcriptAgreement(input());
+  });
 
   it('infers the unrecorded setup on the first recorded request and predicts the later ones with it', () => {
     expect(agreement.requests.map((row) => [row.setup, row.setupSource, row.predicted])).toEqual([

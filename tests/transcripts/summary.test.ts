@@ -1,5 +1,5 @@
 // Time-range summary on hand-made (synthetic) requests across two files, two days and two models.
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/core/cache/findings.ts';
 import { timeRangeSummary, type SummaryInput } from '../../src/core/transcripts/summary.ts';
 import { isoTime, utcDay } from '../../src/core/transcripts/time.ts';
@@ -41,7 +41,11 @@ function input(): SummaryInput {
 }
 
 describe('timeRangeSummary (synthetic)', () => {
-  const summary = timeRangeSummary(input());
+  // Built in each test, not when the suite is collected: a mutation run only sees code a test runs.
+  let summary: ReturnType<typeof timeRangeSummary>;
+  beforeEach(() => {
+    summary = timeRangeSummary(input());
+  });
 
   it('totals recorded requests from their usage and the rest from the simulation', () => {
     expect(summary.start).toBe('2026-01-01T23:00:00.000Z');
