@@ -1,7 +1,7 @@
 // Every miss gets a cause from the fixed vocabulary, the tokens a hit would have read and its price over that hit.
 // Synthetic transcript-like sessions (no cache_control, system prompt and tools not recorded, recorded usage);
 // figures by hand at Sonnet 4.5's rates (input 3, 5m write 3.75, 1h write 6, read 0.30 $/MTok).
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedUsage } from '../../src/core/model.ts';
 import { analyzeCache } from '../../src/core/cache/index.ts';
 import { MISS_CAUSES, OPENAI_MISS_SHARE, UNRECORDED_SETUP } from '../../src/core/cache/misses.ts';
@@ -29,19 +29,24 @@ function analyze(specs: RequestSpec[]) {
 }
 
 describe('miss causes', () => {
-  const cache = analyze([
-    // 0: first call, writes everything: cold start.
-    turn(0, { cacheRead: 0, cacheWrite5m: 6000, cacheWrite1h: 0 }, T0),
-    // 1: reads all of 0 one minute later: no miss.
-    turn(1, { cacheRead: 6000, cacheWrite5m: 1000, cacheWrite1h: 0 }, T0 + MINUTE),
-    // 2: seven minutes later, re-writes all 7,000 tokens it could have read: the 5-minute entries expired.
-    turn(2, { cacheRead: 0, cacheWrite5m: 8000, cacheWrite1h: 0 }, T0 + 8 * MINUTE),
-    // 3: thirty seconds later, reads nothing at all: the unrecorded setup must have changed.
-    turn(3, { cacheRead: 0, cacheWrite5m: 9000, cacheWrite1h: 0 }, T0 + 8.5 * MINUTE),
-    // 4: reads all of 3.
-    turn(4, { cacheRead: 9000, cacheWrite5m: 1000, cacheWrite1h: 0 }, T0 + 9 * MINUTE),
-  ]);
-  const misses = cache.misses.requests;
+  // Analyzed in each test, not when the suite is collected: a mutation run only sees code a test runs.
+  let cache: ReturnType<typeof analyze>;
+  let misses: ReturnType<typeof analyze>['misses']['requests'];
+  beforeEach(() => {
+    cache = analyze([
+      // 0: first call, writes everything: cold start.
+      turn(0, { cacheRead: 0, cacheWrite5m: 6000, cacheWrite1h: 0 }, T0),
+      // 1: reads all of 0 one minute later: no miss.
+      turn(1, { cacheRead: 6000, cacheWrite5m: 1000, cacheWrite1h: 0 }, T0 + MINUTE),
+      // 2: seven minutes later, re-writes all 7,000 tokens it could have read: the 5-minute entries expired.
+      turn(2, { cacheRead: 0, cacheWrite5m: 8000, cacheWrite1h: 0 }, T0 + 8 * MINUTE),
+      // 3: thirty seconds later, reads nothing at all: the unrecorded setup must have changed.
+      turn(3, { cacheRead: 0, cacheWrite5m: 9000, cacheWrite1h: 0 }, T0 + 8.5 * MINUTE),
+      // 4: reads all of 3.
+      turn(4, { cacheRead: 9000, cacheWrite5m: 1000, cacheWrite1h: 0 }, T0 + 9 * MINUTE),
+    ]);
+    misses = cache.misses.requests;
+  });
 
   it('names each cause from the vocabulary and prices it over a hit', () => {
     expect(misses.map((m) => m?.cause ?? null)).toEqual(['cold_start', null, 'ttl_expired', 'setup_changed', null]);

@@ -2,7 +2,7 @@
 // provider recorded for them (read in place from ../shared/fixtures/real).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { calibrationFromUsage, applyCalibration } from '../../src/core/cache/calibrate.ts';
 import { compareObserved } from '../../src/core/cache/observed.ts';
 import { simulateCache } from '../../src/core/cache/simulate.ts';
@@ -14,7 +14,9 @@ import { usageMeasuresOtherPrompt } from '../../src/core/tokens/claude.ts';
 import { TokenCounter } from '../../src/core/tokens/index.ts';
 import { buildRequests, pricingByModel } from './anthropic-builders.ts';
 
-describe('observed vs simulated (synthetic)', () => {
+/** Built, simulated and compared in each test (beforeEach), not when the suite is collected: a mutation run only
+ * sees code a test runs. */
+function comparedSession(): ReturnType<typeof compareObserved> {
   const built = buildRequests([
     // Recorded: wrote 1,500. Simulated: writes 1,500 → agree.
     {
@@ -35,7 +37,14 @@ describe('observed vs simulated (synthetic)', () => {
     },
   ]);
   const simulation = simulateCache({ ...built, pricingOf: pricingByModel(built.requests), scenario: 'actual' });
-  const observed = compareObserved(built.requests, simulation);
+  return compareObserved(built.requests, simulation);
+}
+
+describe('observed vs simulated (synthetic)', () => {
+  let observed: ReturnType<typeof compareObserved>;
+  beforeEach(() => {
+    observed = comparedSession();
+  });
 
   it('compares only requests with recorded usage and counts read agreement', () => {
     expect(observed.rows.map((r) => r.requestIndex)).toEqual([0, 1, 3]);
