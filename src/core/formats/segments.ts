@@ -41,6 +41,8 @@ export class TextStore {
   /** Segments of elements already imported, reused when a later request resends the same element. */
   readonly elements = new ElementCache();
   private readonly stats = new Map<string, WireStats>();
+  /** The path of the segment last built at each index of a request, any request (see sharedPath). */
+  private readonly pathAt: string[] = [];
 
   constructor(interner: TextInterner = new TextInterner()) {
     this.interner = interner;
@@ -48,6 +50,19 @@ export class TextStore {
 
   text(value: string): string {
     return this.interner.intern(value);
+  }
+
+  /**
+   * `path` for the segment at `index` of its request, as the same string object as the previous one built at that
+   * index when equal: requests repeat their paths (`messages[0].content[7]`), and a segment keeps its path, so a
+   * history rebuilt on every request (a reordered one) would otherwise hold a copy per request. One comparison,
+   * no hashing.
+   */
+  sharedPath(index: number, path: string): string {
+    const known = this.pathAt[index];
+    if (known === path) return known;
+    this.pathAt[index] = path;
+    return path;
   }
 
   /** The block's JSON as sent, without cache markers, interned, with its UTF-8 size and content hash. */
@@ -242,7 +257,7 @@ export class SegmentListBuilder {
     const nested = spec.nested === true;
     const segment: Segment = {
       category: spec.category,
-      path: spec.path,
+      path: this.store.sharedPath(this.segments.length, spec.path),
       text: this.store.text(spec.text),
       wire,
       bytes,
