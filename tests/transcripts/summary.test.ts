@@ -71,6 +71,33 @@ describe('timeRangeSummary (synthetic)', () => {
     expect(summary.days[1]?.cost).toBeCloseTo(0.050945, 12);
   });
 
+  it('sorts the days by date whatever the order of the requests, untimed last', () => {
+    const shuffled = input();
+    // Read day 2, the untimed request, day 1, day 2: the list is still in date order.
+    shuffled.requests = [3, 2, 0, 1].map((r, index) => ({ ...shuffled.requests[r]!, index }));
+    expect(timeRangeSummary(shuffled).days.map((d) => [d.day, d.requests])).toEqual([
+      ['2026-01-01', 1],
+      ['2026-01-02', 2],
+      [null, 1],
+    ]);
+  });
+
+  it('lists each model of a conversation once', () => {
+    expect(summary.topConversations.map((c) => [c.conversation, c.models])).toEqual([
+      [2, ['synthetic-claude']],
+      [0, ['synthetic-claude']],
+      [1, ['synthetic-unpriced']],
+    ]);
+  });
+
+  it('counts one-hour cache writes with the five-minute ones', () => {
+    const withHour = input();
+    // Request 0 recorded 100 five-minute and 50 one-hour written tokens: write 150, prompt 1,150.
+    withHour.requests[0] = { ...withHour.requests[0]!, recorded: usage(1000, 0, 100, 50, 10) };
+    const totals = timeRangeSummary(withHour).days[0]!;
+    expect([totals.promptTokens, totals.cacheWrite]).toEqual([1150, 150]);
+  });
+
   it('groups by model, most expensive first', () => {
     expect(summary.models.map((m) => [m.model, m.requests, m.unpricedRequests])).toEqual([
       ['synthetic-claude', 3, 0],
