@@ -93,7 +93,7 @@ describe('timeRangeSummary (synthetic)', () => {
   it('counts one-hour cache writes with the five-minute ones', () => {
     const withHour = input();
     // Request 0 recorded 100 five-minute and 50 one-hour written tokens: write 150, prompt 1,150.
-    withHour.requests[0] = { ...withHour.requests[0]!, recorded: usage(1000, 0, 100, 50, 10) };
+    withHour.requests = withHour.requests.map((request, r) => (r === 0 ? { ...request, recorded: usage(1000, 0, 100, 50, 10) } : request));
     const totals = timeRangeSummary(withHour).days[0]!;
     expect([totals.promptTokens, totals.cacheWrite]).toEqual([1150, 150]);
   });
