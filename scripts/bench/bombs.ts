@@ -34,6 +34,16 @@ function* reorderedHistories(): Generator<string> {
   }
 }
 
+/** The same as OpenAI Chat: 41 requests of 20,000 messages, each request's messages rotated against the previous one. */
+function* reorderedChatHistories(): Generator<string> {
+  const messages = Array.from({ length: 20_000 }, (_, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: `synthetic message ${i}` }));
+  for (let r = 0; r < 41; r++) {
+    const shift = (r * 7919) % messages.length;
+    const rotated = [...messages.slice(shift), ...messages.slice(0, shift)];
+    yield JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'system', content: 'synthetic system prompt' }, ...rotated, { role: 'user', content: 'synthetic task' }] }) + '\n';
+  }
+}
+
 export function bombShapes(): BombShape[] {
   return [
     // ~7 MB of gzip inflating to 2 GiB of tiny requests (29 M records).
@@ -46,6 +56,8 @@ export function bombShapes(): BombShape[] {
     { name: 'near-duplicate-set', file: 'near-dup-16000.jsonl', gzip: false, chunks: nearDuplicateSet, commands: [['analyze']] },
     // 41 requests of 20,000 reordered blocks under --html: 40 diffs past the Myers work budget (38 MB).
     { name: 'reordered-histories', file: 'reordered-41x20000.jsonl', gzip: false, chunks: reorderedHistories, commands: [['analyze', '--html', '{html}']] },
+    // The same as OpenAI Chat, each block a message (44 MB): the element cache meets 820,000 messages out of place.
+    { name: 'reordered-chat-histories', file: 'reordered-chat-41x20000.jsonl', gzip: false, chunks: reorderedChatHistories, commands: [['analyze', '--html', '{html}']] },
     // 3 M records that are not objects ("1"), plain (6 MB): every one a located error until the record limit.
     { name: 'non-object-records', file: 'ones-3m.jsonl', gzip: false, chunks: () => repeated('1\n', 6_000_000), commands: [['analyze'], ['dupes']] },
   ];

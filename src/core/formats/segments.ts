@@ -458,8 +458,8 @@ interface CachedElement {
 
 /**
  * Elements already imported, found by a structural fingerprint and confirmed by full JSON equality. It works for
- * interleaved conversations too (a gateway log), not just for the previous turn. Bounded by the string content
- * it keeps alive (the parsed values it compares against); the oldest entries go first.
+ * interleaved conversations too (a gateway log), not just for the previous turn. Bounded by what the parsed
+ * values it compares against take (their characters plus a per-node overhead); the oldest entries go first.
  */
 export class ElementCache {
   private readonly buckets = new Map<number, CachedElement[]>();
@@ -616,16 +616,23 @@ function fingerprintWalk(v: unknown, state: FingerprintState): void {
   }
 }
 
-/** Total length of the strings in a parsed JSON value (what keeping it alive costs, roughly). */
+/**
+ * What one parsed node costs beyond its characters, in characters: its object header and slots, and the entry's
+ * own record. Without it, an element of a few short strings counted ~40 characters, and a history of 820,000
+ * one-line messages out of place (a reordered history, never matched) was all kept: ~600 bytes each.
+ */
+const NODE_CHARS = 32;
+
+/** What keeping a parsed JSON value alive costs, roughly, in characters: its strings plus NODE_CHARS a node. */
 function stringChars(value: unknown): number {
-  if (typeof value === 'string') return value.length;
+  if (typeof value === 'string') return NODE_CHARS + value.length;
   if (Array.isArray(value)) {
-    let total = 0;
+    let total = NODE_CHARS;
     for (const item of value) total += stringChars(item);
     return total;
   }
   if (typeof value === 'object' && value !== null) {
-    let total = 0;
+    let total = NODE_CHARS;
     for (const key of Object.keys(value)) total += key.length + stringChars((value as JsonObject)[key]);
     return total;
   }
