@@ -28,7 +28,7 @@ export const WORK_LIMIT_HELP = [
   `  --max-records <n>      records per file (default ${grouped(DEFAULT_LIMITS.maxRecords)})`,
   `  --max-blank-lines <n>  blank lines per file (default ${grouped(DEFAULT_LIMITS.maxBlankLines)})`,
   `  --max-requests <n>     requests over all inputs (default ${grouped(DEFAULT_LIMITS.maxRequests)})`,
-  `  --max-segments <n>     segments over all inputs (default ${grouped(DEFAULT_LIMITS.maxSegments)})`,
+  `  --max-segments <n>     segments over all inputs, an eighth of them built anew (default ${grouped(DEFAULT_LIMITS.maxSegments)})`,
   `  --max-texts <n>        distinct texts over all inputs (default ${grouped(DEFAULT_LIMITS.maxDistinctTexts)})`,
 ].join('\n');
 
@@ -45,6 +45,8 @@ export function applyWorkLimitFlag(flag: string, value: string | undefined, limi
   if (!Number.isSafeInteger(n)) return { error: `${flag} needs a whole number` };
   if (n < floor) return { error: `${flag} can only raise the limit of ${grouped(floor)}` };
   limits[key] = n;
+  // The segments a read may build anew are an eighth of those it may hold (limits.ts), raised with them.
+  if (key === 'maxSegments') limits.maxBuiltSegments = Math.max(DEFAULT_LIMITS.maxBuiltSegments, Math.floor(n / 8));
   return { error: null };
 }
 

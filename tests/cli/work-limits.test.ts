@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../fuzz/corpus.ts';
+import { applyWorkLimitFlag } from '../../src/cli/work-limits.ts';
+import { DEFAULT_LIMITS, type InputLimits } from '../../src/core/input/index.ts';
 
 const BIN = path.join(REPO_ROOT, 'bin/ctxray.mjs');
 const REQUEST = JSON.stringify({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'synthetic' }] });
@@ -49,5 +51,14 @@ describe('work limits in the CLI', () => {
     expect([lower.status, lower.stderr.split('\n')[0]]).toEqual([1, 'ctxray analyze: --max-records can only raise the limit of 1,000,000']);
     const word = run(['dupes', '--max-requests', 'many', 'blank.jsonl']);
     expect([word.status, word.stderr.split('\n')[0]]).toEqual([2, 'ctxray dupes: --max-requests needs a whole number']);
+  });
+
+  it('--max-segments raises the segments built anew with it (an eighth), never below their default', () => {
+    const raised: Partial<InputLimits> = {};
+    expect(applyWorkLimitFlag('--max-segments', '16,000,000', raised)).toEqual({ error: null });
+    expect(raised).toEqual({ maxSegments: 16_000_000, maxBuiltSegments: 2_000_000 });
+    const barely: Partial<InputLimits> = {};
+    applyWorkLimitFlag('--max-segments', '8000001', barely);
+    expect(barely.maxBuiltSegments).toBe(DEFAULT_LIMITS.maxBuiltSegments);
   });
 });

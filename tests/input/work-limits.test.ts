@@ -97,6 +97,19 @@ describe('requests, segments and distinct texts over the read', () => {
     expect([error.code, error.line]).toEqual(['LIMIT_SEGMENTS', 2]);
   });
 
+  it('segments built anew: a resent history costs nothing, a reshuffled one counts every block (synthetic)', async () => {
+    const request = (order: string[]) => JSON.stringify({ model: 'claude-sonnet-4-5', messages: order.map((text, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: text })) });
+    const blocks = ['a', 'b', 'c', 'd'];
+    const resent = () => [{ name: 'a.jsonl', bytes: bytes(`${request(blocks)}\n${request(blocks)}\n${request(blocks)}\n`) }];
+    const shuffled = () => [{ name: 'b.jsonl', bytes: bytes(`${request(blocks)}\n${request(['b', 'c', 'd', 'a'])}\n${request(['c', 'd', 'a', 'b'])}\n`) }];
+    // The same four blocks resent: 4 built; rotated each time: 12 built, the third request past a limit of 8.
+    expect((await readRequests(resent(), { limits: { maxBuiltSegments: 4 } })).requests).toHaveLength(3);
+    expect((await readRequests(shuffled(), { limits: { maxBuiltSegments: 12 } })).requests).toHaveLength(3);
+    const error = await limitError(shuffled(), { maxBuiltSegments: 8 });
+    expect([error.code, error.line, error.limit]).toEqual(['LIMIT_SEGMENTS', 3, 8]);
+    expect(error.message).toContain('segments built anew');
+  });
+
   it('distinct texts: a resent text costs nothing, a new one counts', async () => {
     const files = () => [file('a.jsonl', ['same', 'same', 'new'])];
     const counts: number[] = [];

@@ -72,7 +72,7 @@ export const REASON_MEANINGS: Record<ReasonCode, string> = {
   LIMIT_RECORDS: 'The request log has more records than the reader\'s work limit (1,000,000 per file by default).',
   LIMIT_BLANK_LINES: 'The request log has more blank lines than the reader\'s work limit (1,000,000 per file by default).',
   LIMIT_REQUESTS: 'The request log has more requests than the reader\'s work limit (200,000 by default).',
-  LIMIT_SEGMENTS: 'The request log has more segments than the reader\'s work limit (8,000,000 by default).',
+  LIMIT_SEGMENTS: 'The request log has more segments than the reader\'s work limit (8,000,000 by default, 1,000,000 of them built anew rather than resent).',
   LIMIT_TEXTS: 'The request log has more distinct texts than the reader\'s work limit (1,000,000 by default).',
 };
 

@@ -41,6 +41,8 @@ export class TextStore {
   /** Segments of elements already imported, reused when a later request resends the same element. */
   readonly elements = new ElementCache();
   private readonly stats = new Map<string, WireStats>();
+  /** Segments built from a block (not reused from an earlier request): what a read's memory grows with. */
+  builtSegments = 0;
   /** The path of the segment last built at each index of a request, any request (see sharedPath). */
   private readonly pathAt: string[] = [];
 
@@ -272,6 +274,7 @@ export class SegmentListBuilder {
       media: spec.media ?? null,
       cacheable: spec.cacheable,
     };
+    this.store.builtSegments++;
     // A reused element (element()) carries its flag instead of passing through here again.
     if (loneSurrogate) this.loneSurrogateSegments++;
     this.segments.push(segment);

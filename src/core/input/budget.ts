@@ -1,4 +1,4 @@
-// The work limits of one read (limits.ts) that span files: requests, segments and distinct texts. Every request
+// The work limits of one read (limits.ts) that span files: requests, segments (all, and built anew) and distinct texts. Every request
 // the reader keeps, from a wire log or rebuilt from a transcript, is counted here as it is made, so a bomb stops
 // at the limit instead of after it has filled the heap.
 
@@ -20,11 +20,15 @@ export class WorkBudget {
   addRequest(request: ParsedRequest): void {
     this.requests++;
     this.segments += request.segments.length;
-    const { maxRequests, maxSegments, maxDistinctTexts } = this.limits;
+    const { maxRequests, maxSegments, maxBuiltSegments, maxDistinctTexts } = this.limits;
     if (this.requests > maxRequests) throw new WorkLimitError('LIMIT_REQUESTS', 'requests per input', maxRequests, request.line, request.file);
     if (this.segments > maxSegments) throw new WorkLimitError('LIMIT_SEGMENTS', 'segments per input', maxSegments, request.line, request.file);
+    if (this.store.builtSegments > maxBuiltSegments) {
+      throw new WorkLimitError('LIMIT_SEGMENTS', 'segments built anew (not resent from an earlier request) per input', maxBuiltSegments, request.line, request.file);
+    }
     if (this.store.distinctTexts > maxDistinctTexts) {
       throw new WorkLimitError('LIMIT_TEXTS', 'distinct texts per input', maxDistinctTexts, request.line, request.file);
     }
   }
 }
+

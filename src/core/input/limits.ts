@@ -36,6 +36,11 @@ export interface InputLimits {
   maxRequests: number;
   /** Segments over the whole read: the sum of every request's segment count. */
   maxSegments: number;
+  /**
+   * Segments built anew over the whole read (not resent from an earlier request), the part of `maxSegments` that
+   * costs memory: raised with it by `--max-segments` (an eighth of it).
+   */
+  maxBuiltSegments: number;
   /** Distinct interned texts over the whole read. */
   maxDistinctTexts: number;
 }
@@ -64,6 +69,13 @@ export const MAX_REQUESTS = 200_000;
  */
 export const MAX_SEGMENTS = 8_000_000;
 /**
+ * 1,000,000 segments built anew per read: a resent segment is a pointer to one built before, a built one ~600
+ * bytes with its analysis. Real logs build about one per distinct text (a 200 MB gateway log 19,826 of its
+ * 241,096); a history reshuffled on every request builds every one (100 requests of 40,000 tiny blocks:
+ * 4,000,000, 2.5 GB before this limit).
+ */
+export const MAX_BUILT_SEGMENTS = 1_000_000;
+/**
  * 1,000,000 distinct texts per read (a block's text and its wire JSON are two): a distinct block costs ~1.4 KB
  * and ~45 µs to read and analyze.
  */
@@ -79,6 +91,7 @@ export const DEFAULT_LIMITS: Readonly<InputLimits> = Object.freeze({
   maxBlankLines: MAX_BLANK_LINES,
   maxRequests: MAX_REQUESTS,
   maxSegments: MAX_SEGMENTS,
+  maxBuiltSegments: MAX_BUILT_SEGMENTS,
   maxDistinctTexts: MAX_DISTINCT_TEXTS,
 });
 
