@@ -40,12 +40,18 @@ export function joinPieces(pieces: readonly TextPiece[]): string {
   return pieces.map((p) => (typeof p === 'string' ? p : String.fromCodePoint(p.codePoint))).join('');
 }
 
+/** A character as its visible ⟨U+XXXX⟩ marker. */
+const marker = (char: string): string => `⟨${codePointLabel(char.codePointAt(0)!)}⟩`;
+
+/** INVISIBLE plus tab, newline and carriage return: what cannot appear in a one-line id. */
+const INVISIBLE_IN_ID = new RegExp(`${INVISIBLE.source}|[\\t\\n\\r]`, INVISIBLE.flags);
+
 /** For short labels set as plain text or a title (tool names, paths, file names): each invisible as ⟨U+XXXX⟩. */
 export function visibleLabel(text: string): string {
-  return text.replace(INVISIBLE, (char) => `⟨${codePointLabel(char.codePointAt(0)!)}⟩`);
+  return text.replace(INVISIBLE, marker);
 }
 
 /** For an id shown on one line (a model id): as visibleLabel, and tab, newline and carriage return marked too. */
 export function visibleId(text: string): string {
-  return visibleLabel(text).replace(/[\t\n\r]/g, (char) => `⟨${codePointLabel(char.codePointAt(0)!)}⟩`);
+  return text.replace(INVISIBLE_IN_ID, marker);
 }
