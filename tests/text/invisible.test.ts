@@ -1,7 +1,7 @@
 // The ⟨U+XXXX⟩ marking of invisible characters (src/core/text/invisible.ts), with each class of the character
 // set checked at its edges: the characters just inside are marked, the ones just outside are not.
 import { describe, expect, it } from 'vitest';
-import { codePointLabel, joinPieces, splitInvisible, visibleLabel } from '../../src/core/text/invisible.ts';
+import { codePointLabel, joinPieces, splitInvisible, visibleId, visibleLabel } from '../../src/core/text/invisible.ts';
 
 const marked = (codePoint: number) => visibleLabel(`a${String.fromCodePoint(codePoint)}b`) === `a⟨${codePointLabel(codePoint)}⟩b`;
 
@@ -52,5 +52,14 @@ describe('splitInvisible and joinPieces', () => {
     const pieces = splitInvisible(text);
     expect(pieces).toEqual(['a', { codePoint: 0xe0041 }, 'b', { codePoint: 0xd800 }]);
     expect(joinPieces(pieces)).toBe(text);
+  });
+});
+
+describe('visibleId', () => {
+  it('marks tab, newline and carriage return as well as what visibleLabel marks; visibleLabel keeps them', () => {
+    const id = 'a\tb\u202Ec\nd\re\u0007f';
+    expect(visibleId(id)).toBe('a⟨U+0009⟩b⟨U+202E⟩c⟨U+000A⟩d⟨U+000D⟩e⟨U+0007⟩f');
+    expect(visibleLabel(id)).toBe('a\tb⟨U+202E⟩c\nd\re⟨U+0007⟩f');
+    expect(visibleId('claude-sonnet-4-5')).toBe('claude-sonnet-4-5');
   });
 });
