@@ -12,13 +12,13 @@ import type { ClearingRecord } from './core/clearing/record.ts';
 import { evaluateDupesInput, type DupesRecord } from './core/dupes/index.ts';
 import type { InputFile, InputLimits, ReadProgress } from './core/input/index.ts';
 import { rawChunks } from './core/input/source.ts';
-import { FORMAT_OPTIONS, formatOption, type FormatOption } from './core/formats/registry.ts';
+import { FORMAT_OPTIONS, formatOption, type FormatOption } from './core/formats/wire.ts';
 import { calibratedAnalysis } from './cli/calibrate.ts';
 import { usageCalibratedAnalysis } from './core/cache/attach.ts';
 import { installedQualificationStatus } from './cli/qualify/expected.ts';
 
 export { CTXRAY_VERSION } from './core/analysis/version.ts';
-export type { FormatOption } from './core/formats/registry.ts';
+export type { FormatOption } from './core/formats/wire.ts';
 export { InputError, WorkLimitError } from './core/input/errors.ts';
 export { CalibrationError } from './cli/calibrate.ts';
 export type { ClearingRecord, DupesRecord, ErrorRecord, FileRecord, InputLimits, ModelUse, ReadProgress, RequestRecord };

@@ -2,7 +2,7 @@
 // exactly one reply per request (an answer, a view or a located failure). worker.ts wires it to `self`; the
 // fuzzer (tests/fuzz) drives it with hostile messages in Node.
 import { analyzeInput } from '../core/analysis/analyze.ts';
-import { WIRE_IMPORTERS } from '../core/formats/registry.ts';
+import { WIRE_IMPORTERS } from '../core/formats/wire.ts';
 import { InputError, type InputFile } from '../core/input/index.ts';
 import { QUERY_HANDLERS } from './handlers.ts';
 import { precomputeDupes } from './handlers/dupes.ts';

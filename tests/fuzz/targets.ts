@@ -10,7 +10,7 @@ import initSqlJs, { type SqlJsStatic } from 'sql.js';
 import { readRequests } from '../../src/core/input/index.ts';
 import { ResentJsonParser } from '../../src/core/input/resent-json.ts';
 import { TextStore } from '../../src/core/formats/segments.ts';
-import { WIRE_IMPORTERS } from '../../src/core/formats/registry.ts';
+import { WIRE_IMPORTERS } from '../../src/core/formats/wire.ts';
 import type { WireFormat } from '../../src/core/model.ts';
 import { analyzeInput } from '../../src/core/analysis/analyze.ts';
 import { buildRecord } from '../../src/core/analysis/record.ts';

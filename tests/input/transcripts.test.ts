@@ -1,7 +1,7 @@
 // The registry hook for whole-file transcript importers, exercised with a synthetic transcript format.
 import { describe, expect, it } from 'vitest';
 import { importOpenAiChat } from '../../src/core/formats/openai-chat.ts';
-import type { TranscriptImporter } from '../../src/core/formats/registry.ts';
+import type { TranscriptImporter } from '../../src/core/formats/types.ts';
 import type { ParsedRequest } from '../../src/core/model.ts';
 import { readRequests } from '../../src/core/input/index.ts';
 import { jsonl, readText } from './helpers.ts';

@@ -11,7 +11,7 @@ import { InputError, WorkLimitError, type InputFile, type InputLimits, type Read
 import { applyWorkLimitFlag, WORK_LIMIT_FLAGS, WORK_LIMIT_HELP, workLimitMessage } from '../work-limits.ts';
 import { progressReporter, type ProgressReporter } from '../progress.ts';
 import type { WireFormat } from '../../core/model.ts';
-import { FORMAT_OPTIONS, formatOption } from '../../core/formats/registry.ts';
+import { FORMAT_OPTIONS, formatOption } from '../../core/formats/wire.ts';
 import { checkOutputPath, tempPathBeside, writeFlushed, writeOutputSafely } from '../fs/safe-output.ts';
 import { stdinBytes, type CliIO, type Command } from '../io.ts';
 import { CalibrationError, calibratedAnalysis } from '../calibrate.ts';

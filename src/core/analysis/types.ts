@@ -1,5 +1,5 @@
 // The analysis result: a plain, serializable object graph (it is posted from the worker to the page).
-import type { SessionLink } from '../formats/registry.ts';
+import type { SessionLink } from '../formats/types.ts';
 import type { Category, ParsedRequest, ReadError, WireFormat } from '../model.ts';
 import type { PricedModel } from '../pricing/table.ts';
 import type { RequestTokens } from '../tokens/counter.ts';

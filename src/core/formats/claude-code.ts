@@ -13,7 +13,7 @@ import type { ParsedRequest, ReadError } from '../model.ts';
 import { isObject, stringField, type JsonObject } from '../input/json-value.ts';
 import { recordedUsage } from '../input/usage.ts';
 import { toEpochMs } from '../input/timestamp.ts';
-import type { SessionLink, TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './registry.ts';
+import type { SessionLink, TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './types.ts';
 import { importRebuilt } from './transcript-requests.ts';
 
 /** Record types that carry no message, from Claude Code 1.0–2.1 (a record of another type is skipped too). */

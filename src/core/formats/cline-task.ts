@@ -18,7 +18,7 @@
 
 import type { ParsedRequest, ReadError, RecordedUsage } from '../model.ts';
 import { isObject, numberField, stringField, type JsonObject } from '../input/json-value.ts';
-import type { TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './registry.ts';
+import type { TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './types.ts';
 import { importRebuilt } from './transcript-requests.ts';
 
 const HISTORY = 'api_conversation_history.json';

@@ -12,7 +12,7 @@
 import type { ParsedRequest, ReadError, RecordedUsage } from '../model.ts';
 import { isObject, numberField, objectField, stringField, type JsonObject } from '../input/json-value.ts';
 import { toEpochMs } from '../input/timestamp.ts';
-import type { TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './registry.ts';
+import type { TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './types.ts';
 import { importRebuilt } from './transcript-requests.ts';
 
 /** Items the model produces in a call; everything else in the history is input to the next call. */

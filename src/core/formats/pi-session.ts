@@ -10,7 +10,7 @@ import type { ParsedRequest, ReadError, RecordedUsage, WireFormat } from '../mod
 import { isObject, numberField, stringField, type JsonObject } from '../input/json-value.ts';
 import { toEpochMs } from '../input/timestamp.ts';
 import { parseJournalRecords, contextPath, type JournalEntry } from '../clearing/journal/parse.ts';
-import type { TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './registry.ts';
+import type { TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './types.ts';
 import { importRebuilt } from './transcript-requests.ts';
 
 const API_FORMAT: Record<string, WireFormat> = {

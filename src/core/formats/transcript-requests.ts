@@ -3,9 +3,8 @@
 
 import type { ParsedRequest, RecordedUsage, RequestNote, WireFormat } from '../model.ts';
 import type { JsonObject } from '../input/json-value.ts';
-// registry.ts lists the transcript importers, which use its wire importers only when called: the import cycle
-// is resolved before any call.
-import { WIRE_IMPORTERS, type TranscriptContext } from './registry.ts';
+import type { TranscriptContext } from './types.ts';
+import { WIRE_IMPORTERS } from './wire.ts';
 import { note } from './segments.ts';
 
 export interface RebuiltRequest {

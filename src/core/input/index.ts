@@ -4,16 +4,9 @@
 
 import type { ParsedRequest, ReadError, WireFormat } from '../model.ts';
 import { detectWireFormat } from '../formats/detect.ts';
-import {
-  FIRST_RECORDS_FOR_DETECTION,
-  TRANSCRIPT_IMPORTERS,
-  transcriptImporterByName,
-  transcriptImporterByRecords,
-  WIRE_IMPORTERS,
-  type SessionLink,
-  type TranscriptImporter,
-  type TranscriptRecord,
-} from '../formats/registry.ts';
+import { FIRST_RECORDS_FOR_DETECTION, TRANSCRIPT_IMPORTERS, transcriptImporterByName, transcriptImporterByRecords } from '../formats/registry.ts';
+import type { SessionLink, TranscriptImporter, TranscriptRecord } from '../formats/types.ts';
+import { WIRE_IMPORTERS } from '../formats/wire.ts';
 import { TextStore } from '../formats/segments.ts';
 import { batchOutputUsage, classifyRecord, isOutputKind, unwrapRecord, type EnvelopeKind } from './envelope.ts';
 import { WorkBudget } from './budget.ts';
