@@ -14,7 +14,7 @@ import type { InputFile, InputLimits, ReadProgress } from './core/input/index.ts
 import { rawChunks } from './core/input/source.ts';
 import { FORMAT_OPTIONS, formatOption, type FormatOption } from './core/formats/wire.ts';
 import { calibratedAnalysis } from './cli/calibrate.ts';
-import { usageCalibratedAnalysis } from './core/cache/attach.ts';
+import { usageCalibratedAnalysis } from './core/analysis/attach.ts';
 import { installedQualificationStatus } from './cli/qualify/expected.ts';
 
 export { CTXRAY_VERSION } from './core/analysis/version.ts';

@@ -11,8 +11,8 @@ import {
 } from '../core/cache/calibrate.ts';
 import type { ParsedRequest } from '../core/model.ts';
 import type { Analysis } from '../core/analysis/types.ts';
-import { calibrateAnalysis } from '../core/cache/calibrate-analysis.ts';
-import { withCacheAnalysis } from '../core/cache/attach.ts';
+import { calibrateAnalysis } from '../core/analysis/calibrate-analysis.ts';
+import { withCacheAnalysis } from '../core/analysis/attach.ts';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';

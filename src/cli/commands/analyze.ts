@@ -15,7 +15,7 @@ import { FORMAT_OPTIONS, formatOption } from '../../core/formats/wire.ts';
 import { checkOutputPath, tempPathBeside, writeFlushed, writeOutputSafely } from '../fs/safe-output.ts';
 import { stdinBytes, type CliIO, type Command } from '../io.ts';
 import { CalibrationError, calibratedAnalysis } from '../calibrate.ts';
-import { usageCalibratedAnalysis } from '../../core/cache/attach.ts';
+import { usageCalibratedAnalysis } from '../../core/analysis/attach.ts';
 import { renderTerminalReport } from '../report/terminal.ts';
 import { SEVERITY_RANK, type Severity } from '../../core/cache/index.ts';
 import { renderCacheSummary } from '../report/findings-terminal.ts';

@@ -3,7 +3,7 @@
 import { readRequests, type InputFile, type InputLimits, type ReadProgress, type ReadResult } from '../input/index.ts';
 import type { WireFormat } from '../model.ts';
 import { PRICED_ON } from '../pricing/table.ts';
-import { withCacheAnalysis } from '../cache/attach.ts';
+import { withCacheAnalysis } from './attach.ts';
 import { TokenCounter } from '../tokens/counter.ts';
 import { modelUseOf, resolveModel } from './models.ts';
 import { addRequest, emptyTotals } from './totals.ts';

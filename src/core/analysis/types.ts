@@ -69,9 +69,9 @@ export interface Analysis {
   modelUse: ModelUse[];
   errors: ReadError[];
   distinctTexts: number;
-  /** Present when Claude estimates were rescaled (src/core/cache/calibrate-analysis.ts). */
+  /** Present when Claude estimates were rescaled (src/core/analysis/calibrate-analysis.ts). */
   calibration?: Calibration;
-  /** The cache analysis (src/core/cache/attach.ts); the three fields below are its parts, as named sections. */
+  /** The cache analysis (src/core/analysis/attach.ts); the three fields below are its parts, as named sections. */
   cache?: CacheAnalysis;
   conversations?: Conversations;
   findings?: Finding[];

@@ -4,13 +4,18 @@
 
 import type { CacheMarker, ParsedRequest } from '../model.ts';
 import type { ModelPricing } from '../pricing/types.ts';
-import type { SetupBreakpoint } from './view.ts';
 
 /**
  * `actual` compares blocks exactly as sent; `optimized` re-runs the same rules with volatile values normalized,
  * JSON keys and the tool list in a deterministic order and, for Anthropic, a breakpoint on every request's tail.
  */
 export type Scenario = 'actual' | 'optimized';
+
+/** Where the agent's breakpoint inside an unrecorded setup sits (inferred.ts), and which version of that part. */
+export interface SetupBreakpoint {
+  version: number;
+  tokens: number;
+}
 
 export interface SimulationInput {
   requests: readonly ParsedRequest[];

@@ -7,7 +7,7 @@ import type { ParsedRequest, Segment } from '../model.ts';
 import { WireMemo } from '../text/wire-memo.ts';
 import { EMPTY_CHAIN, IdentityTable, extendHi, extendLo, keyOfLanes } from './chain.ts';
 import { optimizedWire, sortedTools } from './normalize.ts';
-import type { Scenario } from './types.ts';
+import type { Scenario, SetupBreakpoint } from './types.ts';
 
 export interface RequestView {
   /** segmentOf[i]: index into `request.segments` of block i (category, marker and cacheability live there). */
@@ -27,12 +27,6 @@ export interface RequestView {
    * tokens; null when none was inferred.
    */
   setupBreakpoint: { key: number; tokens: number } | null;
-}
-
-/** Where the agent's breakpoint inside an unrecorded setup sits (inferred.ts), and which version of that part. */
-export interface SetupBreakpoint {
-  version: number;
-  tokens: number;
 }
 
 /**

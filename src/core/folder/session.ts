@@ -3,7 +3,7 @@
 // exit 1, the app lists it and goes on) and for files that gave no request.
 import { analyzeInput, type AnalyzeOptions } from '../analysis/analyze.ts';
 import type { Analysis } from '../analysis/types.ts';
-import { usageCalibratedAnalysis } from '../cache/attach.ts';
+import { usageCalibratedAnalysis } from '../analysis/attach.ts';
 import type { InputFile } from '../input/index.ts';
 import type { SessionPart } from '../transcripts/sessions.ts';
 import { addSession, type FolderAnalysis } from './accumulate.ts';

@@ -1,7 +1,7 @@
 // The cache analysis (conversations, simulation, findings) of the session's input: the analysis' `cache` section
 // when the analysis carries one, else computed here once per session from the analysis' own token counts.
 import type { Analysis } from '../../core/analysis/types.ts';
-import { cacheInputOf } from '../../core/cache/attach.ts';
+import { cacheInputOf } from '../../core/analysis/attach.ts';
 import { analyzeCache, type CacheAnalysis } from '../../core/cache/index.ts';
 import { requireSession, type WorkerSession } from '../session.ts';
 

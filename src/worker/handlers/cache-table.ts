@@ -3,9 +3,9 @@
 // `{ calibrate: true }` the Claude estimates are first rescaled by the factor measured on the log's own recorded
 // usage (offline: the page never talks to a provider), and the cache analysis is redone on those counts.
 import type { Analysis } from '../../core/analysis/types.ts';
-import { calibrateAnalysis } from '../../core/cache/calibrate-analysis.ts';
+import { calibrateAnalysis } from '../../core/analysis/calibrate-analysis.ts';
 import { calibrationFromUsage, type Calibration } from '../../core/cache/calibrate.ts';
-import { cacheInputOf } from '../../core/cache/attach.ts';
+import { cacheInputOf } from '../../core/analysis/attach.ts';
 import { analyzeCache, type CacheAnalysis } from '../../core/cache/index.ts';
 import { cacheTable, type CacheTable } from '../../core/cache/table.ts';
 import { QueryError, requireSession, type WorkerSession } from '../session.ts';

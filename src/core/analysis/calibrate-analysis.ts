@@ -2,11 +2,11 @@
 // parts, totals, per-category sums) are multiplied and rounded, the file and input totals are recomputed, and
 // the factor is recorded so every view can say the counts were calibrated. OpenAI counts are left as they are.
 
-import { recountTotals } from '../analysis/totals.ts';
-import type { Analysis } from '../analysis/types.ts';
+import { recountTotals } from './totals.ts';
+import type { Analysis } from './types.ts';
 import type { Category, ParsedRequest } from '../model.ts';
 import type { RequestTokens } from '../tokens/counter.ts';
-import { isClaudeEstimate, type Calibration } from './calibrate.ts';
+import { isClaudeEstimate, type Calibration } from '../cache/calibrate.ts';
 
 function scaleRequestTokens(request: ParsedRequest, tokens: RequestTokens, factor: number): RequestTokens {
   const segments = tokens.segments.map((t) => Math.round(t * factor));

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeInput } from '../../src/core/analysis/analyze.ts';
 import { buildRecord } from '../../src/core/analysis/record.ts';
-import { calibrateAnalysis } from '../../src/core/cache/calibrate-analysis.ts';
-import { analysisValidator } from '../analysis/schema.ts';
+import { calibrateAnalysis } from '../../src/core/analysis/calibrate-analysis.ts';
+import { analysisValidator } from './schema.ts';
 
 const claude = {
   model: 'claude-sonnet-4-5',

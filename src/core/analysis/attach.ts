@@ -1,12 +1,12 @@
 // Adds the cache analysis to an Analysis: conversations, both simulations with their costs, near-duplicate groups
 // and findings, computed from the analysis' own (possibly calibrated) token counts. Re-run it after anything that
 // changes those counts (calibration), so the cache figures never lag behind the tokens they are built on. The
-// setup a transcript did not record, as the analysis inferred it, joins each request's count (unrecorded-setup.ts).
-import type { Analysis } from '../analysis/types.ts';
+// setup a transcript did not record, as the analysis inferred it, joins each request's count (with-unrecorded-setup.ts).
+import type { Analysis } from './types.ts';
 import { recordsCompactions } from '../formats/registry.ts';
-import { analyzeCache, type CacheAnalysisInput } from './index.ts';
-import { withUnrecordedSetup } from './unrecorded-setup.ts';
-import { calibrationFromUsage, type Calibration } from './calibrate.ts';
+import { analyzeCache, type CacheAnalysisInput } from '../cache/index.ts';
+import { withUnrecordedSetup } from './with-unrecorded-setup.ts';
+import { calibrationFromUsage, type Calibration } from '../cache/calibrate.ts';
 import { calibrateAnalysis } from './calibrate-analysis.ts';
 
 /** The cache analysis' input from an analysis' own (possibly calibrated) counts; every caller builds it here. */
