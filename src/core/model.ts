@@ -127,6 +127,12 @@ export interface ParsedRequest {
   line: number;
   /** Which input file (index into the analysis' file list). */
   file: number;
+  /**
+   * Which agent thread of its file, when a transcript holds several: a Claude Code 1.0.x Task subagent written
+   * inline gets a thread of its own (0 or absent is the main one), so what is inferred per session file is
+   * inferred per subagent, as for the subagent files of later versions.
+   */
+  thread?: number;
   format: WireFormat;
   /** Model id exactly as written in the request, or null when absent. */
   model: string | null;
@@ -146,6 +152,9 @@ export interface ParsedRequest {
   /** Request options that change caching or billing. */
   options: RequestOptions;
 }
+
+/** The file and agent thread a request was sent in: the unit a transcript's sessions are inferred over. */
+export const threadKey = (request: Pick<ParsedRequest, 'file' | 'thread'>): string => `${request.file}\u0000${request.thread ?? 0}`;
 
 export interface RequestOptions {
   toolChoice: string | null;

@@ -118,6 +118,33 @@ describe('Claude Code transcripts', () => {
     expect(result.files[0]!.session?.agentId).toBeNull();
   });
 
+  it('makes each inline sidechain (1.0.x: no agentId, a parentUuid chain) its own conversation, interleaved or not', async () => {
+    // Two Task subagents run in parallel: their lines interleave, each chain starting at a line with no parent.
+    const line = (uuid: string, parentUuid: string | null, extra: object) => ({ ...extra, uuid, parentUuid, isSidechain: true });
+    const result = await read('session.jsonl', [
+      { ...user('main task', '2026-01-01T00:00:00.000Z'), uuid: 'm1' },
+      { ...assistant('msg_1', [toolUse('task1'), toolUse('task2')], 1, '2026-01-01T00:00:01.000Z'), uuid: 'm2', parentUuid: 'm1' },
+      line('a1', null, user('first subagent prompt', '2026-01-01T00:00:02.000Z')),
+      line('b1', null, user('second subagent prompt', '2026-01-01T00:00:02.100Z')),
+      line('a2', 'a1', assistant('msg_a1', [toolUse('ta')], 2, '2026-01-01T00:00:03.000Z')),
+      line('b2', 'b1', assistant('msg_b1', [toolUse('tb')], 2, '2026-01-01T00:00:03.100Z')),
+      line('a3', 'a2', user(toolResult('ta'), '2026-01-01T00:00:04.000Z')),
+      line('b3', 'b2', user(toolResult('tb'), '2026-01-01T00:00:04.100Z')),
+      line('a4', 'a3', assistant('msg_a2', [{ type: 'text', text: 'a done' }], 3, '2026-01-01T00:00:05.000Z')),
+      line('b4', 'b3', assistant('msg_b2', [{ type: 'text', text: 'b done' }], 3, '2026-01-01T00:00:05.100Z')),
+      { ...user([...toolResult('task1'), ...toolResult('task2')], '2026-01-01T00:00:06.000Z'), uuid: 'm3', parentUuid: 'm2' },
+      { ...assistant('msg_2', [{ type: 'text', text: 'done' }], 3, '2026-01-01T00:00:07.000Z'), uuid: 'm4', parentUuid: 'm3' },
+    ]);
+    // msg_1: [user]; msg_a1: [a prompt]; msg_b1: [b prompt]; msg_a2: [a prompt, a tool_use, a result] (3 messages,
+    // nothing of b's); msg_b2 likewise; msg_2: [user, assistant, results].
+    expect(result.requests.map((r) => r.messageCount)).toEqual([1, 1, 1, 3, 3, 3]);
+    expect(result.requests.map((r) => r.thread ?? 0)).toEqual([0, 1, 2, 1, 2, 0]);
+    const texts = result.requests.map((r) => r.segments.map((s) => s.wire).join(''));
+    expect(texts[3]).toContain('first subagent prompt');
+    expect(texts[3]).not.toContain('second subagent prompt');
+    expect(texts[4]).not.toContain('first subagent prompt');
+  });
+
   it('prices Bedrock and Vertex model ids in a session as the models they name', async () => {
     const lines = [
       user('a', '2026-01-01T00:00:00.000Z'),

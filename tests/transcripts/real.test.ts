@@ -78,6 +78,19 @@ suite(title, () => {
     }, 120_000);
   }
 
+  it('claude-code: a 1.0.x session with inline Task sidechains is simulated as its subagents ran', async () => {
+    // 5c0375b4…: Claude Code 1.0.108, two Task subagents written into the main file (isSidechain, no agentId).
+    // Threaded into one sidechain history its error was p90 7.2% and its simulated cost $0.3953 against $0.3312
+    // recorded; each its own conversation: p90 3.5%, $0.3313.
+    const results = await analyzeDir('claude-code');
+    const { analysis, agreement } = results.find(({ analysis }) => analysis.files[0]?.name.startsWith('5c0375b4'))!;
+    expect(new Set(analysis.requests.map((r) => r.thread ?? 0))).toEqual(new Set([0, 1, 2]));
+    const errors = errorStats(agreement.requests.flatMap((row) => (row.absError === null ? [] : [row.absError])));
+    expect(errors.p90!).toBeLessThanOrEqual(0.1);
+    expect(agreement.cost.priced).toBe(20);
+    expect(Math.abs(agreement.cost.simulated - agreement.cost.recorded) / agreement.cost.recorded).toBeLessThanOrEqual(0.05);
+  }, 120_000);
+
   it('pi: the two compaction entries of before-compaction.jsonl are marked', async () => {
     const results = await analyzeDir('pi');
     const before = results.find(({ analysis }) => analysis.files[0]?.name === 'before-compaction.jsonl');

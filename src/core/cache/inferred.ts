@@ -12,7 +12,7 @@
 //   stopped part-way into the setup shows where it sits, so the simulation keeps that part as an entry of its own,
 //   which a request whose later part changed still reads.
 // Nothing is invented for logs that record cache_control (request captures): they are simulated as written.
-import { providerOf, type CacheMarker, type ParsedRequest } from '../model.ts';
+import { providerOf, threadKey, type CacheMarker, type ParsedRequest } from '../model.ts';
 import type { Conversations } from './conversations.ts';
 
 export interface InferenceInput {
@@ -83,12 +83,12 @@ export function inferFromUsage(input: InferenceInput): InferredFromUsage {
   requests.forEach((request, r) => {
     if (!inferable(input, request, r) || request.recorded === null || promptOfUsage(request) === 0) return;
     note(groupKey(request), request);
-    note(`${request.file}`, request);
+    note(threadKey(request), request);
   });
   let uninferred = 0;
   const markers = requests.map((request, r): CacheMarker | null => {
     if (!inferable(input, request, r)) return null;
-    const activity = byGroup.get(groupKey(request)) ?? byGroup.get(`${request.file}`);
+    const activity = byGroup.get(groupKey(request)) ?? byGroup.get(threadKey(request));
     if (activity === undefined || !activity.cached) {
       uninferred++;
       return null;
@@ -119,7 +119,7 @@ function inferable(input: InferenceInput, request: ParsedRequest, r: number): bo
   );
 }
 
-const groupKey = (request: ParsedRequest): string => `${request.file}\u0000${request.model ?? ''}`;
+const groupKey = (request: ParsedRequest): string => `${threadKey(request)}\u0000${request.model ?? ''}`;
 
 function promptOfUsage(request: ParsedRequest): number {
   const usage = request.recorded;

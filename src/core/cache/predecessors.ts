@@ -1,6 +1,6 @@
 // Which request each request follows in time, and where a transcript's history was compacted: shared by the miss
 // causes (misses.ts) and the transcript agreement (src/core/transcripts/agreement.ts).
-import type { ParsedRequest } from '../model.ts';
+import { threadKey, type ParsedRequest } from '../model.ts';
 import type { Conversations } from './conversations.ts';
 import { hasUnrecordedSetup } from './inferred.ts';
 import type { PrefixComparison } from './prefix.ts';
@@ -10,15 +10,15 @@ export const COMPACTION_SHRINK = 0.9;
 
 /**
  * The request each request follows in time: the one it continues in its conversation, else (a compaction or a
- * restart starts a new conversation) the previous request of the same file when that file is a transcript.
+ * restart starts a new conversation) the previous request of the same file and agent thread when that file is a transcript.
  */
 export function predecessors(requests: readonly ParsedRequest[], conversations: Conversations): (number | null)[] {
-  const lastInFile = new Map<number, number>();
+  const lastInFile = new Map<string, number>();
   return requests.map((request, r) => {
     const link = conversations.kind[r];
     const continued = link === 'continues' || link === 'edited' ? (conversations.continues[r] ?? null) : null;
-    const previousInFile = lastInFile.get(request.file) ?? null;
-    lastInFile.set(request.file, r);
+    const previousInFile = lastInFile.get(threadKey(request)) ?? null;
+    lastInFile.set(threadKey(request), r);
     if (continued !== null) return continued;
     return hasUnrecordedSetup(request) ? previousInFile : null;
   });

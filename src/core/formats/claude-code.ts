@@ -6,7 +6,7 @@
 // Every other record type the agent writes (summary, custom-title, file-history-snapshot, progress,
 // queue-operation, system notices such as stop_hook_summary, attachments, …) carries no message sent to the API
 // and is skipped by type, whatever new types later versions add. Sidechain lines (a Task subagent's conversation,
-// written into the main file by older versions) form a history of their own. The transcript does not record the
+// written into the main file by older versions) form a history and a thread of their own, one per subagent. The transcript does not record the
 // system prompt or the tool definitions: each rebuilt request says so.
 
 import type { ParsedRequest, ReadError } from '../model.ts';
@@ -36,6 +36,8 @@ interface ApiCall {
   sentAt: number | null;
   /** The history was compacted since the lane's call before (a `compact_boundary` or compact-summary line). */
   compacted: boolean;
+  /** 0 for the main conversation, then each sidechain in the order it first appears (ParsedRequest.thread). */
+  thread: number;
 }
 
 function blocksOf(content: unknown): unknown[] {
@@ -77,6 +79,7 @@ export const claudeCodeImporter: TranscriptImporter = {
     /** Lanes whose history was compacted since their last call: the next call there carries the record. */
     const compacted = new Set<string>();
     const session: SessionLink = { sessionId: null, agentId: null, startedBy: null, subagentTasks: {} };
+    const lanes = new SidechainLanes();
     let sidechainLines = 0;
     let messageLines = 0;
 
@@ -86,7 +89,7 @@ export const claudeCodeImporter: TranscriptImporter = {
       session.sessionId ??= stringField(value, 'sessionId');
       linkSubagent(value, session);
       const sidechain = value['isSidechain'] === true;
-      const lane = sidechain ? `side:${stringField(value, 'agentId') ?? ''}` : 'main';
+      const lane = sidechain ? lanes.laneOf(value, line) : 'main';
       const at = toEpochMs(value['timestamp']);
       if (type === 'system' && value['subtype'] === 'compact_boundary') {
         histories.set(lane, []);
@@ -129,7 +132,7 @@ export const claudeCodeImporter: TranscriptImporter = {
       let call = byId.get(id);
       if (call === undefined || call.history !== messages) {
         messages.push({ role: 'assistant', content: [] });
-        call = { id, model, history: messages, at: messages.length - 1, usage: null, line, sentAt: lastSeen.get(lane) ?? null, compacted: compacted.delete(lane) };
+        call = { id, model, history: messages, at: messages.length - 1, usage: null, line, sentAt: lastSeen.get(lane) ?? null, compacted: compacted.delete(lane), thread: lanes.threadOf(lane) };
         byId.set(id, call);
         calls.push(call);
       }
@@ -156,6 +159,7 @@ export const claudeCodeImporter: TranscriptImporter = {
           recorded: recordedUsage(call.usage, 'anthropic-messages'),
           missing: ['transcript_missing_system', 'transcript_missing_tools'],
           compacted: call.compacted,
+          thread: call.thread,
         },
         ctx,
       ),
@@ -187,6 +191,35 @@ function subagentId(records: readonly TranscriptRecord[]): string | null {
     if (isObject(value) && typeof value['agentId'] === 'string') return value['agentId'];
   }
   return null;
+}
+
+/**
+ * Which sidechain a line belongs to. 2.x names the subagent (`agentId`); 1.0.x writes each Task subagent inline
+ * with no id, its first line having `parentUuid: null`, and parallel subagents interleave: a line joins the
+ * sidechain of the line its `parentUuid` (or, after a compaction, `logicalParentUuid`) names, and a line whose
+ * parent is no sidechain line starts a new one.
+ */
+class SidechainLanes {
+  private readonly byUuid = new Map<string, string>();
+  private readonly threads = new Map<string, number>([['main', 0]]);
+
+  threadOf(lane: string): number {
+    let thread = this.threads.get(lane);
+    if (thread === undefined) {
+      thread = this.threads.size;
+      this.threads.set(lane, thread);
+    }
+    return thread;
+  }
+
+  laneOf(value: JsonObject, line: number): string {
+    const agentId = stringField(value, 'agentId');
+    const uuid = stringField(value, 'uuid');
+    const parent = stringField(value, 'parentUuid') ?? stringField(value, 'logicalParentUuid');
+    const lane = agentId !== null ? `side:${agentId}` : ((parent !== null ? this.byUuid.get(parent) : undefined) ?? `side@${uuid ?? line}`);
+    if (uuid !== null) this.byUuid.set(uuid, lane);
+    return lane;
+  }
 }
 
 /** Consecutive lines of one role form one API message (parallel tool results are written a line each). */

@@ -16,6 +16,8 @@ export interface RebuiltRequest {
   recorded: RecordedUsage | null;
   /** What the request contained that the transcript does not hold. */
   missing: ('transcript_missing_tools' | 'transcript_missing_system')[];
+  /** The agent thread of the file (ParsedRequest.thread), when the transcript holds several. */
+  thread?: number;
   /** The transcript records a compaction of the history since the call before (`transcript_compacted`). */
   compacted?: boolean;
 }
@@ -24,7 +26,8 @@ export function importRebuilt(rebuilt: RebuiltRequest, ctx: TranscriptContext): 
   const request = WIRE_IMPORTERS[rebuilt.format](rebuilt.body, { store: ctx.store, file: ctx.file, line: rebuilt.line, index: 0 });
   const notes: RequestNote[] = [...request.notes, ...rebuilt.missing.map((code) => note(code))];
   if (rebuilt.compacted === true) notes.push(note('transcript_compacted'));
-  const rebuiltRequest = { ...request, notes, timestamp: rebuilt.timestamp, recorded: rebuilt.recorded };
+  const rebuiltRequest: ParsedRequest = { ...request, notes, timestamp: rebuilt.timestamp, recorded: rebuilt.recorded };
+  if (rebuilt.thread !== undefined && rebuilt.thread > 0) rebuiltRequest.thread = rebuilt.thread;
   ctx.budget?.addRequest(rebuiltRequest);
   return rebuiltRequest;
 }
