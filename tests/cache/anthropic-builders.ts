@@ -12,7 +12,7 @@ import type {
 import type { ModelPricing } from '../../src/core/pricing/types.ts';
 import { simulateCache } from '../../src/core/cache/simulate.ts';
 import type { Scenario, SimulationResult } from '../../src/core/cache/types.ts';
-import { emptyOptions } from '../../src/core/formats/segments.ts';
+import { emptyOptions } from '../../src/core/formats/request-parts.ts';
 
 export interface BlockSpec {
   /** Identity text (the block's wire JSON in real data). */

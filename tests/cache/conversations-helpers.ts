@@ -2,7 +2,7 @@
 import { wireIdOf } from '../wire-ids.ts';
 import type { CacheMarker, ParsedRequest, Segment, WireFormat } from '../../src/core/model.ts';
 import { contentHash } from '../../src/core/text/hash.ts';
-import { emptyOptions } from '../../src/core/formats/segments.ts';
+import { emptyOptions } from '../../src/core/formats/request-parts.ts';
 
 export interface SyntheticTool {
   name: string;

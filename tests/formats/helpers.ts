@@ -3,7 +3,7 @@ import type { ParsedRequest, Segment } from '../../src/core/model.ts';
 import { importAnthropicMessages } from '../../src/core/formats/anthropic-messages.ts';
 import { importOpenAiChat } from '../../src/core/formats/openai-chat.ts';
 import { importOpenAiResponses } from '../../src/core/formats/openai-responses.ts';
-import { TextStore } from '../../src/core/formats/segments.ts';
+import { TextStore } from '../../src/core/text/store.ts';
 
 export function anthropic(body: Record<string, unknown>, store = new TextStore()): ParsedRequest {
   return importAnthropicMessages(body, { store, file: 0, line: 1, index: 0 });

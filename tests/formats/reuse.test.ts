@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRequests } from '../../src/core/input/index.ts';
 import fc from 'fast-check';
-import { TextStore, flattenJson, matchesFlatJson } from '../../src/core/formats/segments.ts';
+import { TextStore } from '../../src/core/text/store.ts';
+import { flattenJson, matchesFlatJson } from '../../src/core/formats/json-fingerprint.ts';
 import { anthropic, chat, responses } from './helpers.ts';
 import type { ParsedRequest } from '../../src/core/model.ts';
 

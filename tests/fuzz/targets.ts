@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import initSqlJs, { type SqlJsStatic } from 'sql.js';
 import { readRequests } from '../../src/core/input/index.ts';
 import { ResentJsonParser } from '../../src/core/input/resent-json.ts';
-import { TextStore } from '../../src/core/formats/segments.ts';
+import { TextStore } from '../../src/core/text/store.ts';
 import { WIRE_IMPORTERS } from '../../src/core/formats/wire.ts';
 import type { WireFormat } from '../../src/core/model.ts';
 import { analyzeInput } from '../../src/core/analysis/analyze.ts';

@@ -2,7 +2,7 @@
 // `next` links must only ever return a JSON-identical element at the same place, and must not keep an evicted
 // element matching (the cache's memory bound counts only live entries).
 import { describe, expect, it } from 'vitest';
-import { ElementCache } from '../../src/core/formats/segments.ts';
+import { ElementCache } from '../../src/core/formats/element-cache.ts';
 
 const record = () => ({
   segments: [],

@@ -7,7 +7,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { analyzeInput } from '../../src/core/analysis/analyze.ts';
 import { readRequests } from '../../src/core/input/index.ts';
-import { jsonFingerprint } from '../../src/core/formats/segments.ts';
+import { jsonFingerprint } from '../../src/core/formats/json-fingerprint.ts';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { agentSession, anthropicRequests } from '../../scripts/examples/sessions.ts';
 import { rng, systemPrompt } from '../../scripts/examples/synthetic-text.ts';

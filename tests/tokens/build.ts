@@ -3,7 +3,7 @@ import { wireIdOf } from '../wire-ids.ts';
 import type { Category, MediaInfo, ParsedRequest, Segment, WireFormat } from '../../src/core/model.ts';
 import { contentHash } from '../../src/core/text/hash.ts';
 import { utf8Length } from '../../src/core/text/utf8.ts';
-import { emptyOptions } from '../../src/core/formats/segments.ts';
+import { emptyOptions } from '../../src/core/formats/request-parts.ts';
 
 export interface SegmentSpec {
   category: Category;

@@ -6,7 +6,7 @@ import type { Category, ParsedRequest, Segment } from '../../src/core/model.ts';
 import type { RequestTokens } from '../../src/core/tokens/counter.ts';
 import { isOneGrowingConversation, openingRequest } from '../../src/worker/opening.ts';
 import { buildView, sectionsOf } from '../../src/worker/view.ts';
-import { emptyOptions } from '../../src/core/formats/segments.ts';
+import { emptyOptions } from '../../src/core/formats/request-parts.ts';
 
 const SECRET = 'PAYLOAD-TEXT-MUST-NOT-CROSS';
 

@@ -7,17 +7,10 @@ import { inlineMedia, referencedMedia } from './media.ts';
 import { listBlockIdentity, withContentList } from './rendered-identity.ts';
 import { addResponseFormat } from './response-format.ts';
 import { TASK_BUDGET_PATH } from '../tokens/claude.ts';
-import {
-  assembleRequest,
-  cacheMarkerOf,
-  emptyOptions,
-  jsonText,
-  keepForeignFields,
-  note,
-  SegmentListBuilder,
-  type ImportContext,
-  type SegmentSpec,
-} from './segments.ts';
+import { assembleRequest, emptyOptions, jsonText, keepForeignFields } from './request-parts.ts';
+import { cacheMarkerOf } from './cache-markers.ts';
+import { note } from './notes.ts';
+import { SegmentListBuilder, type ImportContext, type SegmentSpec } from './segment-builder.ts';
 import { utf8Length } from '../text/utf8.ts';
 
 /** Client tool calls and results: the blocks Anthropic's lookback counts as runs. */

@@ -15,7 +15,7 @@ import type { ParsedRequest, ReadError, RecordedUsage } from '../model.ts';
 import { isObject, numberField, stringField, type JsonObject } from '../input/json-value.ts';
 import { toEpochMs } from '../input/timestamp.ts';
 import type { SessionLink, TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './types.ts';
-import { note } from './segments.ts';
+import { note } from './notes.ts';
 import { importRebuilt } from './transcript-requests.ts';
 
 const MESSAGE_TYPES = new Set(['user', 'gemini', 'info', 'error', 'warning']);

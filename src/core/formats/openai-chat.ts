@@ -6,7 +6,9 @@ import { copyWithout, isObject, objectField, stringField, type JsonObject } from
 import { inlineMedia, mediaFromUrl, referencedMedia } from './media.ts';
 import { listBlockIdentity, withContentList } from './rendered-identity.ts';
 import { addResponseFormat } from './response-format.ts';
-import { assembleRequest, emptyOptions, jsonText, keepForeignFields, note, SegmentListBuilder, type ImportContext } from './segments.ts';
+import { assembleRequest, emptyOptions, jsonText, keepForeignFields } from './request-parts.ts';
+import { note } from './notes.ts';
+import { SegmentListBuilder, type ImportContext } from './segment-builder.ts';
 
 const ROLE_CATEGORY: Record<string, Category> = {
   system: 'system',

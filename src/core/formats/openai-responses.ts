@@ -7,7 +7,9 @@ import { inlineMedia, mediaFromUrl, referencedMedia } from './media.ts';
 import { openAiOptions } from './openai-chat.ts';
 import { listBlockIdentity, withContentList } from './rendered-identity.ts';
 import { addResponseFormat } from './response-format.ts';
-import { assembleRequest, jsonText, keepForeignFields, note, SegmentListBuilder, type ImportContext, type SegmentSpec } from './segments.ts';
+import { assembleRequest, jsonText, keepForeignFields } from './request-parts.ts';
+import { note } from './notes.ts';
+import { SegmentListBuilder, type ImportContext, type SegmentSpec } from './segment-builder.ts';
 
 const ROLE_CATEGORY: Record<string, Category> = {
   system: 'system',

@@ -4,7 +4,7 @@
 // the list form: the container (message, tool_result, output item) with its content replaced by the list, and
 // for a list, its first block inside the container, so the fields that route it (role, tool_call_id, call_id)
 // stay part of the identity. Later blocks of a list are their own identity.
-import { withoutCacheMarkers } from './segments.ts';
+import { withoutCacheMarkers } from './cache-markers.ts';
 import type { JsonObject } from '../input/json-value.ts';
 
 /** `container` with `key` holding `blocks` (cache markers removed), every other key in its place. */

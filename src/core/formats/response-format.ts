@@ -2,7 +2,8 @@
 // Anthropic `output_config.format`, or the beta's `output_format`) is rendered into the prompt the model reads, so it is billed and it is part of the prompt's identity (a schema
 // whose properties are reordered is a different prompt). One segment, after the tools, carries it.
 import { isObject, objectField, stringField } from '../input/json-value.ts';
-import { jsonText, type SegmentListBuilder } from './segments.ts';
+import { jsonText } from './request-parts.ts';
+import type { SegmentListBuilder } from './segment-builder.ts';
 
 /** Paths of the response-format segment in either API; the token counter recognises the segment by them. */
 export const RESPONSE_FORMAT_PATHS: ReadonlySet<string> = new Set(['response_format', 'text.format', 'output_config.format', 'output_format']);

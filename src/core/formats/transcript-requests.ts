@@ -5,7 +5,7 @@ import type { ParsedRequest, RecordedUsage, RequestNote, WireFormat } from '../m
 import type { JsonObject } from '../input/json-value.ts';
 import type { TranscriptContext } from './types.ts';
 import { WIRE_IMPORTERS } from './wire.ts';
-import { note } from './segments.ts';
+import { note } from './notes.ts';
 
 export interface RebuiltRequest {
   format: WireFormat;

@@ -4,7 +4,8 @@
 
 import type { ParsedRequest, ReadError } from '../model.ts';
 import type { JsonObject } from '../input/json-value.ts';
-import type { ImportContext, TextStore } from './segments.ts';
+import type { ImportContext } from './segment-builder.ts';
+import type { TextStore } from '../text/store.ts';
 import type { WorkBudget } from '../input/budget.ts';
 
 export type WireImporter = (body: JsonObject, ctx: ImportContext) => ParsedRequest;

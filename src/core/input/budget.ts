@@ -3,7 +3,7 @@
 // at the limit instead of after it has filled the heap.
 
 import type { ParsedRequest } from '../model.ts';
-import type { TextStore } from '../formats/segments.ts';
+import type { TextStore } from '../text/store.ts';
 import { WorkLimitError } from './errors.ts';
 import type { InputLimits } from './limits.ts';
 

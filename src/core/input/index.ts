@@ -7,7 +7,7 @@ import { detectWireFormat } from '../formats/detect.ts';
 import { FIRST_RECORDS_FOR_DETECTION, TRANSCRIPT_IMPORTERS, transcriptImporterByName, transcriptImporterByRecords } from '../formats/registry.ts';
 import type { SessionLink, TranscriptImporter, TranscriptRecord } from '../formats/types.ts';
 import { WIRE_IMPORTERS } from '../formats/wire.ts';
-import { TextStore } from '../formats/segments.ts';
+import { TextStore } from '../text/store.ts';
 import { batchOutputUsage, classifyRecord, isOutputKind, unwrapRecord, type EnvelopeKind } from './envelope.ts';
 import { WorkBudget } from './budget.ts';
 import { InputError, throwIfAborted, WorkLimitError } from './errors.ts';

@@ -1,0 +1,29 @@
+// The notes a request can carry: one fixed message per code, so every front end says the same thing.
+
+import type { RequestNote } from '../model.ts';
+
+const NOTE_MESSAGES: Record<RequestNote['code'], string> = {
+  previous_response_id:
+    'previous_response_id: the request continues server-side state that is not in the file; only the items it sends are counted',
+  system_role_in_messages: 'a message with role "system" inside messages (mid-conversation system message)',
+  unknown_shapes: 'blocks of an unknown shape were kept as "other" segments with their JSON',
+  no_model: 'the request names no model',
+  transcript_missing_tools: 'the transcript does not record the tool definitions that were sent',
+  transcript_missing_system: 'the transcript does not record the system prompt that was sent',
+  transcript_compacted: 'the transcript records a compaction of the history before this call',
+  item_reference: 'item_reference: an input item is only referenced by id; its content is server-side state not in the file',
+  lone_surrogate:
+    'text holds an unpaired UTF-16 surrogate (a JSON escape such as \\ud800 without its partner); it is not valid Unicode and is counted as U+FFFD',
+  missing_message_array:
+    'the body has no message list for its wire format (messages for Anthropic Messages and Chat Completions, input for Responses); check --format',
+  context_management:
+    'context_management: the server may compact or edit the context, so what it bills is not what the file holds; left out of estimate-accuracy figures',
+  foreign_fields:
+    'the body has top-level content fields of another wire format; they are counted as "other" segments, not read as messages; check --format',
+  provider_not_modelled:
+    "a Gemini (Google) call rebuilt as Chat Completions: its tokens are estimated with an OpenAI tokenizer, and Google's cache rules and prices are not modelled (the recorded usage is the actual; any simulated cache beside it follows OpenAI's rules, not Google's)",
+};
+
+export function note(code: RequestNote['code']): RequestNote {
+  return { code, message: NOTE_MESSAGES[code] };
+}

@@ -1,0 +1,92 @@
+// The parts of a ParsedRequest every importer shares: default options, content fields of another wire format, and
+// the assembly of the request itself.
+
+import type { CacheMarker, ParsedRequest, RequestNote, RequestOptions, WireFormat } from '../model.ts';
+import type { JsonObject } from '../input/json-value.ts';
+import type { ImportContext, SegmentListBuilder } from './segment-builder.ts';
+import { note } from './notes.ts';
+
+export function emptyOptions(): RequestOptions {
+  return {
+    toolChoice: null,
+    thinking: null,
+    promptCacheKey: null,
+    cacheRoutingUser: null,
+    promptCacheRetention: null,
+    promptCacheMode: null,
+    stream: false,
+    previousResponseId: false,
+    mcpServers: false,
+  };
+}
+
+/**
+ * Top-level fields that carry prompt content in each wire format (tools are common to all three). A body read
+ * under the wrong format (`--format anthropic` on a Responses body) would otherwise lose another format's fields
+ * without a word.
+ */
+const CONTENT_FIELDS: Record<WireFormat, readonly string[]> = {
+  'anthropic-messages': ['system', 'messages'],
+  'openai-chat': ['messages', 'functions'],
+  'openai-responses': ['instructions', 'input'],
+};
+
+/**
+ * Keep every content field that belongs to another wire format as an `other` segment at its own path (so its
+ * tokens still count and the unknown-shape list names it) and return the note that says so, or null.
+ */
+export function keepForeignFields(builder: SegmentListBuilder, format: WireFormat, body: JsonObject): RequestNote | null {
+  const own = new Set(CONTENT_FIELDS[format]);
+  let found = false;
+  for (const [other, fields] of Object.entries(CONTENT_FIELDS)) {
+    if (other === format) continue;
+    for (const field of fields) {
+      if (own.has(field) || !(field in body) || body[field] === null) continue;
+      own.add(field); // a field two other formats share is kept once
+      builder.unknown(field, `foreign:${field}`, body[field], -1, null);
+      found = true;
+    }
+  }
+  return found ? note('foreign_fields') : null;
+}
+
+
+export interface RequestParts {
+  format: WireFormat;
+  body: JsonObject;
+  builder: SegmentListBuilder;
+  messageCount: number;
+  options: RequestOptions;
+  topLevelCacheMarker: CacheMarker | null;
+  notes: RequestNote[];
+}
+
+export function assembleRequest(parts: RequestParts, ctx: ImportContext): ParsedRequest {
+  const model = typeof parts.body['model'] === 'string' ? parts.body['model'] : null;
+  const notes = [...parts.notes];
+  if (model === null) notes.push(note('no_model'));
+  if (parts.builder.hasLoneSurrogate) notes.push(note('lone_surrogate'));
+  if (parts.builder.unknownShapes.length > 0) notes.push(note('unknown_shapes'));
+  return {
+    index: ctx.index,
+    line: ctx.line,
+    file: ctx.file,
+    format: parts.format,
+    model,
+    segments: parts.builder.segments,
+    messageCount: parts.messageCount,
+    topLevelCacheMarker: parts.topLevelCacheMarker,
+    unknownShapes: parts.builder.unknownShapes,
+    notes,
+    customId: null,
+    timestamp: null,
+    recorded: null,
+    options: parts.options,
+  };
+}
+
+/** JSON of a value for `text` (tool definitions, call arguments, structured results). */
+export function jsonText(value: unknown): string {
+  return JSON.stringify(value) ?? '';
+}
+
