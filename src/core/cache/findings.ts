@@ -13,6 +13,7 @@ import { canonicalJson, normalizeVolatile } from './normalize.ts';
 import { comparePrefix } from './prefix.ts';
 import type { TtlWhatIf } from './misses.ts';
 import type { CostComparison, RequestCacheResult, SimulationEventCode } from './types.ts';
+import { formatCount, formatFraction, formatUsd } from '../text/format.ts';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -500,7 +501,6 @@ function checkIdleGaps(groups: FindingGroups, input: FindingsInput): void {
   const whatIf = input.ttlWhatIf;
   if (whatIf === null || whatIf === undefined) return;
   const net = whatIf.saved - whatIf.extraWrites;
-  const usd = (value: number) => `$${value.toFixed(4)}`;
   const paid = input.costs.billed.totals.total;
   const severity: Severity = net > 0 && paid > 0 && net / paid >= SAVINGS_WARNING_FRACTION ? 'warning' : 'info';
   for (const r of whatIf.requests) {
@@ -513,8 +513,8 @@ function checkIdleGaps(groups: FindingGroups, input: FindingsInput): void {
       severity,
       render: (when) => ({
         message:
-          `${whatIf.gaps} idle gap${whatIf.gaps === 1 ? '' : 's'} over 5 minutes (${when}) re-wrote ${whatIf.tokens.toLocaleString('en-US')} tokens: ${usd(whatIf.cost)}; ` +
-          `a 1-hour TTL would have cost ${usd(whatIf.extraWrites)} more in writes and saved ${usd(whatIf.saved)}.`,
+          `${whatIf.gaps} idle gap${whatIf.gaps === 1 ? '' : 's'} over 5 minutes (${when}) re-wrote ${formatCount(whatIf.tokens)} tokens: ${formatUsd(whatIf.cost)}; ` +
+          `a 1-hour TTL would have cost ${formatUsd(whatIf.extraWrites)} more in writes and saved ${formatUsd(whatIf.saved)}.`,
         fix:
           net > 0
             ? 'Write the rolling breakpoint with a 1-hour TTL (`cache_control: {"type": "ephemeral", "ttl": "1h"}`; pi: `cacheRetention: "long"`) when pauses exceed 5 minutes.'
@@ -529,8 +529,8 @@ function checkCostGap(groups: FindingGroups, input: FindingsInput): void {
   if (potentialSavings < COST_ROUNDING) return;
   // Where the log does not record breakpoints, the actual scenario's "no breakpoint" is an assumption, not a fact.
   const unknown = input.breakpointsUnknown ?? (() => false);
-  const percent = `${(savingsFraction * 100).toFixed(1)}%`;
-  const summary = `fixing the findings would lower the actual cost by ${percent} ($${input.costs.billed.totals.total.toFixed(4)} → $${input.costs.optimizedCost.toFixed(4)})`;
+  const percent = formatFraction(savingsFraction);
+  const summary = `fixing the findings would lower the actual cost by ${percent} (${formatUsd(input.costs.billed.totals.total)} → ${formatUsd(input.costs.optimizedCost)})`;
   const severity: Severity = savingsFraction >= SAVINGS_WARNING_FRACTION ? 'warning' : 'info';
 
   const tailless: number[] = [];
@@ -641,10 +641,6 @@ export function describeRequests(indices: readonly number[]): string {
     i = j + 1;
   }
   return `requests ${ranges.join(', ')}, ${sorted.length}×`;
-}
-
-function formatCount(value: number): string {
-  return Math.round(value).toLocaleString('en-US');
 }
 
 interface Occurrence {

@@ -5,7 +5,7 @@ import { basisText } from '../../core/cache/headline.ts';
 import type { CacheTable, CacheTableRow } from '../../core/cache/table.ts';
 import type { CacheTableAnswer } from '../../worker/handlers/cache-table.ts';
 import { el } from '../dom.ts';
-import { formatCount, formatPercent, formatTokens } from '../../render/format.ts';
+import { formatCount, formatPercent, formatTokens, formatUsd, formatUsdCents } from '../../render/format.ts';
 import type { RequestView } from '../../worker/view-model.ts';
 import type { Panel } from './types.ts';
 import { askOrShowError } from './ask.ts';
@@ -13,18 +13,7 @@ import { askOrShowError } from './ask.ts';
 /** Rows asked for and drawn at once; a larger input shows this many around the selected request. */
 const MAX_ROWS = 200;
 
-
-function money(value: number | null): string {
-  if (value === null) return '–';
-  return value !== 0 && Math.abs(value) < 0.0001 ? '<$0.0001' : `$${value.toFixed(4)}`;
-}
-
-/** Whole-session projections run into thousands of dollars: grouped like the CLI prints them ($283,873.42). */
-const groupedDollars = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-
-function dollars(value: number): string {
-  return `$${groupedDollars.format(value)}`;
-}
+const money = (value: number | null): string => (value === null ? '–' : formatUsd(value));
 
 function numCell(text: string, title?: string): HTMLTableCellElement {
   return el('td', { className: 'num', text, ...(title !== undefined && { attrs: { title } }) });
@@ -44,8 +33,8 @@ function summary(table: CacheTable): HTMLElement {
       className: 'muted',
       text:
         `Projection, a plain multiplication by ${formatCount(table.projection.sessions)} sessions shaped like this input: ` +
-        `${dollars(table.projection.actual)} actual, ${dollars(table.projection.optimized)} optimized, ` +
-        `${dollars(table.projection.savings)} saved.`,
+        `${formatUsdCents(table.projection.actual)} actual, ${formatUsdCents(table.projection.optimized)} optimized, ` +
+        `${formatUsdCents(table.projection.savings)} saved.`,
     }),
   ];
   const notes: string[] = [];

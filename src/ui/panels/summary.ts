@@ -5,18 +5,17 @@ import './timeline.css';
 import type { TimeRangeSummary } from '../../core/transcripts/index.ts';
 import type { TranscriptSummaryAnswer } from '../../worker/handlers/transcripts.ts';
 import { el } from '../dom.ts';
-import { formatCount } from '../../render/format.ts';
+import { formatCount, formatUsd } from '../../render/format.ts';
 import { askOrShowError } from './ask.ts';
 import type { Panel, PanelContext } from './types.ts';
 
 type Totals = TimeRangeSummary['totals'];
 
-const usd = (value: number) => `$${value.toFixed(4)}`;
 
 /** "unpriced" when no request of the row has a price ($0.0000 would read as free); else the sum and what it omits. */
 export function costText(t: Pick<Totals, 'cost' | 'requests' | 'unpricedRequests'>): string {
   if (t.requests > 0 && t.unpricedRequests >= t.requests) return 'unpriced';
-  return `${usd(t.cost)}${t.unpricedRequests > 0 ? ` (+${formatCount(t.unpricedRequests)} unpriced)` : ''}`;
+  return `${formatUsd(t.cost)}${t.unpricedRequests > 0 ? ` (+${formatCount(t.unpricedRequests)} unpriced)` : ''}`;
 }
 const time = (iso: string | null) => (iso === null ? '–' : iso.slice(0, 16).replace('T', ' '));
 const TOTAL_HEADERS = ['Requests', 'Recorded', 'Prompt', 'Cache read', 'Cache write', 'Output', 'Cost'];
@@ -73,7 +72,7 @@ function render(summary: TimeRangeSummary, conversationOf: readonly number[], ct
       el('td', { text: f.severity }),
       el('td', { className: 'num', text: formatCount(f.findings) }),
       el('td', { className: 'num', text: formatCount(f.requests) }),
-      el('td', { className: 'num', text: usd(f.cost) }),
+      el('td', { className: 'num', text: formatUsd(f.cost) }),
     ]),
   );
   const parts: HTMLElement[] = [
