@@ -15,7 +15,7 @@ import type { CliIO } from '../io.ts';
 import type { ProgressReporter } from '../progress.ts';
 import { workLimitMessage } from '../work-limits.ts';
 import { renderFolderReport } from '../report/folder.ts';
-import type { AnalyzeArgs } from './analyze.ts';
+import type { AnalyzeArgs } from './analyze-args.ts';
 import { jsonTextSafe } from '../terminal-safe.ts';
 
 /** One session to read: its files, and whether each was found in a folder (then unreadable is skipped, not fatal). */

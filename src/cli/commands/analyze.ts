@@ -7,10 +7,9 @@ import { analyzeInput } from '../../core/analysis/analyze.ts';
 import { buildRecord } from '../../core/analysis/record.ts';
 import type { Analysis } from '../../core/analysis/types.ts';
 import { holdsNoRequestsByDesign, unreadableFiles } from '../../core/analysis/unreadable.ts';
-import { InputError, WorkLimitError, type InputFile, type InputLimits, type ReadProgress } from '../../core/input/index.ts';
+import { InputError, WorkLimitError, type InputFile, type ReadProgress } from '../../core/input/index.ts';
 import { applyWorkLimitFlag, WORK_LIMIT_FLAGS, WORK_LIMIT_HELP, workLimitMessage } from '../work-limits.ts';
 import { progressReporter, type ProgressReporter } from '../progress.ts';
-import type { WireFormat } from '../../core/model.ts';
 import { FORMAT_OPTIONS, formatOption } from '../../core/formats/wire.ts';
 import { checkOutputPath, tempPathBeside, writeFlushed, writeOutputSafely } from '../fs/safe-output.ts';
 import { stdinBytes, type CliIO, type Command } from '../io.ts';
@@ -24,6 +23,9 @@ import { renderTranscriptReport } from '../report/transcripts.ts';
 import { companionFiles, describeFsError, lazyFileStream } from '../fs/folder-inputs.ts';
 import { analyzeFolderInputs, FolderUsageError, hasFolderInput } from './analyze-folder.ts';
 import { jsonTextSafe } from '../terminal-safe.ts';
+import type { AnalyzeArgs } from './analyze-args.ts';
+
+export type { AnalyzeArgs } from './analyze-args.ts';
 
 export const ANALYZE_USAGE = `usage: ctxray analyze <file...|folder...|-> [options]
 
@@ -64,30 +66,6 @@ add observed vs simulated; several files add the same tables.
 exit status: 0 ok, 1 bad arguments, unreadable input, a work limit reached or a failed --calibrate,
 2 when --fail-on is met, 130 when interrupted (Ctrl-C) while reading
 `;
-
-export interface AnalyzeArgs {
-  inputs: string[];
-  format: WireFormat | 'auto';
-  model: string | null;
-  json: string | null;
-  force: boolean;
-  verbose: boolean;
-  help: boolean;
-  /** Set only when --calibrate is given. */
-  calibrate?: boolean;
-  /** False with --no-usage-calibration: Claude estimates are not rescaled on the log's own recorded usage. */
-  usageCalibration?: boolean;
-  /** --fail-on: the least severe finding that makes the exit status 2. */
-  failOn?: Severity;
-  /** --html: where to write the self-contained report. */
-  html?: string;
-  /** --content: payload-derived labels in the human reports. */
-  content?: boolean;
-  /** Files found in folder inputs, filled when they are opened: outputs may not overwrite them either. */
-  folderFiles?: string[];
-  /** Work limits raised with --max-records and the like. */
-  limits?: Partial<InputLimits>;
-}
 
 const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
 

@@ -1,0 +1,29 @@
+// The parsed arguments of `ctxray analyze`, apart from the command so the file and folder runners share them
+// without importing each other.
+import type { Severity } from '../../core/cache/index.ts';
+import type { InputLimits } from '../../core/input/index.ts';
+import type { WireFormat } from '../../core/model.ts';
+
+export interface AnalyzeArgs {
+  inputs: string[];
+  format: WireFormat | 'auto';
+  model: string | null;
+  json: string | null;
+  force: boolean;
+  verbose: boolean;
+  help: boolean;
+  /** Set only when --calibrate is given. */
+  calibrate?: boolean;
+  /** False with --no-usage-calibration: Claude estimates are not rescaled on the log's own recorded usage. */
+  usageCalibration?: boolean;
+  /** --fail-on: the least severe finding that makes the exit status 2. */
+  failOn?: Severity;
+  /** --html: where to write the self-contained report. */
+  html?: string;
+  /** --content: payload-derived labels in the human reports. */
+  content?: boolean;
+  /** Files found in folder inputs, filled when they are opened: outputs may not overwrite them either. */
+  folderFiles?: string[];
+  /** Work limits raised with --max-records and the like. */
+  limits?: Partial<InputLimits>;
+}
