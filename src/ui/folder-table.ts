@@ -8,6 +8,8 @@ import { formatCount, formatUsd } from '../render/format.ts';
 import type { GroupRow, SessionRow } from '../core/transcripts/index.ts';
 import type { FolderSessionRow, FolderView } from '../worker/folder.ts';
 import { createVirtualGrid, gridCell, type GridColumn, type GridHandle } from './virtual-grid.ts';
+import { createFolderCharts } from './folder-charts.ts';
+import type { SeriesBucketing } from '../core/transcripts/daily.ts';
 
 export type FolderTab = 'sessions' | 'projects' | 'days';
 
@@ -124,6 +126,8 @@ export interface FolderTableState {
   only: { tab: 'projects' | 'days'; key: string | null } | null;
   /** The session opened last (its row is marked), or -1. */
   opened: number;
+  /** The charts by day or by week; absent: as the worker chose for the folder's range. */
+  bucketing?: SeriesBucketing;
 }
 
 function belongs(row: FolderSessionRow, only: FolderTableState['only']): boolean {
@@ -155,10 +159,12 @@ export function createFolderTable(folder: FolderView, label: string, state: Fold
   const tabs = el('div', { className: 'folder-tabs', attrs: { role: 'group', 'aria-label': 'Table' } });
   const filterNote = el('p', { className: 'folder-filter muted small' });
   const host = el('div', { className: 'folder-grid-host' });
+  const chartsHost = el('div', { className: 'folder-charts-host' });
   const element = el('section', { className: 'folder-table request-table', attrs: { 'aria-labelledby': 'folder-title' } }, [
     el('h1', { className: 'folder-title', text: `Sessions in ${label}`, attrs: { id: 'folder-title', tabindex: '-1' } }),
     el('p', { className: 'muted small', text: 'Recorded usage of each session, its subagents’ calls included (subagents get no row of their own). Open a session for its full analysis.' }),
     summary,
+    chartsHost,
     tabs,
     filterNote,
     host,
@@ -227,6 +233,21 @@ export function createFolderTable(folder: FolderView, label: string, state: Fold
     grid.setOrder(sortRows(rows, column, descending), { column, descending });
     host.replaceChildren(grid.element);
   };
+  const showCharts = (): void => {
+    chartsHost.replaceChildren(
+      createFolderCharts(folder, {
+        bucketing: state.bucketing ?? folder.series.auto,
+        onBucketing: (by) => ((state.bucketing = by), showCharts()),
+        onDay: (day) => {
+          state.only = { tab: 'days', key: day };
+          state.tab = 'sessions';
+          show();
+          grid?.focus();
+        },
+      }),
+    );
+  };
+  showCharts();
   show();
 
   return {

@@ -10,6 +10,8 @@ import { claudeCodeSessionId, emptyFolder, foldSession, isFlatAgentFile, session
 import { GENERATED_BY } from '../core/analysis/version.ts';
 import { PRICED_ON } from '../core/pricing/table.ts';
 import { sessionTableOf, type GroupRow, type SessionRow } from '../core/transcripts/index.ts';
+import { AUTO_WEEK_DAYS, folderSeries, type FolderSeries } from '../core/transcripts/daily.ts';
+import type { SessionPart } from '../core/transcripts/sessions.ts';
 import type { InputBlob, ProgressInfo } from './protocol.ts';
 
 /** A session's row, with the indices of the inputs that make it (its own file first, then its subagents'). */
@@ -27,6 +29,11 @@ export interface FolderView {
   files: number;
   /** "<path>: <reason>" for each file that gave no request (unreadable, or not a request log). */
   skipped: string[];
+  /**
+   * The folder over time, by day and by ISO week, for its charts (src/ui/folder-charts.ts). Both are computed here:
+   * the worker keeps no folder state after this answer (a session opened from the table replaces its state).
+   */
+  series: { day: FolderSeries; week: FolderSeries; auto: FolderSeries['bucketing'] };
 }
 
 export interface FolderOptions {
@@ -49,6 +56,11 @@ async function flatSessionIds(inputs: readonly InputBlob[]): Promise<(string | n
       return claudeCodeSessionId(input.blob.size <= HEAD_BYTES ? `${head}\n` : head);
     }),
   );
+}
+
+function seriesOf(parts: readonly SessionPart[]): FolderView['series'] {
+  const day = folderSeries(parts, 'day');
+  return { day, week: folderSeries(parts, 'week'), auto: day.days > AUTO_WEEK_DAYS ? 'week' : 'day' };
 }
 
 export async function analyzeFolder(inputs: readonly InputBlob[], options: FolderOptions): Promise<FolderView> {
@@ -103,5 +115,6 @@ export async function analyzeFolder(inputs: readonly InputBlob[], options: Folde
     days: table.days,
     files: inputs.length,
     skipped,
+    series: seriesOf(folder.parts),
   };
 }

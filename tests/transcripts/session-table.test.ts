@@ -37,7 +37,7 @@ function part(file: string, project: string, cost: number, days: GroupRow[], wit
     hitRate: null,
     misses,
   };
-  return { row, days };
+  return { row, days, dayModels: [] };
 }
 
 // Session a (project p): 2 requests on 03-02 (read 900 of 1,000 prompt tokens), 1 untimed (1,000 written).

@@ -70,14 +70,14 @@ export interface SessionTable {
 /** Per request: its miss tokens and cost, when the cache analysis has a miss analysis. */
 export type MissOf = (request: number) => { tokens: number; cost: number | null } | null;
 
-const emptySums = (): RecordedSums => ({ input: 0, output: 0, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0 });
+export const emptySums = (): RecordedSums => ({ input: 0, output: 0, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0 });
 
-function hitRate(sums: RecordedSums): number | null {
+export function hitRate(sums: RecordedSums): number | null {
   const prompt = sums.input + sums.cacheRead + sums.cacheWrite5m + sums.cacheWrite1h;
   return prompt === 0 ? null : sums.cacheRead / prompt;
 }
 
-function addSums(into: RecordedSums, from: RecordedSums): void {
+export function addSums(into: RecordedSums, from: RecordedSums): void {
   into.input += from.input;
   into.output += from.output;
   into.cacheRead += from.cacheRead;
@@ -118,9 +118,27 @@ export interface SessionPart {
   row: SessionRow;
   /** Per UTC day (key YYYY-MM-DD, null for requests without a time), `sessions` 1. */
   days: GroupRow[];
+  /** Per UTC day and model the request named: the folder charts' stacks (src/core/transcripts/daily.ts). */
+  dayModels: DayModelRow[];
 }
 
-type OpenRow = SessionRow & { first: number | null; last: number | null; subagentFiles: Set<number>; days: Map<string | null, GroupRow> };
+/** One session's requests on one UTC day to one model. */
+export interface DayModelRow {
+  day: string | null;
+  model: string | null;
+  requests: number;
+  recorded: RecordedSums;
+  cost: number;
+  misses: MissSums | null;
+}
+
+type OpenRow = SessionRow & {
+  first: number | null;
+  last: number | null;
+  subagentFiles: Set<number>;
+  days: Map<string | null, GroupRow>;
+  dayModels: Map<string, DayModelRow>;
+};
 
 const emptyGroup = (key: string | null, withMisses: boolean): GroupRow => ({
   key,
@@ -161,6 +179,7 @@ export function sessionParts(analysis: Analysis, missOf: MissOf | null): Session
         last: null,
         subagentFiles: new Set(),
         days: new Map(),
+        dayModels: new Map(),
       };
       rows.set(fileIndex, row);
     }
@@ -195,8 +214,16 @@ export function sessionParts(analysis: Analysis, missOf: MissOf | null): Session
       day = emptyGroup(dayKey, missOf !== null);
       row.days.set(dayKey, day);
     }
+    // \u0001 stands for null, which no day key nor model id is.
+    const modelKey = `${dayKey ?? '\u0001'}\u0000${request.model ?? '\u0001'}`;
+    let dayModel = row.dayModels.get(modelKey);
+    if (dayModel === undefined) {
+      const { key: _key, sessions: _sessions, hitRate: _hitRate, ...sums } = emptyGroup(dayKey, missOf !== null);
+      dayModel = { day: dayKey, model: request.model, ...sums };
+      row.dayModels.set(modelKey, dayModel);
+    }
     const miss = missOf?.(r) ?? null;
-    for (const target of [row, day]) {
+    for (const target of [row, day, dayModel]) {
       target.requests++;
       addSums(target.recorded, figures);
       target.cost += cost;
@@ -207,9 +234,10 @@ export function sessionParts(analysis: Analysis, missOf: MissOf | null): Session
       }
     }
   });
-  return [...rows.values()].map(({ first, last, subagentFiles, days, ...row }) => ({
+  return [...rows.values()].map(({ first, last, subagentFiles, days, dayModels, ...row }) => ({
     row: { ...row, start: isoTime(first), end: isoTime(last), subagents: { files: subagentFiles.size, requests: row.subagents.requests }, hitRate: hitRate(row.recorded) },
     days: [...days.values()].map((day) => ({ ...day, hitRate: hitRate(day.recorded) })),
+    dayModels: [...dayModels.values()],
   }));
 }
 
