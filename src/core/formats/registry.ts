@@ -11,11 +11,12 @@ import { codexRolloutImporter } from './codex-rollout.ts';
 import { geminiCliImporter } from './gemini-cli.ts';
 import { clineTaskImporter } from './cline-task.ts';
 import { piSessionImporter } from './pi-session.ts';
+import { harImporter } from './har.ts';
 
 export const FIRST_RECORDS_FOR_DETECTION = 8;
 
 /** Transcript importers, asked in order. */
-export const TRANSCRIPT_IMPORTERS: TranscriptImporter[] = [codexRolloutImporter, clineTaskImporter, piSessionImporter, geminiCliImporter, claudeCodeImporter];
+export const TRANSCRIPT_IMPORTERS: TranscriptImporter[] = [harImporter, codexRolloutImporter, clineTaskImporter, piSessionImporter, geminiCliImporter, claudeCodeImporter];
 
 /** Whether files of this format (`AnalysisFile.format`) record their compactions (`recordsCompactions`). */
 export function recordsCompactions(format: string | null | undefined): boolean {

@@ -1,0 +1,77 @@
+// A recorded HTTP body as text: captures keep it as text, as base64 (HAR `encoding: "base64"`, vcrpy `!!binary`),
+// and often still compressed the way it travelled (Content-Encoding: gzip). Decoded with the platform's atob,
+// DecompressionStream (input/gzip.ts) and TextDecoder: the same in the browser worker and Node.
+
+import { gunzipChunks, hasGzipMagic } from '../input/gzip.ts';
+import { DEFAULT_LIMITS } from '../input/limits.ts';
+
+export interface RecordedBody {
+  text?: string | null;
+  bytes?: Uint8Array | null;
+  /** The text is base64 of the bytes. */
+  base64?: boolean;
+  /** The Content-Encoding header the capture recorded, when known. */
+  contentEncoding?: string | null;
+}
+
+export type DecodedBody = { text: string } | { error: string } | null;
+
+function base64Bytes(text: string): Uint8Array | null {
+  try {
+    const binary = atob(text.replace(/\s+/g, ''));
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
+  } catch {
+    return null;
+  }
+}
+
+async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
+  const out: Uint8Array[] = [];
+  let length = 0;
+  async function* one(): AsyncGenerator<Uint8Array> {
+    yield bytes;
+  }
+  for await (const chunk of gunzipChunks(one(), DEFAULT_LIMITS.maxDecompressedBytes)) {
+    out.push(chunk);
+    length += chunk.byteLength;
+  }
+  const joined = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of out) {
+    joined.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return joined;
+}
+
+/** The body as text, or why it cannot be read; null when the capture recorded no body. */
+export async function decodeBody(body: RecordedBody): Promise<DecodedBody> {
+  let bytes = body.bytes ?? null;
+  if (bytes === null && typeof body.text === 'string' && body.base64 === true) {
+    bytes = base64Bytes(body.text);
+    if (bytes === null) return { error: 'is marked base64 but is not base64' };
+  }
+  if (bytes === null) return typeof body.text === 'string' ? { text: body.text } : null;
+  if (hasGzipMagic(bytes)) {
+    try {
+      bytes = await gunzip(bytes);
+    } catch {
+      return { error: 'is gzip data that does not decompress (cut off or corrupt)' };
+    }
+  } else if (/\b(br|zstd|deflate)\b/i.test(body.contentEncoding ?? '') && !looksLikeText(bytes)) {
+    return { error: `is ${body.contentEncoding!.trim()}-compressed, which is not decoded here (record it decoded)` };
+  }
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+  } catch {
+    return { error: 'is not UTF-8 text' };
+  }
+}
+
+/** Whether bytes start like JSON or event-stream text (a body recorded decoded despite its header). */
+function looksLikeText(bytes: Uint8Array): boolean {
+  const head = new TextDecoder('utf-8').decode(bytes.subarray(0, 16)).trimStart();
+  return /^[[{]|^(event|data|id|retry):/.test(head);
+}
