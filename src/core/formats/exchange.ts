@@ -11,7 +11,7 @@ import { looksLikeSse, sseJsonEvents } from '../input/sse.ts';
 import { recordedUsage } from '../input/usage.ts';
 import { detectWireFormat } from './detect.ts';
 import { geminiAsChat, geminiModel, geminiRecordedUsage, isGeminiCall } from './gemini-generate.ts';
-import { note } from './segments.ts';
+import { note } from './notes.ts';
 import { importRebuilt } from './transcript-requests.ts';
 import type { TranscriptContext, TranscriptImport } from './types.ts';
 
