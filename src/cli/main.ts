@@ -8,6 +8,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'tokens by category, cache simulation and findings for request logs and transcripts',
     load: async () => (await import('./commands/analyze.ts')).analyzeCommand,
   },
+  compare: {
+    summary: 'two runs before -> after: cost, hit rate, tokens by category, every finding kind (--fail-if-worse for CI)',
+    load: async () => (await import('./commands/compare.ts')).compareCommand,
+  },
   dupes: {
     summary: 'exact duplicate-context contract: pass / fail / unknown (exit 0 / 1 / 2)',
     load: async () => (await import('./commands/dupes.ts')).dupesCommand,
