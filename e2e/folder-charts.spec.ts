@@ -84,6 +84,12 @@ test.describe('the charts of a dropped folder of real sessions', () => {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         expect(overflow, `${scheme} ${width}px`).toBeLessThanOrEqual(0);
         await page.screenshot({ path: path.join(OUT, `${scheme}-folder-charts-${width}.png`), fullPage: width < 400 });
+        // The real Codex session with a 45-minute pause, on its Timeline: the pause drawn narrow and marked.
+        await page.locator('#folder-table .rt-body .rt-row', { hasText: 'rollout-2026-02-23T12-40-23' }).click();
+        await page.getByRole('tab', { name: 'Timeline' }).click();
+        await expect(page.locator('#timeline-chart .tl-gap').first()).toBeAttached();
+        await page.locator('#timeline-chart').scrollIntoViewIfNeeded();
+        await page.screenshot({ path: path.join(OUT, `${scheme}-timeline-${width}.png`) });
         await context.close();
       }
     }

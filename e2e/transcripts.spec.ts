@@ -22,9 +22,14 @@ test('a dropped transcript shows its timeline with recorded usage beside the rec
   await page.getByRole('tab', { name: 'Timeline' }).click();
   const panel = page.locator('#panel');
   await expect(panel.locator('#timeline-chart')).toBeVisible();
-  // Recorded prompt, inferred setup, reconstruction, and the three cache-read series: one line each (2 requests).
+  // Three series by default where usage was recorded: recorded prompt, reconstructed + inferred setup, recorded
+  // cache read (one line each, 2 requests); the legend's checkboxes add the others.
+  await expect(panel.locator('#timeline-chart polyline')).toHaveCount(3);
   await expect(panel.locator('polyline.tl-recorded')).toHaveCount(1);
+  await expect(panel.locator('polyline.tl-reconstructed')).toHaveCount(0);
+  await panel.getByRole('checkbox', { name: 'Reconstructed prompt' }).check();
   await expect(panel.locator('polyline.tl-reconstructed')).toHaveCount(1);
+  await expect(panel.locator('#timeline-chart polyline')).toHaveCount(4);
   await expect(panel.locator('#timeline-agreement')).toContainText('2 request(s) carry recorded usage');
   await expect(panel.locator('#timeline-agreement')).toContainText('unknown');
   // Clicking the left edge of the plot selects the first request.
@@ -32,6 +37,26 @@ test('a dropped transcript shows its timeline with recorded usage beside the rec
   if (box === null) throw new Error('timeline chart has no box');
   await page.mouse.click(box.x + box.width * 0.07, box.y + box.height / 2);
   await expect(page.locator('#request-table')).toHaveAttribute('data-open', '0');
+});
+
+test('a 5-hour idle gap is drawn narrow and marked', async ({ page }) => {
+  // SYNTHETIC: three calls from 10:00 (a minute apart), then two from 15:02, in one file: a 5-hour pause.
+  const before = syntheticClaudeCodeSession('synthetic-c', '2026-03-01T10:00:00.000Z', [{ input: 1000, read: 0, write5m: 2000, output: 10 }, { input: 10, read: 3000, write5m: 100, output: 10 }, { input: 10, read: 3100, write5m: 100, output: 10 }]);
+  const after = syntheticClaudeCodeSession('synthetic-d', '2026-03-01T15:02:00.000Z', [{ input: 1000, read: 0, write5m: 2500, output: 10 }, { input: 10, read: 3500, write5m: 100, output: 10 }]);
+  await page.goto('./');
+  await dropFiles(page, [{ name: 'synthetic-idle.jsonl', bytes: Buffer.from(before + after) }]);
+  await expect(page.locator('#request-table')).toHaveAttribute('data-requests', '5');
+  await page.getByRole('tab', { name: 'Timeline' }).click();
+  const chart = page.locator('#panel #timeline-chart');
+  await expect(chart.locator('.tl-gap')).toHaveCount(1);
+  await expect(chart.locator('.tl-gap-label')).toHaveText('idle 5 h');
+  await expect(chart).toHaveAttribute('aria-label', /1 idle gap\(s\) over 15 min drawn narrow/);
+  // 3 active minutes (2 before, 1 after) share 96% of the plot: the pause starts at 2/3 × 0.96 = 0.64 of it and
+  // ends at 0.68, so the 10:02 and 15:02 requests sit 4% of the plot apart, not at its two edges.
+  const xs = await chart.locator('polyline.tl-recorded').evaluateAll((lines) => lines.flatMap((line) => (line.getAttribute('points') ?? '').split(' ').map((p) => Number(p.split(',')[0]))));
+  const left = 64;
+  const plot = 960 - 64 - 16;
+  expect(xs.map((x) => Math.round(((x - left) / plot) * 100))).toEqual([0, 32, 64, 68, 100]);
 });
 
 test('several dropped transcripts fill the Summary tables per day and per model', async ({ page }) => {

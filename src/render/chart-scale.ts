@@ -79,3 +79,12 @@ export function compressedTimeAxis(times: readonly number[], options: TimeAxisOp
   };
   return { at, gaps: gapsMs.map((gap) => ({ ...gap, x: at(gap.from) + share / 2 })) };
 }
+
+/** A pause's length as the Timeline marks it: "47 min", "5 h 2 min", "3 d 4 h". */
+export function durationText(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h${minutes % 60 > 0 ? ` ${minutes % 60} min` : ''}`;
+  return `${Math.floor(hours / 24)} d${hours % 24 > 0 ? ` ${hours % 24} h` : ''}`;
+}

@@ -1,7 +1,7 @@
 // The charts' scales (src/render/chart-scale.ts): round axis maxima, and the time axis that draws idle gaps narrow.
 // Times are SYNTHETIC, chosen so the positions can be worked out by hand.
 import { describe, expect, it } from 'vitest';
-import { compressedTimeAxis, niceMax } from '../../src/render/chart-scale.ts';
+import { compressedTimeAxis, durationText, niceMax } from '../../src/render/chart-scale.ts';
 
 const MIN = 60_000;
 
@@ -48,5 +48,11 @@ describe('compressedTimeAxis', () => {
   it('places one time in the middle, and no time without failing', () => {
     expect(compressedTimeAxis([5], { idleMs: 1, gapShare: 0.1 }).at(5)).toBe(0.5);
     expect(compressedTimeAxis([], { idleMs: 1, gapShare: 0.1 }).gaps).toEqual([]);
+  });
+});
+
+describe('durationText', () => {
+  it('says minutes, hours and minutes, or days and hours', () => {
+    expect([16 * MIN, 60 * MIN, 302 * MIN, 47 * 60 * MIN + 59 * MIN, 76 * 60 * MIN, 48 * 60 * MIN].map(durationText)).toEqual(['16 min', '1 h', '5 h 2 min', '47 h 59 min', '3 d 4 h', '2 d']);
   });
 });

@@ -1,5 +1,6 @@
 // The Timeline panel: prompt tokens and cache reads per request over time, as an inline SVG (no chart library),
-// with compactions marked (recorded by the log, or a shrink below 90% of the request it continues:
+// three series by default (the legend's checkboxes add the others), idle gaps over 15 minutes drawn narrow and
+// marked, compactions marked (recorded by the log, or a shrink below 90% of the request it continues:
 // cache/predecessors.ts) and, where the log recorded usage, the provider's figures beside the reconstruction and
 // the simulation. Clicking the chart selects the nearest request. Under it: the observed-vs-simulated figures
 // (docs/transcripts.md).
@@ -10,14 +11,24 @@ import type { TranscriptsAnswer } from '../../worker/handlers/transcripts.ts';
 import { el } from '../dom.ts';
 import { formatCount, formatUsd } from '../../render/format.ts';
 import { askOrShowError } from './ask.ts';
+import { svg } from '../charts/svg.ts';
+import { compressedTimeAxis, durationText, type IdleGap } from '../../render/chart-scale.ts';
 import type { Panel, PanelContext } from './types.ts';
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
-const WIDTH = 960;
-const HEIGHT = 280;
+/** The chart's drawing size: the panel's width (so labels keep their size on a phone), at most 960 × 280. */
+interface Frame {
+  width: number;
+  height: number;
+  plotW: number;
+  plotH: number;
+}
 const MARGIN = { left: 64, right: 16, top: 12, bottom: 30 };
-const PLOT_W = WIDTH - MARGIN.left - MARGIN.right;
-const PLOT_H = HEIGHT - MARGIN.top - MARGIN.bottom;
+
+function frameOf(available: number): Frame {
+  const width = Math.round(Math.min(960, Math.max(320, available > 0 ? available : 960)));
+  const height = Math.round(Math.max(200, (280 * width) / 960));
+  return { width, height, plotW: width - MARGIN.left - MARGIN.right, plotH: height - MARGIN.top - MARGIN.bottom };
+}
 /** Rows in the per-request table under the chart. */
 const MAX_TABLE_ROWS = 100;
 
@@ -36,30 +47,44 @@ const SERIES: readonly Series[] = [
   { key: 'optimized-read', label: 'Simulated cache read (tail breakpoints)', value: (p) => p.optimizedRead },
 ];
 
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>, children: readonly (SVGElement | string)[] = []): SVGElementTagNameMap[K] {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
-  for (const child of children) node.append(typeof child === 'string' ? document.createTextNode(child) : child);
-  return node;
+/** A pause between requests longer than this is drawn narrow (beyond the 5-minute cache TTL, well past a turn). */
+const IDLE_MS = 15 * 60_000;
+/** The share of the plot each idle gap takes, whatever its length. */
+const GAP_SHARE = 0.04;
+
+interface XScale {
+  x: (point: TimelinePoint) => number;
+  gaps: IdleGap[];
 }
 
-/** x of every point: its time when every request has one, else its order. */
-function xScale(timeline: Timeline): (point: TimelinePoint) => number {
+/** x of every point: its time when every request has one (idle gaps compressed), else its order. */
+function xScale(timeline: Timeline, f: Frame): XScale {
   const points = timeline.points;
   if (timeline.timed) {
-    // Loops, not Math.min(...array): spreading 100,000 values overflows the call stack.
-    let min = Infinity;
-    let maxTime = -Infinity;
-    for (const p of points) {
-      const t = p.timestamp ?? 0;
-      if (t < min) min = t;
-      if (t > maxTime) maxTime = t;
-    }
-    const span = Math.max(1, maxTime - min);
-    return (p) => MARGIN.left + (((p.timestamp ?? min) - min) / span) * PLOT_W;
+    const axis = compressedTimeAxis(
+      points.map((p) => p.timestamp ?? 0),
+      { idleMs: IDLE_MS, gapShare: GAP_SHARE },
+    );
+    return { x: (p) => MARGIN.left + axis.at(p.timestamp ?? 0) * f.plotW, gaps: axis.gaps };
   }
   const span = Math.max(1, points.length - 1);
-  return (p) => MARGIN.left + (points.length === 1 ? PLOT_W / 2 : (p.request / span) * PLOT_W);
+  return { x: (p) => MARGIN.left + (points.length === 1 ? f.plotW / 2 : (p.request / span) * f.plotW), gaps: [] };
+}
+
+/** Each idle gap: a narrow band across the plot with a break on the axis, named with its length. */
+function gapMarks(gaps: readonly IdleGap[], f: Frame): SVGElement[] {
+  const base = MARGIN.top + f.plotH;
+  return gaps.map((gap) => {
+    const cx = MARGIN.left + gap.x * f.plotW;
+    const w = Math.max(4, GAP_SHARE * f.plotW * 0.6);
+    const text = `idle ${durationText(gap.to - gap.from)}`;
+    return svg('g', { class: 'tl-gap' }, [
+      svg('title', {}, [`${text}: ${timeLabel(gap.from)} to ${timeLabel(gap.to)} UTC, drawn narrow`]),
+      svg('rect', { x: (cx - w / 2).toFixed(1), y: MARGIN.top, width: w.toFixed(1), height: f.plotH, class: 'tl-gap-band' }),
+      svg('path', { d: `M${(cx - 4).toFixed(1)},${base + 5} l3,-10 M${(cx + 1).toFixed(1)},${base + 5} l3,-10`, class: 'tl-gap-break' }),
+      ...(gaps.length <= 12 ? [svg('text', { x: cx.toFixed(1), y: MARGIN.top + 10, class: 'tl-label tl-gap-label', 'text-anchor': 'middle' }, [text])] : []),
+    ]);
+  });
 }
 
 /**
@@ -90,34 +115,37 @@ function seriesPaths(timeline: Timeline, series: Series, x: (p: TimelinePoint) =
 /** Minutes precision, UTC; '' for no time or one outside the Date range (a log can carry any epoch number). */
 const timeLabel = (ms: number | null) => isoTime(ms)?.slice(0, 16).replace('T', ' ') ?? '';
 
-function chart(timeline: Timeline, shown: readonly Series[], ctx: PanelContext): SVGSVGElement {
-  const x = xScale(timeline);
+function chart(timeline: Timeline, shown: readonly Series[], ctx: PanelContext, f: Frame): SVGSVGElement {
+  const scale = xScale(timeline, f);
+  const x = scale.x;
   let max = 1;
   for (const p of timeline.points) for (const s of shown) max = Math.max(max, s.value(p) ?? 0);
-  const y = (v: number) => MARGIN.top + PLOT_H - (v / max) * PLOT_H;
+  const y = (v: number) => MARGIN.top + f.plotH - (v / max) * f.plotH;
   const first = timeline.points[0];
   const last = timeline.points[timeline.points.length - 1];
-  const label = `Prompt tokens and cache reads of ${timeline.points.length} requests${timeline.timed ? ' over time' : ' in order'}; ${timeline.compactions} compaction(s) marked.`;
-  const root = svg('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: 'timeline-chart', role: 'img', 'aria-label': label, id: 'timeline-chart' });
+  const idle = scale.gaps.length > 0 ? ` ${scale.gaps.length} idle gap(s) over ${durationText(IDLE_MS)} drawn narrow.` : '';
+  const label = `Prompt tokens and cache reads of ${timeline.points.length} requests${timeline.timed ? ' over time' : ' in order'}; ${timeline.compactions} compaction(s) marked.${idle}`;
+  const root = svg('svg', { viewBox: `0 0 ${f.width} ${f.height}`, class: 'timeline-chart', role: 'img', 'aria-label': label, id: 'timeline-chart' });
   root.append(
-    svg('line', { x1: MARGIN.left, x2: MARGIN.left + PLOT_W, y1: MARGIN.top + PLOT_H, y2: MARGIN.top + PLOT_H, class: 'tl-axis' }),
-    svg('line', { x1: MARGIN.left, x2: MARGIN.left, y1: MARGIN.top, y2: MARGIN.top + PLOT_H, class: 'tl-axis' }),
+    svg('line', { x1: MARGIN.left, x2: MARGIN.left + f.plotW, y1: MARGIN.top + f.plotH, y2: MARGIN.top + f.plotH, class: 'tl-axis' }),
+    svg('line', { x1: MARGIN.left, x2: MARGIN.left, y1: MARGIN.top, y2: MARGIN.top + f.plotH, class: 'tl-axis' }),
     svg('text', { x: MARGIN.left - 6, y: MARGIN.top + 10, class: 'tl-label', 'text-anchor': 'end' }, [formatCount(max)]),
-    svg('text', { x: MARGIN.left - 6, y: MARGIN.top + PLOT_H, class: 'tl-label', 'text-anchor': 'end' }, ['0']),
+    svg('text', { x: MARGIN.left - 6, y: MARGIN.top + f.plotH, class: 'tl-label', 'text-anchor': 'end' }, ['0']),
   );
   if (first && last) {
     const left = timeline.timed ? timeLabel(first.timestamp) : 'request 1';
     const right = timeline.timed ? timeLabel(last.timestamp) : `request ${last.request + 1}`;
     root.append(
-      svg('text', { x: MARGIN.left, y: HEIGHT - 8, class: 'tl-label' }, [left]),
-      svg('text', { x: MARGIN.left + PLOT_W, y: HEIGHT - 8, class: 'tl-label', 'text-anchor': 'end' }, [right]),
+      svg('text', { x: MARGIN.left, y: f.height - 8, class: 'tl-label' }, [left]),
+      svg('text', { x: MARGIN.left + f.plotW, y: f.height - 8, class: 'tl-label', 'text-anchor': 'end' }, [right]),
     );
   }
+  root.append(...gapMarks(scale.gaps, f));
   for (const point of timeline.points) {
     if (!point.compaction) continue;
     const cx = x(point).toFixed(1);
     root.append(
-      svg('line', { x1: cx, x2: cx, y1: MARGIN.top, y2: MARGIN.top + PLOT_H, class: 'tl-compaction', 'data-request': point.request }, [
+      svg('line', { x1: cx, x2: cx, y1: MARGIN.top, y2: MARGIN.top + f.plotH, class: 'tl-compaction', 'data-request': point.request }, [
         svg('title', {}, [`Request ${point.request + 1}: compaction (context shrank)`]),
       ]),
     );
@@ -125,13 +153,13 @@ function chart(timeline: Timeline, shown: readonly Series[], ctx: PanelContext):
   const selected = timeline.points[ctx.request.index];
   if (selected) {
     const cx = x(selected).toFixed(1);
-    root.append(svg('line', { x1: cx, x2: cx, y1: MARGIN.top, y2: MARGIN.top + PLOT_H, class: 'tl-selected' }));
+    root.append(svg('line', { x1: cx, x2: cx, y1: MARGIN.top, y2: MARGIN.top + f.plotH, class: 'tl-selected' }));
   }
   for (const series of shown) root.append(...seriesPaths(timeline, series, x, y));
   root.addEventListener('click', (event) => {
     const box = root.getBoundingClientRect();
     if (box.width === 0) return;
-    const clickX = ((event.clientX - box.left) / box.width) * WIDTH;
+    const clickX = ((event.clientX - box.left) / box.width) * f.width;
     let nearest: TimelinePoint | null = null;
     for (const point of timeline.points) if (nearest === null || Math.abs(x(point) - clickX) < Math.abs(x(nearest) - clickX)) nearest = point;
     if (nearest !== null) ctx.selectRequest(nearest.request);
@@ -139,15 +167,31 @@ function chart(timeline: Timeline, shown: readonly Series[], ctx: PanelContext):
   return root;
 }
 
-function legend(shown: readonly Series[]): HTMLElement {
-  return el(
-    'ul',
-    { className: 'timeline-legend' },
-    [
-      ...shown.map((s) => el('li', {}, [el('span', { className: `tl-swatch tl-${s.key}`, attrs: { 'aria-hidden': 'true' } }), s.label])),
-      el('li', {}, [el('span', { className: 'tl-swatch tl-compaction-swatch', attrs: { 'aria-hidden': 'true' } }), 'Compaction']),
-    ],
-  );
+/** The series shown by default: three, so the chart stays readable (the legend adds the others). */
+function defaultSeries(available: readonly Series[], hasRecorded: boolean): Set<string> {
+  const keys = hasRecorded ? ['recorded', 'predicted', 'recorded-read'] : ['reconstructed', 'simulated-read', 'optimized-read'];
+  return new Set(available.filter((s) => keys.includes(s.key)).map((s) => s.key));
+}
+
+/** The series the user picked, per analysis, kept while stepping between its requests. */
+const picked = new WeakMap<object, Set<string>>();
+
+function legend(available: readonly Series[], shown: ReadonlySet<string>, onToggle: (key: string, on: boolean) => void): HTMLElement {
+  return el('fieldset', { className: 'timeline-legend' }, [
+    el('legend', { className: 'visually-hidden', text: 'Series shown' }),
+    ...available.map((s) =>
+      el('label', {}, [
+        el('input', {
+          attrs: { type: 'checkbox', 'data-series': s.key, ...(shown.has(s.key) ? { checked: '' } : {}) },
+          on: { change: (event) => onToggle(s.key, (event.target as HTMLInputElement).checked) },
+        }),
+        el('span', { className: `tl-swatch tl-${s.key}`, attrs: { 'aria-hidden': 'true' } }),
+        s.label,
+      ]),
+    ),
+    el('span', { className: 'tl-key' }, [el('span', { className: 'tl-swatch tl-compaction-swatch', attrs: { 'aria-hidden': 'true' } }), 'Compaction']),
+    el('span', { className: 'tl-key' }, [el('span', { className: 'tl-swatch tl-gap-swatch', attrs: { 'aria-hidden': 'true' } }), 'Idle gap, drawn narrow']),
+  ]);
 }
 
 const pct = (value: number | null) => (value === null ? '–' : `${(value * 100).toFixed(1)}%`);
@@ -229,7 +273,14 @@ export const timelinePanel: Panel = {
     if (answer === null) return;
     const { timeline } = answer;
     const hasRecorded = timeline.points.some((p) => p.recordedPrompt !== null);
-    const shown = SERIES.filter((s) => hasRecorded || !['recorded', 'predicted', 'recorded-read'].includes(s.key));
+    const available = SERIES.filter((s) => hasRecorded || !['recorded', 'predicted', 'recorded-read'].includes(s.key));
+    const keys = picked.get(ctx.view) ?? defaultSeries(available, hasRecorded);
+    picked.set(ctx.view, keys);
+    const wrap = el('div', { className: 'timeline-wrap' });
+    // The width the panel gives (less the wrap's border and padding), read once per render.
+    const frame = frameOf(container.clientWidth - 10);
+    const draw = () => wrap.replaceChildren(chart(timeline, available.filter((s) => keys.has(s.key)), ctx, frame));
+    draw();
     const parts: HTMLElement[] = [
       el('h2', { className: 'section-title', text: 'Timeline' }),
       el('p', {
@@ -238,8 +289,12 @@ export const timelinePanel: Panel = {
           ? 'Prompt tokens and cache reads per request, placed by the time each was sent. Click to select a request.'
           : 'Not every request has a timestamp: requests are placed in order. Click to select a request.',
       }),
-      el('div', { className: 'timeline-wrap' }, [chart(timeline, shown, ctx)]),
-      legend(shown),
+      wrap,
+      legend(available, keys, (key, on) => {
+        if (on) keys.add(key);
+        else keys.delete(key);
+        draw();
+      }),
     ];
     if (timeline.compactions > 0) parts.push(el('p', { attrs: { id: 'timeline-compactions' }, text: `${formatCount(timeline.compactions)} compaction(s): recorded by the log, or the context shrank below 90% of the request it continues.` }));
     if (answer.agreement !== null) parts.push(...agreementBlock(answer.agreement, ctx));
