@@ -199,7 +199,7 @@ export type RequestNoteCode =
   | 'missing_message_array'
   /** Top-level content fields of another wire format were present; kept as `other` segments, not dropped. */
   | 'foreign_fields'
-  /** Rebuilt from a provider ctxray does not model (Gemini): tokens estimated, its cache rules and prices not modelled. */
+  /** Rebuilt from a provider ctxray does not model (Gemini): tokens estimated, its cache rules not modelled. */
   | 'provider_not_modelled'
   /**
    * Anthropic `context_management` (server-side compaction, context editing): the prompt billed may not be the

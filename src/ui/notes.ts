@@ -11,7 +11,7 @@ const NOTE_TEXT: Record<string, string> = {
   lone_surrogate: 'Holds text with an unpaired UTF-16 surrogate (a JSON escape such as \\ud800 alone); it is not valid Unicode and is counted as the replacement character U+FFFD.',
   missing_message_array: 'Has no message list for its wire format (messages, or input for Responses); is the chosen format right?',
   foreign_fields: 'Has top-level content fields of another wire format; they are counted as "Other". Is the chosen format right?',
-  provider_not_modelled: "A Gemini (Google) call: its tokens are an estimate, and Google's cache rules and prices are not modelled; the recorded usage is what Google reported.",
+  provider_not_modelled: "A Gemini (Google) call: its tokens are an estimate and Google's cache rules are not modelled (priced at the Gemini model's prices when the table has it); the recorded usage is what Google reported.",
 };
 
 export function noteText(code: string): string {

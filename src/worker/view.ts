@@ -119,6 +119,7 @@ export function buildView(analysis: Analysis): AnalysisView {
     ),
     models: analysis.modelUse.map((use) => ({ ...use, id: nullableLabel(use.id) })),
     pricedOn: analysis.pricedOn,
-    knownModels: MODELS.map((m) => ({ id: m.id, displayName: m.displayName, provider: m.provider })),
+    // The picker groups by API; Gemini rows (Chat-rebuilt, OpenAI cache mechanics) are priced, not offered there.
+    knownModels: MODELS.filter((m) => m.vendor !== 'google').map((m) => ({ id: m.id, displayName: m.displayName, provider: m.provider })),
   };
 }

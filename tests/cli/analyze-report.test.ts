@@ -28,7 +28,8 @@ describe('terminal report', () => {
   it('names the priced model with its id form, the missing model, estimates and errors', async () => {
     const text = renderTerminalReport(await analyzeRead(read(), ['log.jsonl']), { color: false, verbose: false });
     expect(text).toContain('ctxray analyze: 1 file, 2 requests, 1 unreadable record');
-    expect(text).toContain('priced as Claude Haiku 4.5, bedrock id, prices as of 2026-11-10');
+    // `us.` is a regional endpoint: Haiku 4.5 there is billed 10% above the list price (docs/pricing.md).
+    expect(text).toContain('priced as Claude Haiku 4.5, bedrock id, Bedrock regional endpoint, +10%, prices as of 2026-11-10');
     expect(text).toContain('no model named (1 request): not priced; pass --model <id>');
     // 4,000 × 'a': 500 o200k_base tokens × 1.13 (prose) = 565; framing 4 + 3 × 1 message.
     expect(text).toMatch(/#0 line 1\s+us\.anthropic\.claude-haiku-4-5-20251001-v1:0\s+≈572 {2}user ≈565 · overhead ≈7/);

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 // The reader first: it loads the importer registry, which the importer module needs loaded before it.
 import { readRequests } from '../../src/core/input/index.ts';
 import { geminiRecorded } from '../../src/core/formats/gemini-cli.ts';
+import { analyzeInput } from '../../src/core/analysis/analyze.ts';
 
 const enc = (text: string) => new TextEncoder().encode(text);
 const jsonl = (lines: unknown[]) => enc(lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
@@ -42,6 +43,16 @@ describe.skipIf(!present)(present ? 'Gemini CLI sessions (real, ../shared/fixtur
     // user, gemini answer, user
     expect(result.requests[1]!.messageCount).toBe(3);
     expect(result.requests[0]!.recorded).toEqual({ input: 4749, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, output: 532 });
+  });
+
+  it('the file-ops session is priced as Gemini 3 Pro, thinking billed as output', async () => {
+    const name = 'session-2026-01-16T11-01-file-ops-37b7abef.json';
+    const analysis = await analyzeInput([{ name, bytes: new Uint8Array(fs.readFileSync(path.join(dir, name))) }]);
+    expect(analysis.modelUse).toMatchObject([{ id: 'gemini-3-pro', known: true, pricedAs: 'gemini-3-pro-preview', pricedOn: '2026-07-24' }]);
+    // The file's sums (jq over messages[].tokens): input − cached + tool = 25,301, cached 62,117, output + thoughts
+    // 4,355; at 2 / 0.20 / 12 per MTok: (25,301 × 2 + 62,117 × 0.2 + 4,355 × 12) / 1e6 = $0.1152854.
+    expect(analysis.cache!.cost.billed.totals).toMatchObject({ priced: 9, unpriced: 0 });
+    expect(analysis.cache!.cost.billed.totals.total).toBeCloseTo(0.1152854, 10);
   });
 });
 

@@ -3,6 +3,7 @@
 import type { Severity } from '../../core/cache/index.ts';
 import type { InputLimits } from '../../core/input/index.ts';
 import type { WireFormat } from '../../core/model.ts';
+import type { PriceOverrides } from '../../core/pricing/overrides.ts';
 
 export interface AnalyzeArgs {
   inputs: string[];
@@ -26,4 +27,7 @@ export interface AnalyzeArgs {
   folderFiles?: string[];
   /** Work limits raised with --max-records and the like. */
   limits?: Partial<InputLimits>;
+  /** --prices: the file named, and its rates once loaded and validated. */
+  prices?: string;
+  priceOverrides?: PriceOverrides;
 }

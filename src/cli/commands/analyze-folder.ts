@@ -92,6 +92,7 @@ export async function analyzeFolderInputs(args: AnalyzeArgs, run: FolderRun): Pr
         ({ analysis } = await foldSession(folder, inputs, {
           format: args.format,
           model: args.model,
+          prices: args.priceOverrides ?? null,
           usageCalibration: args.usageCalibration !== false,
           signal: run.signal,
           ...(args.limits !== undefined && { limits: args.limits }),

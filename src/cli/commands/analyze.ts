@@ -24,6 +24,7 @@ import { companionFiles, describeFsError, lazyFileStream } from '../fs/folder-in
 import { analyzeFolderInputs, FolderUsageError, hasFolderInput } from './analyze-folder.ts';
 import { jsonTextSafe } from '../terminal-safe.ts';
 import type { AnalyzeArgs } from './analyze-args.ts';
+import { loadPricesFile } from '../prices-file.ts';
 
 export type { AnalyzeArgs } from './analyze-args.ts';
 
@@ -37,6 +38,7 @@ options:
   --format <f>    anthropic | openai-chat | openai-responses | openai | auto (default: auto, per file)
                   (openai = openai-chat)
   --model <id>    price and tokenize every request as this model instead of the one it names
+  --prices <file> negotiated rates (JSON, schema ctxray.prices/1, docs/pricing.md) for the models it names
   --no-usage-calibration
                   keep the plain Claude estimates when the log records usage (by default they are rescaled
                   by the median recorded ÷ estimated prompt of its requests, offline, and the report says so)
@@ -71,7 +73,7 @@ const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
 
 export class UsageError extends Error {}
 
-const VALUE_OPTIONS = new Set(['--format', '--model', '--json', '--html', '--fail-on', ...Object.keys(WORK_LIMIT_FLAGS)]);
+const VALUE_OPTIONS = new Set(['--format', '--model', '--prices', '--json', '--html', '--fail-on', ...Object.keys(WORK_LIMIT_FLAGS)]);
 
 export function parseAnalyzeArgs(argv: readonly string[]): AnalyzeArgs {
   const args: AnalyzeArgs = { inputs: [], format: 'auto', model: null, json: null, force: false, verbose: false, help: false };
@@ -106,6 +108,10 @@ export function parseAnalyzeArgs(argv: readonly string[]): AnalyzeArgs {
       }
       case '--model':
         args.model = value ?? null;
+        break;
+      case '--prices':
+        if (args.prices !== undefined) throw new UsageError('--prices given twice');
+        args.prices = value ?? '';
         break;
       case '--json':
         if (args.json !== null) throw new UsageError('--json given twice');
@@ -260,6 +266,14 @@ export const analyzeCommand: Command = async (argv, io) => {
     return 0;
   }
 
+  if (args.prices !== undefined) {
+    const loaded = loadPricesFile(args.prices, io.cwd);
+    if (!loaded.ok) {
+      io.stderr(`ctxray analyze: ${loaded.message}\n`);
+      return 1;
+    }
+    args.priceOverrides = loaded.prices;
+  }
   const stderrIsTerminal = process.stderr.isTTY === true;
   const showProgress = stderrIsTerminal || args.verbose;
   if (hasFolderInput(args, io)) return analyzeFolderCommand(args, io, showProgress);
@@ -278,6 +292,7 @@ export const analyzeCommand: Command = async (argv, io) => {
     analysis = await analyzeInput(files, {
       format: args.format,
       model: args.model,
+      prices: args.priceOverrides ?? null,
       signal: cancel.signal,
       ...(args.limits !== undefined && { limits: args.limits }),
       ...(progress !== null && { onProgress: (p: ReadProgress) => progress.update(p) }),

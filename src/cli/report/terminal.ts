@@ -76,9 +76,11 @@ function modelLines(analysis: Analysis, style: Style): string[] {
       lines.push(style.warn(`  model ${use.id} (${count}): unknown model, not priced (no entry in the price table)`));
       continue;
     }
-    const form = resolved?.via === 'api' ? '' : `, ${resolved?.via ?? ''} id`;
+    const form = resolved?.via === 'api' || !resolved?.via ? '' : `, ${resolved.via} id`;
+    const route = resolved?.routeNote === undefined ? '' : `, ${resolved.routeNote}`;
     const from = resolved?.source === 'override' ? ' (--model)' : '';
-    lines.push(`  model ${use.id}${from} (${count}): priced as ${pricing.displayName}${form}, prices as of ${analysis.pricedOn}`);
+    const dated = resolved?.priceSource ? `rates from ${resolved.priceSource.source} (--prices), dated ${resolved.priceSource.pricedOn}` : `prices as of ${pricing.pricedOn}`;
+    lines.push(`  model ${use.id}${from} (${count}): priced as ${pricing.displayName}${form}${route}, ${dated}`);
   }
   return lines;
 }

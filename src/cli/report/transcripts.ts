@@ -166,9 +166,9 @@ function renderUnmodelled(analysis: Analysis): string {
   const count = analysis.requests.filter((request) => request.notes.some((n) => n.code === 'provider_not_modelled')).length;
   if (count === 0) return '';
   return (
-    `\n${number.format(count)} request${count === 1 ? ' is a Gemini (Google) call' : 's are Gemini (Google) calls'}: Google's cache rules and prices are NOT modelled.\n` +
-    "  The recorded usage below is what Google reported; token counts are OpenAI-tokenizer estimates, the simulated cache\n" +
-    "  follows OpenAI's rules, not Google's, and nothing is priced.\n"
+    `\n${number.format(count)} request${count === 1 ? ' is a Gemini (Google) call' : 's are Gemini (Google) calls'}: Google's cache rules are NOT modelled.\n` +
+    "  The recorded usage below is what Google reported, priced at the Gemini model's prices (thinking as output) when the\n" +
+    "  table has it; token counts are OpenAI-tokenizer estimates and the simulated cache follows OpenAI's prefix matching.\n"
   );
 }
 

@@ -7,13 +7,16 @@ import { withCacheAnalysis } from './attach.ts';
 import { TokenCounter } from '../tokens/counter.ts';
 import { modelUseOf, resolveModel } from './models.ts';
 import { addRequest, emptyTotals } from './totals.ts';
-import type { Analysis, AnalysisFile } from './types.ts';
+import type { PriceOverrides } from '../pricing/overrides.ts';
+import type { Analysis, AnalysisFile, ResolvedModel } from './types.ts';
 import { GENERATED_BY } from './version.ts';
 
 export interface AnalyzeOptions {
   format?: WireFormat | 'auto';
   /** Price and tokenize every request as this model id instead of the one it names. */
   model?: string | null;
+  /** Negotiated rates (`--prices`), validated: they replace the table's for the models they name. */
+  prices?: PriceOverrides | null;
   signal?: AbortSignal;
   onProgress?: (progress: ReadProgress) => void;
   /** Lower input limits than the defaults (the web worker's tab holds far less than the CLI's process). */
@@ -45,9 +48,11 @@ export async function analyzeInput(files: InputFile[], options: AnalyzeOptions =
 /** The analysis of requests already read (the pure half of analyzeInput; tests build ReadResults by hand). */
 export async function analyzeRead(read: ReadResult, fileNames: readonly string[], options: AnalyzeOptions = {}): Promise<Analysis> {
   const override = options.model === undefined || options.model === '' ? null : options.model;
-  const models = read.requests.map((request) => resolveModel(request, override));
+  const models = read.requests.map((request) => resolveModel(request, override, options.prices ?? null));
+  // Tokenized as the model the id resolves to (`anthropic/claude-opus-4.7` counts as claude-opus-4-7).
+  const tokenizeAs = (model: ResolvedModel | undefined): string | null => model?.pricing?.id ?? model?.id ?? null;
   const counter = new TokenCounter();
-  await counter.prepare(read.requests, (request) => models[request.index]?.id ?? request.model);
+  await counter.prepare(read.requests, (request) => tokenizeAs(models[request.index]) ?? request.model);
 
   const files: AnalysisFile[] = fileNames.map((name, i) => {
     const summary = read.files[i];
@@ -66,7 +71,7 @@ export async function analyzeRead(read: ReadResult, fileNames: readonly string[]
   const totals = emptyTotals();
   const tokens = read.requests.map((request, i) => {
     if (i % ABORT_CHECK_INTERVAL === 0) options.signal?.throwIfAborted();
-    const counted = counter.count(request, models[i]?.id ?? null);
+    const counted = counter.count(request, tokenizeAs(models[i]));
     addRequest(totals, counted);
     const file = files[request.file];
     if (file) addRequest(file.totals, counted);

@@ -1,13 +1,22 @@
 // Resolves the model that prices each request: the override when given, else the id the request names.
+// With --prices, a model the file names is priced at the file's rates, dated by the file.
 import type { ParsedRequest } from '../model.ts';
 import { lookupModel } from '../pricing/lookup.ts';
+import { overrideFor, type PriceOverrides } from '../pricing/overrides.ts';
 import type { ModelUse, ResolvedModel } from './types.ts';
 
-export function resolveModel(request: ParsedRequest, override: string | null): ResolvedModel {
+export function resolveModel(request: ParsedRequest, override: string | null, prices: PriceOverrides | null = null): ResolvedModel {
   const id = override ?? request.model;
   if (id === null || id === '') return { id: null, source: 'none', pricing: null, via: null };
   const match = lookupModel(id);
-  return { id, source: override === null ? 'request' : 'override', pricing: match?.pricing ?? null, via: match?.via ?? null };
+  const source = override === null ? 'request' : 'override';
+  const negotiated = prices === null ? null : overrideFor(prices, id, match?.pricing ?? null);
+  if (negotiated !== null) {
+    return { id, source, pricing: negotiated, via: match?.via ?? null, priceSource: { source: prices!.source, pricedOn: prices!.pricedOn } };
+  }
+  const resolved: ResolvedModel = { id, source, pricing: match?.pricing ?? null, via: match?.via ?? null };
+  if (match?.routeNote) resolved.routeNote = match.routeNote;
+  return resolved;
 }
 
 /** Each distinct model id with its request count, in first-seen order. */
@@ -16,7 +25,15 @@ export function modelUseOf(models: readonly ResolvedModel[]): ModelUse[] {
   for (const model of models) {
     const use = uses.get(model.id);
     if (use) use.requests++;
-    else uses.set(model.id, { id: model.id, requests: 1, known: model.pricing !== null, pricedAs: model.pricing?.id ?? null });
+    else {
+      const use: ModelUse = { id: model.id, requests: 1, known: model.pricing !== null, pricedAs: model.pricing?.id ?? null };
+      if (model.pricing !== null) {
+        use.via = model.via;
+        use.pricedOn = model.priceSource?.pricedOn ?? model.pricing.pricedOn;
+        use.priceSource = model.priceSource === undefined ? 'table' : 'prices-file';
+      }
+      uses.set(model.id, use);
+    }
   }
   return [...uses.values()];
 }

@@ -1,6 +1,7 @@
 // The analysis result: a plain, serializable object graph (it is posted from the worker to the page).
 import type { SessionLink } from '../formats/types.ts';
 import type { Category, ParsedRequest, ReadError, WireFormat } from '../model.ts';
+import type { MatchVia } from '../pricing/lookup.ts';
 import type { PricedModel } from '../pricing/table.ts';
 import type { RequestTokens } from '../tokens/counter.ts';
 import type { Calibration } from '../cache/calibrate.ts';
@@ -14,7 +15,11 @@ export interface ResolvedModel {
   /** Table entry for `id`, or null when the id is unknown (reported, never priced as another model). */
   pricing: PricedModel | null;
   /** How `id` matched the table. */
-  via: 'api' | 'snapshot' | 'bedrock' | 'vertex' | null;
+  via: MatchVia | null;
+  /** What the route changed in the price ("Bedrock regional endpoint, +10%"), when it did. */
+  routeNote?: string;
+  /** Set when `--prices` gave this model's rates: where they come from and their date. */
+  priceSource?: { source: string; pricedOn: string };
 }
 
 export interface TokenTotals {
@@ -52,6 +57,12 @@ export interface ModelUse {
   requests: number;
   known: boolean;
   pricedAs: string | null;
+  /** Priced models only: how the id matched (api, snapshot, bedrock, vertex, openrouter, azure). */
+  via?: MatchVia | null;
+  /** Priced models only: the date of the prices used (the table row's, or the --prices file's). */
+  pricedOn?: string;
+  /** Priced models only: the built-in table or a --prices file. */
+  priceSource?: 'table' | 'prices-file';
 }
 
 export interface Analysis {

@@ -9,7 +9,7 @@
 // `{$rewindTo: id}`, which drops that message and all after it from the history (calls already made stay
 // requests: they were sent and billed). There is no Gemini wire format here: requests are rebuilt as Chat
 // Completions bodies so every segment is counted (an OpenAI-tokenizer estimate for a Gemini model); Google's cache
-// rules and prices are not modelled, and each request says so. The system prompt and tools are not recorded.
+// rules are not modelled, and each request says so; the Gemini model's prices are (pricing/gemini.ts). The system prompt and tools are not recorded.
 
 import type { ParsedRequest, ReadError, RecordedUsage } from '../model.ts';
 import { isObject, numberField, stringField, type JsonObject } from '../input/json-value.ts';

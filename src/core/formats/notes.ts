@@ -21,7 +21,7 @@ const NOTE_MESSAGES: Record<RequestNote['code'], string> = {
   foreign_fields:
     'the body has top-level content fields of another wire format; they are counted as "other" segments, not read as messages; check --format',
   provider_not_modelled:
-    "a Gemini (Google) call rebuilt as Chat Completions: its tokens are estimated with an OpenAI tokenizer, and Google's cache rules and prices are not modelled (the recorded usage is the actual; any simulated cache beside it follows OpenAI's rules, not Google's)",
+    "a Gemini (Google) call rebuilt as Chat Completions: its tokens are estimated with an OpenAI tokenizer and Google's cache rules are not modelled (the recorded usage is the actual, priced at the Gemini model's prices when the table has it; any simulated cache beside it follows OpenAI's prefix matching with the model's minimum, not Google's rules)",
 };
 
 export function note(code: RequestNote['code']): RequestNote {

@@ -1,15 +1,22 @@
-// Model id → priced model. Accepts the API id, dated snapshots, Bedrock ids (with or without a geo prefix and
-// `-v1:0` suffix) and Vertex `@date` ids. Anything else is unknown: the caller reports it, nothing is guessed.
+// Model id → priced model. Accepts the API id, dated snapshots, Bedrock ids (with or without a geo or `global.`
+// prefix, a `-v1:0` suffix, an ARN or a LiteLLM `bedrock/converse/` route), Vertex `@date` ids, OpenRouter /
+// LiteLLM `vendor/model` ids and Azure `azure/` ids (routes.ts peels them). Anything else is unknown: the caller
+// reports it, nothing is guessed. A route whose published price differs prices at that route's price: Bedrock
+// regional endpoints bill Claude 4.5 and later 10% above the global one.
+import { BEDROCK_REGIONAL_FACTOR, dashedClaudeId, peelRoute } from './routes.ts';
 import { MODELS, type PricedModel } from './table.ts';
 import type { ModelMatch } from './types.ts';
+
+export type MatchVia = 'api' | 'snapshot' | 'bedrock' | 'vertex' | 'openrouter' | 'azure';
 
 export interface PricedMatch extends ModelMatch {
   pricing: PricedModel;
   /** Which id form matched; reports say "priced as X (Bedrock id)". */
-  via: 'api' | 'snapshot' | 'bedrock' | 'vertex';
+  via: MatchVia;
+  /** What the route changed in the price, for reports ("Bedrock regional endpoint, +10%"), or null. */
+  routeNote: string | null;
 }
 
-const BEDROCK_GEO = /^(?:us|eu|apac|global)\./;
 const BEDROCK_VERSION = /-v\d+(?::\d+)?$/;
 
 interface Index {
@@ -36,29 +43,70 @@ function index(): Index {
   return cachedIndex;
 }
 
-/** The priced model an id names, or null when the table has no entry for it. */
-export function lookupModel(requestedId: string): PricedMatch | null {
-  const id = requestedId.trim().toLowerCase();
-  if (id === '') return null;
+type BareMatch = { pricing: PricedModel; via: 'api' | 'snapshot' | 'bedrock' | 'vertex' };
+
+/** A bare id (no route wrapper) against the table. */
+function matchBare(id: string): BareMatch | null {
   const { api, snapshot, bedrock, vertex } = index();
   const direct = api.get(id);
-  if (direct) return { pricing: direct, requestedId, via: 'api' };
+  if (direct) return { pricing: direct, via: 'api' };
   const dated = snapshot.get(id);
-  if (dated) return { pricing: dated, requestedId, via: 'snapshot' };
+  if (dated) return { pricing: dated, via: 'snapshot' };
   if (id.includes('@')) {
     const viaVertex = vertex.get(id);
-    return viaVertex ? { pricing: viaVertex, requestedId, via: 'vertex' } : null;
+    return viaVertex ? { pricing: viaVertex, via: 'vertex' } : null;
   }
-  const withoutGeo = id.replace(BEDROCK_GEO, '');
-  if (withoutGeo.startsWith('anthropic.')) {
-    const base = withoutGeo.replace(BEDROCK_VERSION, '');
+  if (id.startsWith('anthropic.')) {
+    const base = id.replace(BEDROCK_VERSION, '');
     const listed = bedrock.get(base);
-    if (listed) return { pricing: listed, requestedId, via: 'bedrock' };
+    if (listed) return { pricing: listed, via: 'bedrock' };
     // Since Claude 4.7, Bedrock ids are `anthropic.` + the API id with no date.
     const undated = api.get(base.slice('anthropic.'.length));
-    if (undated && undated.provider === 'anthropic') return { pricing: undated, requestedId, via: 'bedrock' };
+    if (undated && undated.vendor === 'anthropic') return { pricing: undated, via: 'bedrock' };
   }
   return null;
+}
+
+const regionalCopies = new Map<string, PricedModel>();
+
+/** The model at Bedrock's regional-endpoint price: every rate, tiers included, × the premium. */
+function atRegionalPrice(model: PricedModel): PricedModel {
+  let copy = regionalCopies.get(model.id);
+  if (copy === undefined) {
+    const scale = (price: number): number => Math.round(price * BEDROCK_REGIONAL_FACTOR * 1e6) / 1e6;
+    const orNull = (price: number | null): number | null => (price === null ? null : scale(price));
+    const tier = model.longPromptTier;
+    copy = {
+      ...model,
+      input: scale(model.input),
+      output: scale(model.output),
+      cacheRead: scale(model.cacheRead),
+      cacheWrite5m: orNull(model.cacheWrite5m),
+      cacheWrite1h: orNull(model.cacheWrite1h),
+      longPromptTier: tier && { ...tier, input: scale(tier.input), output: scale(tier.output), cacheRead: scale(tier.cacheRead), cacheWrite5m: scale(tier.cacheWrite5m), cacheWrite1h: scale(tier.cacheWrite1h) },
+      cacheReadBefore: model.cacheReadBefore && { ...model.cacheReadBefore, cacheRead: scale(model.cacheReadBefore.cacheRead) },
+    };
+    regionalCopies.set(model.id, copy);
+  }
+  return copy;
+}
+
+/** The priced model an id names, or null when the table has no entry for it. */
+export function lookupModel(requestedId: string): PricedMatch | null {
+  const peeled = peelRoute(requestedId);
+  if (peeled.bare === '') return null;
+  const dashed = dashedClaudeId(peeled.bare);
+  const match = matchBare(peeled.bare) ?? (peeled.route === 'openrouter' && dashed !== null ? matchBare(dashed) : null);
+  if (match === null) return null;
+  if (peeled.route === 'bedrock' && match.via !== 'vertex') {
+    // An in-Region id (no prefix) and a geographic profile are regional endpoints; `global.` is the list price.
+    if (peeled.geo !== 'global' && match.pricing.bedrockRegionalPremium) {
+      return { pricing: atRegionalPrice(match.pricing), requestedId, via: 'bedrock', routeNote: 'Bedrock regional endpoint, +10%' };
+    }
+    return { pricing: match.pricing, requestedId, via: 'bedrock', routeNote: null };
+  }
+  const via = peeled.route === 'openrouter' || peeled.route === 'azure' ? peeled.route : match.via;
+  return { pricing: match.pricing, requestedId, via, routeNote: null };
 }
 
 /**

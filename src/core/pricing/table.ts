@@ -1,44 +1,12 @@
 // The dated price and cache-rule table. Every figure comes from the provider reference
 // (docs/pricing.md names the sources); an id that is not here is reported as unknown, never guessed.
-import type { ModelPricing } from './types.ts';
+import { GEMINI_MODELS } from './gemini.ts';
+import type { LongContextModifier, PricedModel } from './types.ts';
+
+export type { LongContextModifier, LongPromptTier, PricedModel } from './types.ts';
 
 /** The date the figures below were checked against the providers' pages. */
 export const PRICED_ON = '2026-11-10';
-
-/** Extra fields beyond the shared ModelPricing interface: tiers and modifiers some models have. */
-export interface PricedModel extends ModelPricing {
-  /** Other exact ids that name this model (dated snapshots); Bedrock/Vertex forms are derived in lookup.ts. */
-  aliases: readonly string[];
-  /** Vertex AI `@date` id when the model predates Vertex using the API id (pre-4.6 Claude). */
-  vertexId: string | null;
-  /** Bedrock base id (without geo prefix) when it is not `anthropic.<api id>`. */
-  bedrockId: string | null;
-  /** A higher tier applied to the whole request once the prompt passes `aboveTokens` (Haiku 5.5 >100K). */
-  longPromptTier: LongPromptTier | null;
-  /**
-   * OpenAI long-context modifier: above `aboveTokens` input tokens, input and cache rates are multiplied by
-   * `inputFactor` and output by `outputFactor`, for the whole request (GPT-6.x, gpt-5.6-sol).
-   */
-  longContextModifier: LongContextModifier | null;
-  /** Cache-read price in effect before a dated price change, when one is documented. */
-  cacheReadBefore: { date: string; cacheRead: number } | null;
-}
-
-export interface LongPromptTier {
-  /** Prompt = input + cache reads + cache writes, strictly greater than this. */
-  aboveTokens: number;
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite5m: number;
-  cacheWrite1h: number;
-}
-
-export interface LongContextModifier {
-  aboveTokens: number;
-  inputFactor: number;
-  outputFactor: number;
-}
 
 type ClaudeRow = [
   id: string,
@@ -47,6 +15,9 @@ type ClaudeRow = [
   minCacheableTokens: number,
   extra?: Partial<Pick<PricedModel, 'aliases' | 'vertexId' | 'bedrockId' | 'longPromptTier' | 'cacheReadBefore'>>,
 ];
+
+/** Claude models released with Bedrock's global/regional endpoint split (Anthropic's pricing page, [AP]). */
+const REGIONAL_PREMIUM_BEFORE_4_5 = new Set(['claude-opus-4-1', 'claude-opus-4-0', 'claude-sonnet-4-0', 'claude-3-5-haiku', 'claude-3-7-sonnet', 'claude-3-haiku', 'claude-3-opus']);
 
 // [AP] table §2 of the reference; minimum cacheable lengths from [AC]/[SK].
 const CLAUDE_ROWS: ClaudeRow[] = [
@@ -153,8 +124,11 @@ type OpenAIRow = [
   id: string,
   displayName: string,
   prices: [input: number, cachedInput: number, cacheWrite: number | null, output: number],
-  extra?: Partial<Pick<PricedModel, 'aliases' | 'longContextModifier' | 'tokenizer'>>,
+  extra?: Partial<Pick<PricedModel, 'aliases' | 'longContextModifier' | 'tokenizer' | 'pricedOn'>>,
 ];
+
+/** Rows read on 2026-12-01 from the sources docs/pricing.md names; the rest of the table keeps PRICED_ON. */
+const READ_2026_12_01 = { pricedOn: '2026-12-01' };
 
 // Reference §3: GPT-5.6 and later bill cache writes, round cached tokens to 1 and take explicit breakpoints.
 const LONG_CONTEXT_272K: LongContextModifier = { aboveTokens: 272_000, inputFactor: 2, outputFactor: 1.5 };
@@ -175,12 +149,12 @@ const OPENAI_ROWS: OpenAIRow[] = [
   ['gpt-5.4-mini', 'GPT-5.4 mini', [0.75, 0.075, null, 4.5]],
   ['gpt-5.2', 'GPT-5.2', [1.75, 0.175, null, 14]],
   // The Codex models and gpt-5-nano (docs/pricing.md names each row's source and its date).
-  ['gpt-5.3-codex', 'GPT-5.3-Codex', [1.75, 0.175, null, 14]],
-  ['gpt-5.2-codex', 'GPT-5.2-Codex', [1.75, 0.175, null, 14]],
-  ['gpt-5.1-codex-max', 'GPT-5.1-Codex-Max', [1.25, 0.125, null, 10]],
-  ['gpt-5.1-codex', 'GPT-5.1-Codex', [1.25, 0.125, null, 10]],
-  ['gpt-5-codex', 'GPT-5-Codex', [1.25, 0.125, null, 10]],
-  ['gpt-5-nano', 'GPT-5 nano', [0.05, 0.005, null, 0.4], { aliases: ['gpt-5-nano-2025-08-07'] }],
+  ['gpt-5.3-codex', 'GPT-5.3-Codex', [1.75, 0.175, null, 14], READ_2026_12_01],
+  ['gpt-5.2-codex', 'GPT-5.2-Codex', [1.75, 0.175, null, 14], READ_2026_12_01],
+  ['gpt-5.1-codex-max', 'GPT-5.1-Codex-Max', [1.25, 0.125, null, 10], READ_2026_12_01],
+  ['gpt-5.1-codex', 'GPT-5.1-Codex', [1.25, 0.125, null, 10], READ_2026_12_01],
+  ['gpt-5-codex', 'GPT-5-Codex', [1.25, 0.125, null, 10], READ_2026_12_01],
+  ['gpt-5-nano', 'GPT-5 nano', [0.05, 0.005, null, 0.4], { aliases: ['gpt-5-nano-2025-08-07'], ...READ_2026_12_01 }],
   ['gpt-5', 'GPT-5', [1.25, 0.125, null, 10], { aliases: ['gpt-5-2025-08-07'] }],
   ['gpt-5-mini', 'GPT-5 mini', [0.25, 0.025, null, 2], { aliases: ['gpt-5-mini-2025-08-07'] }],
   ['gpt-4.1', 'GPT-4.1', [2, 0.5, null, 8], { aliases: ['gpt-4.1-2025-04-14'] }],
@@ -219,6 +193,9 @@ function claudeModel(row: ClaudeRow): PricedModel {
     longPromptTier: extra.longPromptTier ?? null,
     longContextModifier: null,
     cacheReadBefore: extra.cacheReadBefore ?? null,
+    vendor: 'anthropic',
+    pricedOn: PRICED_ON,
+    bedrockRegionalPremium: !REGIONAL_PREMIUM_BEFORE_4_5.has(id),
   };
 }
 
@@ -244,8 +221,11 @@ function openaiModel(row: OpenAIRow): PricedModel {
     longPromptTier: null,
     longContextModifier: extra.longContextModifier ?? null,
     cacheReadBefore: null,
+    vendor: 'openai',
+    pricedOn: extra.pricedOn ?? PRICED_ON,
+    bedrockRegionalPremium: false,
   };
 }
 
 /** Every priced model. */
-export const MODELS: readonly PricedModel[] = [...CLAUDE_ROWS.map(claudeModel), ...OPENAI_ROWS.map(openaiModel)];
+export const MODELS: readonly PricedModel[] = [...CLAUDE_ROWS.map(claudeModel), ...OPENAI_ROWS.map(openaiModel), ...GEMINI_MODELS];

@@ -27,3 +27,47 @@ export interface ModelMatch {
   /** The id as written in the request (snapshot, Bedrock or Vertex form). */
   requestedId: string;
 }
+
+/** Extra fields beyond the shared ModelPricing interface: tiers and modifiers some models have. */
+export interface PricedModel extends ModelPricing {
+  /** Other exact ids that name this model (dated snapshots); Bedrock/Vertex forms are derived in lookup.ts. */
+  aliases: readonly string[];
+  /** Vertex AI `@date` id when the model predates Vertex using the API id (pre-4.6 Claude). */
+  vertexId: string | null;
+  /** Bedrock base id (without geo prefix) when it is not `anthropic.<api id>`. */
+  bedrockId: string | null;
+  /** A higher tier applied to the whole request once the prompt passes `aboveTokens` (Haiku 5.5 >100K). */
+  longPromptTier: LongPromptTier | null;
+  /**
+   * OpenAI long-context modifier: above `aboveTokens` input tokens, input and cache rates are multiplied by
+   * `inputFactor` and output by `outputFactor`, for the whole request (GPT-6.x, gpt-5.6-sol).
+   */
+  longContextModifier: LongContextModifier | null;
+  /** Cache-read price in effect before a dated price change, when one is documented. */
+  cacheReadBefore: { date: string; cacheRead: number } | null;
+  /** Who makes the model (Gemini rows use OpenAI-family cache mechanics, `provider`, but are Google's). */
+  vendor: 'anthropic' | 'openai' | 'google';
+  /** The date this row's prices were read from its source (docs/pricing.md). */
+  pricedOn: string;
+  /**
+   * Bedrock bills this model 10% more on a regional endpoint (an in-Region id or a geographic `us.`/`eu.`/…
+   * inference profile) than on the `global.` profile: Claude Sonnet 4.5, Haiku 4.5, Opus 4.5 and later.
+   */
+  bedrockRegionalPremium: boolean;
+}
+
+export interface LongPromptTier {
+  /** Prompt = input + cache reads + cache writes, strictly greater than this. */
+  aboveTokens: number;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite5m: number;
+  cacheWrite1h: number;
+}
+
+export interface LongContextModifier {
+  aboveTokens: number;
+  inputFactor: number;
+  outputFactor: number;
+}
