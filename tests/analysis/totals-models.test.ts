@@ -11,6 +11,7 @@ function counted(total: number, overhead: number, exact: boolean, byCategory: Re
     segments: [],
     overhead: { framing: overhead, toolsPreamble: 0, toolUseSystem: 0 },
     overheadTotal: overhead,
+    framing: [],
     total,
     exact,
     byCategory,

@@ -48,7 +48,7 @@ describe('cache-table worker query', () => {
     { blocks: [{ id: 'sys', tokens: 2000, category: 'system', marker: '5m' }] },
   ]);
   const pricingOf = pricingByModel(built.requests);
-  const analysis = { ...built, files: [], models: built.requests.map((_, i) => ({ pricing: pricingOf(i) })) };
+  const analysis = { ...built, tokens: [], files: [], models: built.requests.map((_, i) => ({ pricing: pricingOf(i) })) };
 
   it('simulates from the analysis when it has no cache section, and reuses the section when it has one', () => {
     const fresh = cacheTableQuery({ requests: built.requests, sections: {}, analysis, inputs: [] });

@@ -57,6 +57,7 @@ function tokensOf(r: ParsedRequest, perSegment: number): RequestTokens {
     segments,
     overhead: { framing: 3, toolsPreamble: 0, toolUseSystem: 0 },
     overheadTotal: 3,
+    framing: [],
     total: perSegment * segments.length + 3,
     exact: false,
     byCategory,

@@ -15,6 +15,7 @@ export function cacheInputOf(analysis: Analysis): CacheAnalysisInput {
     requests: analysis.requests,
     segmentTokens: analysis.segmentTokens,
     overheadTokens: analysis.overheadTokens,
+    framingTokens: analysis.tokens.map((t) => t.framing),
     pricingOf: (i) => analysis.models[i]?.pricing ?? null,
     // A transcript records what was said, not where the agent put cache_control.
     breakpointsUnknown: (i) => analysis.files[analysis.requests[i]?.file ?? -1]?.envelope === 'transcript',

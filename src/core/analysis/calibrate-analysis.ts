@@ -16,6 +16,7 @@ function scaleRequestTokens(request: ParsedRequest, tokens: RequestTokens, facto
     toolUseSystem: Math.round(tokens.overhead.toolUseSystem * factor),
   };
   const overheadTotal = overhead.framing + overhead.toolsPreamble + overhead.toolUseSystem;
+  const framing = scaledFraming(tokens, factor);
   const byCategory: Partial<Record<Category, number>> = {};
   let segmentSum = 0;
   segments.forEach((t, i) => {
@@ -23,7 +24,25 @@ function scaleRequestTokens(request: ParsedRequest, tokens: RequestTokens, facto
     byCategory[category] = (byCategory[category] ?? 0) + t;
     segmentSum += t;
   });
-  return { ...tokens, segments, overhead, overheadTotal, total: segmentSum + overheadTotal, byCategory };
+  return { ...tokens, segments, overhead, overheadTotal, framing, total: segmentSum + overheadTotal, byCategory };
+}
+
+/**
+ * The framing each block carries, scaled by rounding its running sum (from the framing before the first block), so
+ * the parts still add up to the rounded `overhead.framing` and a block's share depends only on the blocks before it.
+ */
+function scaledFraming(tokens: RequestTokens, factor: number): number[] {
+  let attributed = 0;
+  for (const part of tokens.framing) attributed += part;
+  let running = tokens.overhead.framing - attributed;
+  let previous = Math.round(running * factor);
+  return tokens.framing.map((part) => {
+    running += part;
+    const rounded = Math.round(running * factor);
+    const scaled = rounded - previous;
+    previous = rounded;
+    return scaled;
+  });
 }
 
 /** The analysis with Claude estimates rescaled by `calibration.factor`; the input analysis is not changed. */

@@ -10,7 +10,7 @@ import { LOOKBACK_POSITIONS, MAX_BREAKPOINTS } from './anthropic.ts';
 import { setupSegmentIndices, type Conversations } from './conversations.ts';
 import type { NearDuplicateGroup } from './near-duplicates.ts';
 import { canonicalJson, normalizeVolatile } from './normalize.ts';
-import { comparePrefix } from './prefix.ts';
+import { comparePrefix, prefixTokensThrough } from './prefix.ts';
 import type { TtlWhatIf } from './misses.ts';
 import type { CostComparison, RequestCacheResult, SimulationEventCode } from './types.ts';
 import { formatCount, formatFraction, formatUsd } from '../text/format.ts';
@@ -88,6 +88,8 @@ export interface FindingsInput {
   /** Per request, tokens of each segment, aligned with `segments`. */
   segmentTokens: readonly (readonly number[])[];
   overheadTokens: readonly number[];
+  /** Per request, the overhead each segment carries (SimulationInput `framingTokens`). */
+  framingTokens?: readonly (readonly number[])[];
   pricingOf: (requestIndex: number) => ModelPricing | null;
   /** The actual and optimized simulations with their costs (H7b's costScenarios). */
   costs: CostComparison;
@@ -319,9 +321,7 @@ function checkModelChange(
 function lostSharedPrefix(input: FindingsInput, older: ParsedRequest, newer: ParsedRequest, r: number): boolean {
   const common = comparePrefix(older.segments, newer.segments).commonSegments;
   if (common === 0) return false;
-  const tokens = input.segmentTokens[r] ?? [];
-  let shared = input.overheadTokens[r] ?? 0;
-  for (let i = 0; i < common; i++) shared += tokens[i] ?? 0;
+  const shared = prefixTokensThrough(input, r, common);
   const minimum = input.pricingOf(r)?.minCacheableTokens ?? 1024;
   return shared >= minimum && (input.costs.actual.simulation.requests[r]?.read ?? 0) < shared;
 }
@@ -346,9 +346,7 @@ function checkBreakpointBeforeChange(
   const { firstChange } = comparePrefix(older.segments, newer.segments);
   if (firstChange === null || firstChange === 0 || firstChange >= newer.segments.length) return;
   if (simulated.breakpoints.some((bp) => bp.segment < firstChange)) return;
-  const tokens = input.segmentTokens[r] ?? [];
-  let stableTokens = input.overheadTokens[r] ?? 0;
-  for (let i = 0; i < firstChange; i++) stableTokens += tokens[i] ?? 0;
+  const stableTokens = prefixTokensThrough(input, r, firstChange);
   const minimum = input.pricingOf(r)?.minCacheableTokens ?? 0;
   if (stableTokens < minimum) return;
   const changed = newer.segments[firstChange]!;

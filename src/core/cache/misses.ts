@@ -10,7 +10,7 @@ import type { Conversations } from './conversations.ts';
 import { priceFigures, type BilledFigures } from './cost.ts';
 import type { InferredFromUsage } from './inferred.ts';
 import { predecessors } from './predecessors.ts';
-import type { PrefixComparison } from './prefix.ts';
+import { prefixTokensThrough, type PrefixComparison } from './prefix.ts';
 import type { CostComparison } from './types.ts';
 
 export const MISS_CAUSES = [
@@ -70,8 +70,10 @@ export interface MissInput {
   conversations: Conversations;
   prefixes: readonly (PrefixComparison | null)[];
   segmentTokens: readonly (readonly number[])[];
-  /** Per request, tokens before the first block, the inferred setup included (what the simulation used). */
+  /** Per request, tokens outside any block, the inferred setup included (what the simulation used). */
   overheadTokens: readonly number[];
+  /** Per request, the overhead each segment carries (SimulationInput `framingTokens`). */
+  framingTokens?: readonly (readonly number[])[];
   pricingOf: (requestIndex: number) => ModelPricing | null;
   cost: CostComparison;
   inferred: InferredFromUsage;
@@ -187,13 +189,8 @@ function couldRead(input: MissInput, prompts: readonly number[], r: number, befo
   const link = input.conversations.kind[r];
   const continued = input.conversations.continues[r];
   if (link === 'continues' && continued === before) return cachedOf(input, prompts, before);
-  const overhead = input.overheadTokens[r] ?? 0;
   const prefix = input.conversations.continues[r] === before ? input.prefixes[r] : null;
-  const common = prefix?.commonSegments ?? 0;
-  const tokens = input.segmentTokens[r] ?? [];
-  let shared = overhead;
-  for (let s = 0; s < common; s++) shared += tokens[s] ?? 0;
-  return shared;
+  return prefixTokensThrough(input, r, prefix?.commonSegments ?? 0);
 }
 
 /**

@@ -4,7 +4,8 @@
 //
 // Scope: the last request of each conversation only. An agent loop re-sends its whole history every turn, so
 // comparing across requests would flag every earlier turn as a copy of itself; the last request already holds the
-// conversation's accumulated context.
+// conversation's accumulated context. A group is reported once, in the first conversation that holds it: the same
+// blocks repeated in every conversation (a quoted policy in a shared setup) are one cause, not one per conversation.
 import type { Category, ParsedRequest } from '../model.ts';
 import type { Conversations } from './conversations.ts';
 
@@ -339,7 +340,15 @@ export function nearDuplicatesInRequest(
   return groups.sort((a, b) => a.segments[0]! - b.segments[0]!);
 }
 
-/** Near-duplicate groups in the last request of every conversation, in request order, within the work budget. */
+/** Names a group by its blocks' contents (wire hashes), wherever they sit: the same copies are one group. */
+function groupKey(request: ParsedRequest, group: NearDuplicateGroup): string {
+  return group.segments.map((s) => request.segments[s]?.hash ?? '').sort().join(' ');
+}
+
+/**
+ * Near-duplicate groups in the last request of every conversation, in request order, within the work budget; a
+ * group whose blocks an earlier conversation's group already holds is left out (reported once, where first seen).
+ */
 export function findNearDuplicates(
   requests: readonly ParsedRequest[],
   conversations: Conversations,
@@ -351,8 +360,15 @@ export function findNearDuplicates(
   const budget = { left: workBudget };
   const lasts = [...lastOf.values()].sort((a, b) => a - b);
   const groups: NearDuplicateGroup[] = [];
+  const seen = new Set<string>();
   for (let i = 0; i < lasts.length; i++) {
-    groups.push(...nearDuplicatesInRequest(requests[lasts[i]!]!, lasts[i]!, memo, budget));
+    const request = requests[lasts[i]!]!;
+    for (const group of nearDuplicatesInRequest(request, lasts[i]!, memo, budget)) {
+      const key = groupKey(request, group);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      groups.push(group);
+    }
     if (budget.left < 0) return { groups, cut: { request: lasts[i]!, requestsNotCompared: lasts.length - i - 1 } };
   }
   return { groups, cut: null };

@@ -1,7 +1,26 @@
 // Where two requests stop sharing a prefix, in the provider's serialization order (tools → system → messages for
 // Anthropic, tools → messages / instructions → input for OpenAI), and the full segment diff between them.
 import type { Segment } from '../model.ts';
+import { leadingTokens } from '../tokens/framing.ts';
 import { myersDiff, type DiffHunk } from './myers.ts';
+import type { SimulationInput } from './types.ts';
+
+/**
+ * Tokens of request r's first `count` segments and everything before them: the overhead not attributed to a
+ * block, then each block with its own framing (as the simulation's views count it), so the same prefix counts the
+ * same in every request that contains it.
+ */
+export function prefixTokensThrough(
+  input: Pick<SimulationInput, 'segmentTokens' | 'overheadTokens' | 'framingTokens'>,
+  r: number,
+  count: number,
+): number {
+  const tokens = input.segmentTokens[r] ?? [];
+  const framing = input.framingTokens?.[r] ?? [];
+  let total = leadingTokens(input.overheadTokens[r] ?? 0, framing);
+  for (let i = 0; i < count; i++) total += (tokens[i] ?? 0) + (framing[i] ?? 0);
+  return total;
+}
 
 /** How a segment is identified when comparing: `wire` as sent (actual) or a normalized form (optimized). */
 export type SegmentIdentity = (segment: Segment) => string;

@@ -21,14 +21,17 @@ export function simulateCache(input: SimulationInput): SimulationResult {
     if (request.timestamp === null) assumedWithinTtl = true;
     const pricing = input.pricingOf(i);
     const tokens = input.segmentTokens[i] ?? [];
-    const overhead = input.overheadTokens[i] ?? 0;
+    const counts = { tokens, overhead: input.overheadTokens[i] ?? 0, framing: input.framingTokens?.[i] };
     const scope = cacheScopeOf(request, pricing);
     if (providerOf(request.format) === 'anthropic') {
-      const dropped = strippedThinking(request, pricing);
-      const view = anthropicViews.build(request, tokens, overhead, dropped, input.setupVersionOf?.(i) ?? 0, input.setupBreakpointOf?.(i) ?? null);
+      const view = anthropicViews.build(request, counts, {
+        dropped: strippedThinking(request, pricing),
+        setupVersion: input.setupVersionOf?.(i) ?? 0,
+        setupBreakpoint: input.setupBreakpointOf?.(i) ?? null,
+      });
       requests.push(anthropic.simulate(request, view, pricing, scope, input.inferredMarkerOf?.(i) ?? null, input.warmTokensOf?.(i) ?? 0));
     } else {
-      requests.push(openai.simulate(request, openaiViews.build(request, tokens, overhead), pricing, scope, input.warmTokensOf?.(i) ?? 0));
+      requests.push(openai.simulate(request, openaiViews.build(request, counts), pricing, scope, input.warmTokensOf?.(i) ?? 0));
     }
   });
   return { scenario: input.scenario, requests, totals: totalsOf(requests), assumedWithinTtl };

@@ -21,8 +21,15 @@ export interface SimulationInput {
   requests: readonly ParsedRequest[];
   /** Per request, tokens of each segment, aligned with `request.segments`. */
   segmentTokens: readonly (readonly number[])[];
-  /** Per request, tokens that precede every segment (message framing, the tool-use system prompt). */
+  /** Per request, hidden tokens outside any segment (message framing, the tool-use system prompt). */
   overheadTokens: readonly number[];
+  /**
+   * Per request, the part of `overheadTokens[i]` that frames each segment, aligned with `request.segments` (a
+   * message's role marker on its first block, a tool call's framing on the call: tokens/framing.ts); the rest
+   * precedes every block. So a prefix counts the same in every request that contains it. Absent or empty: all of
+   * the overhead precedes every block.
+   */
+  framingTokens?: readonly (readonly number[])[];
   /** Pricing and cache rules of request `i`'s model; null = unknown model (simulated, never priced). */
   pricingOf: (requestIndex: number) => ModelPricing | null;
   scenario: Scenario;

@@ -5,6 +5,7 @@
 
 import type { ParsedRequest, Segment } from '../model.ts';
 import { WireMemo } from '../text/wire-memo.ts';
+import { leadingTokens } from '../tokens/framing.ts';
 import { EMPTY_CHAIN, IdentityTable, extendHi, extendLo, keyOfLanes } from './chain.ts';
 import { optimizedWire, sortedTools } from './normalize.ts';
 import type { Scenario, SetupBreakpoint } from './types.ts';
@@ -14,7 +15,7 @@ export interface RequestView {
   segmentOf: number[];
   /** Lookback position of block i. */
   position: number[];
-  /** Tokens before the first block (framing, tool-use system prompt). */
+  /** Tokens before the first block (the request's own framing, tool-use system prompt, an unrecorded setup). */
   overhead: number;
   /** The whole prompt: overhead plus every block. */
   promptTokens: number;
@@ -49,19 +50,15 @@ export class ViewBuilder {
   }
 
   /**
-   * `dropped`: segments the provider removes before caching and billing (see thinking.ts); left out here.
-   * `setupVersion`: which version of an unrecorded setup (inferred.ts) leads the prefix; 0 = the first.
-   * `setupBreakpoint`: the agent's breakpoint inside that setup, keyed by its own version (the part before it
-   * outlives a change after it).
+   * `counts`: the request's tokens per segment, its overhead and the part of it each segment carries (framing).
+   * `dropped`: segments the provider removes before caching and billing (see thinking.ts); left out here, their
+   * framing moves to the next block kept. `setupVersion`: which version of an unrecorded setup (inferred.ts) leads
+   * the prefix; 0 = the first. `setupBreakpoint`: the agent's breakpoint inside that setup, keyed by its own
+   * version (the part before it outlives a change after it).
    */
-  build(
-    request: ParsedRequest,
-    tokens: readonly number[],
-    overhead: number,
-    dropped: ReadonlySet<number> = NOTHING_DROPPED,
-    setupVersion = 0,
-    setupBreakpoint: SetupBreakpoint | null = null,
-  ): RequestView {
+  build(request: ParsedRequest, counts: ViewCounts, options: ViewOptions = {}): RequestView {
+    const { tokens, overhead, framing = NO_FRAMING } = counts;
+    const { dropped = NOTHING_DROPPED, setupVersion = 0, setupBreakpoint = null } = options;
     const segments = request.segments;
     // The actual scenario keeps the order as sent (null: slot i holds segment i, no index array per request).
     const order = this.scenario === 'optimized' ? sortedTools(segments, this.normalized) : null;
@@ -79,12 +76,19 @@ export class ViewBuilder {
       hi = extendHi(hi, salt);
       lo = extendLo(lo, salt);
     }
-    let total = overhead;
+    const leading = leadingTokens(overhead, framing);
+    let total = leading;
+    // Framing of a dropped block, waiting for the next block kept.
+    let pending = 0;
     let salted = !this.saltMessagesWithOptions;
     for (let slot = 0; slot < segments.length; slot++) {
       const index = order === null ? slot : (order[slot] ?? slot);
       const segment = segments[index];
-      if (segment === undefined || dropped.has(index)) continue;
+      if (segment === undefined) continue;
+      if (dropped.has(index)) {
+        pending += framing[index] ?? 0;
+        continue;
+      }
       if (!salted && segment.messageIndex >= 0) {
         const salt = this.table.idOf(optionsSalt(request));
         hi = extendHi(hi, salt);
@@ -94,14 +98,23 @@ export class ViewBuilder {
       const id = this.identityIds.get(segment);
       hi = extendHi(hi, id);
       lo = extendLo(lo, id);
-      total += tokens[index] ?? 0;
+      total += (tokens[index] ?? 0) + (framing[index] ?? 0) + pending;
+      pending = 0;
       segmentOf.push(index);
       // The slot keeps its lookback position when a sorted tool moves into it.
       position.push(segments[slot]?.position ?? segment.position);
       cumulative.push(total);
       keys.push(keyOfLanes(hi, lo));
     }
-    return { segmentOf, position, overhead, promptTokens: total, cumulative, keys, setupBreakpoint: this.setupKey(setupBreakpoint, overhead) };
+    return {
+      segmentOf,
+      position,
+      overhead: leading,
+      promptTokens: total + pending,
+      cumulative,
+      keys,
+      setupBreakpoint: this.setupKey(setupBreakpoint, leading),
+    };
   }
 
   private setupKey(breakpoint: SetupBreakpoint | null, overhead: number): RequestView['setupBreakpoint'] {
@@ -112,7 +125,21 @@ export class ViewBuilder {
   }
 }
 
+/** One request's token counts as the view needs them (see SimulationInput). */
+export interface ViewCounts {
+  tokens: readonly number[];
+  overhead: number;
+  framing?: readonly number[] | undefined;
+}
+
+export interface ViewOptions {
+  dropped?: ReadonlySet<number>;
+  setupVersion?: number;
+  setupBreakpoint?: SetupBreakpoint | null;
+}
+
 const NOTHING_DROPPED: ReadonlySet<number> = new Set();
+const NO_FRAMING: readonly number[] = [];
 
 // A NUL prefix keeps the salt from ever equalling a real block's JSON.
 function optionsSalt(request: ParsedRequest): string {

@@ -23,6 +23,7 @@ import {
   usesNewTokenizer,
   type ClaudeTextKind,
 } from './claude.ts';
+import { attributeFraming } from './framing.ts';
 import { imageDetailOf, pdfPageCount } from './media.ts';
 import {
   NAMESPACE_CLOSE,
@@ -83,6 +84,12 @@ export interface RequestTokens {
   overhead: OverheadTokens;
   /** Sum of the overhead parts. */
   overheadTotal: number;
+  /**
+   * Per segment (aligned with `segments`), the part of `overhead.framing` that frames it: a message's role marker
+   * on its first block, a tool call's framing on the call (framing.ts). The rest of the overhead precedes every
+   * block. Empty: all of it does.
+   */
+  framing: number[];
   /** Σ segments + overhead: the prompt size as the provider bills it. */
   total: number;
   exact: boolean;
@@ -218,22 +225,30 @@ export class TokenCounter {
 
     const segments: number[] = [];
     let functionTools = 0;
-    let toolCallFraming = 0;
     const textPartsPerMessage = new Map<number, number>();
-    let nameFraming = 0;
+    // Framing a block carries itself: a participant name, a tool call's framing, the instructions' system frame.
+    const own: number[] = [];
+    let instructionsFramed = false;
     for (const segment of request.segments) {
+      let ownFraming = 0;
       const name = request.format === 'openai-chat' && segment.category !== 'tool_result' ? this.messageNameOf(segment) : null;
       if (name !== null) {
         // OpenAI's cookbook: a participant name costs its tokens plus 1; no recording here has one.
-        nameFraming += count(name) + MESSAGE_NAME_TOKENS;
+        ownFraming += count(name) + MESSAGE_NAME_TOKENS;
         notes.add('framing_unverified');
       }
       segments.push(this.openaiSegment(segment, framing.billsSystemMessages, imageRule, count, notes));
       if (segment.category === 'tools' && this.renderedTool(segment.wire) !== null) functionTools++;
       if (segment.category === 'tool_call') {
-        toolCallFraming += TOOL_CALL_FRAMING_TOKENS + count(segment.toolName ?? '');
+        ownFraming += TOOL_CALL_FRAMING_TOKENS + count(segment.toolName ?? '');
         notes.add('tools_rendering_estimated');
       }
+      if (!instructionsFramed && segment.messageIndex < 0 && segment.path.startsWith('instructions')) {
+        // Responses `instructions` is framed as one more system message, before the input.
+        instructionsFramed = true;
+        if (framing.billsSystemMessages) ownFraming += framing.perMessage + count('system');
+      }
+      own.push(ownFraming);
       if (segment.media === null && segment.category !== 'tools' && !RESPONSE_FORMAT_PATHS.has(segment.path)) {
         textPartsPerMessage.set(segment.messageIndex, (textPartsPerMessage.get(segment.messageIndex) ?? 0) + 1);
       }
@@ -241,15 +256,16 @@ export class TokenCounter {
     // Joined parts may merge tokens across the seam; each part is counted alone.
     for (const parts of textPartsPerMessage.values()) if (parts > 1) notes.add('multi_part_message');
 
-    const roles = messageRoles(request);
-    let messageFraming = framing.priming + framing.fixed;
-    let hasSystemMessage = false;
-    for (const role of roles) {
+    let hasSystemMessage = instructionsFramed;
+    const messageFraming = messageRoles(request).map((role) => {
       const isSystem = role === 'system' || role === 'developer';
       hasSystemMessage ||= isSystem;
-      if (isSystem && !framing.billsSystemMessages) continue;
-      messageFraming += framing.perMessage + count(role);
-    }
+      return isSystem && !framing.billsSystemMessages ? 0 : framing.perMessage + count(role);
+    });
+    const perSegment = attributeFraming(request, messageFraming, own);
+    let framingTotal = framing.priming + framing.fixed;
+    for (const tokens of messageFraming) framingTotal += tokens;
+    for (const tokens of own) framingTotal += tokens;
 
     let toolsPreamble = 0;
     if (functionTools > 0) {
@@ -258,8 +274,8 @@ export class TokenCounter {
       toolsPreamble = count(NAMESPACE_OPEN) + count(NAMESPACE_CLOSE) + TOOLS_PREAMBLE_TOKENS - (hasSystemMessage ? 4 : 0);
       toolsPreamble += request.format === 'openai-responses' ? responsesToolsAdjustment(framing) : chatToolsAdjustment(model);
     }
-    const overhead: OverheadTokens = { framing: messageFraming + toolCallFraming + nameFraming, toolsPreamble, toolUseSystem: 0 };
-    return finish(request, segments, overhead, encoding, notes);
+    const overhead: OverheadTokens = { framing: framingTotal, toolsPreamble, toolUseSystem: 0 };
+    return finish(request, { segments, framing: perSegment }, overhead, { tokenizer: encoding, notes });
   }
 
   private openaiSegment(
@@ -340,7 +356,9 @@ export class TokenCounter {
       toolsPreamble: 0,
       toolUseSystem,
     };
-    return finish(request, segments, overhead, 'claude-estimate', notes);
+    const own = request.segments.map((segment) => (segment.category === 'tool_call' ? CLAUDE_TOOL_CALL_TOKENS : 0));
+    const perSegment = attributeFraming(request, new Array<number>(request.messageCount).fill(CLAUDE_PER_MESSAGE_TOKENS), own);
+    return finish(request, { segments, framing: perSegment }, overhead, { tokenizer: 'claude-estimate', notes });
   }
 
   /** A top-level Claude tool definition with `defer_loading: true` (tool search). */
@@ -417,10 +435,9 @@ function lastUserTurn(request: ParsedRequest): number {
 
 function finish(
   request: ParsedRequest,
-  segments: number[],
+  { segments, framing }: { segments: number[]; framing: number[] },
   overhead: OverheadTokens,
-  tokenizer: Tokenizer,
-  notes: Set<TokenNoteCode>,
+  { tokenizer, notes }: { tokenizer: Tokenizer; notes: Set<TokenNoteCode> },
 ): RequestTokens {
   const byCategory: Partial<Record<Category, number>> = {};
   let segmentTotal = 0;
@@ -435,6 +452,7 @@ function finish(
     segments,
     overhead,
     overheadTotal,
+    framing,
     total: segmentTotal + overheadTotal,
     exact: notes.size === 0,
     byCategory,
@@ -453,23 +471,16 @@ function parseJson(text: string): unknown {
 
 /**
  * The role of each message the request holds, in order. Messages with no segment (an assistant turn whose
- * content is empty) still pay framing; their role is taken as assistant. Responses `instructions`
- * (messageIndex −1, category system) is framed as one more system message.
+ * content is empty) still pay framing; their role is taken as assistant.
  */
 function messageRoles(request: ParsedRequest): string[] {
   const roles: (string | null)[] = new Array<string | null>(request.messageCount).fill(null);
-  let instructions = false;
   for (const segment of request.segments) {
-    if (segment.messageIndex < 0) {
-      if (segment.path.startsWith('instructions')) instructions = true;
-      continue;
-    }
-    if (segment.messageIndex < roles.length && roles[segment.messageIndex] === null) {
+    if (segment.messageIndex >= 0 && segment.messageIndex < roles.length && roles[segment.messageIndex] === null) {
       roles[segment.messageIndex] = segment.role ?? roleOfCategory(segment.category);
     }
   }
-  const resolved = roles.map((role) => role ?? 'assistant');
-  return instructions ? ['system', ...resolved] : resolved;
+  return roles.map((role) => role ?? 'assistant');
 }
 
 function roleOfCategory(category: Category): string {
