@@ -64,11 +64,15 @@ describe('what the capture keeps of a request', () => {
     expect(keptHeaders(headers, ['x-api-key', 'authorization', 'cookie'])).toEqual({});
   });
 
-  it('redacts the value of every credential-like query parameter', () => {
+  it('redacts every query parameter value but the harmless ones (beta, api-version, limit, order, stream)', () => {
     expect(redactedPath('/v1/messages?beta=true')).toBe('/v1/messages?beta=true');
     expect(redactedPath('/v1/chat/completions?api-version=2024-10-21&api_key=sk-1&Token=t&sig=s&x=1')).toBe(
-      '/v1/chat/completions?api-version=2024-10-21&api_key=[redacted]&Token=[redacted]&sig=[redacted]&x=1',
+      '/v1/chat/completions?api-version=2024-10-21&api_key=[redacted]&Token=[redacted]&sig=[redacted]&x=[redacted]',
     );
+    // Names no list of secret words would catch, and `;` as a separator.
+    expect(redactedPath('/v1/models?pass=p1&pwd=p2&jwt=e.y.J&bearer=b&code=c0de;key=k3y')).toBe('/v1/models?pass=[redacted]&pwd=[redacted]&jwt=[redacted]&bearer=[redacted]&code=[redacted];key=[redacted]');
+    // A harmless name with a value it never takes is redacted too; a bare name has no value to leak.
+    expect(redactedPath('/v1/messages?beta=sk-ant-1&limit=ten&verbose')).toBe('/v1/messages?beta=[redacted]&limit=[redacted]&verbose');
     expect(redactedPath('/v1/responses?%61uth=s3cret')).toBe('/v1/responses?%61uth=[redacted]');
     expect(redactedPath('/v1/models')).toBe('/v1/models');
   });
@@ -192,12 +196,33 @@ describe('the proxy', () => {
     expect(upstream.received.length).toBe(before);
   });
 
-  it('refuses a foreign Host (DNS rebinding) and a web page origin before routing', async () => {
+  it('refuses with 403, before routing, a foreign Host, any Origin and anything a browser labels', async () => {
     const before = upstream.received.length;
-    expect((await request(proxy.port, '/v1/messages', { 'content-type': 'application/json' }, MESSAGES_BODY, 'attacker.example')).status).toBe(404);
-    expect((await request(proxy.port, '/v1/messages', { 'content-type': 'application/json', origin: 'https://attacker.example' }, MESSAGES_BODY)).status).toBe(404);
+    const refusedBefore = proxy.stats.refusedBrowser;
+    const json = { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' };
+    const cases: [Record<string, string>, string | undefined][] = [
+      [json, 'attacker.example'],
+      [json, `127.0.0.1:${proxy.port + 1}`],
+      [json, '127.0.0.1'],
+      [{ ...json, origin: 'https://attacker.example' }, undefined],
+      // A page on localhost at another port is a web page too.
+      [{ ...json, origin: 'http://localhost:3000' }, undefined],
+      // <img> and no-cors fetch: no Origin, only the fetch metadata.
+      [{ 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' }, undefined],
+      // A navigation typed or followed: Sec-Fetch-Site none, but a document destination.
+      [{ 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', 'sec-fetch-user': '?1' }, undefined],
+      [{ ...json, 'sec-fetch-mode': 'navigate' }, undefined],
+    ];
+    for (const [headers, host] of cases) {
+      const refused = await request(proxy.port, '/v1/messages', headers, MESSAGES_BODY, host);
+      expect(refused.status, JSON.stringify({ headers, host })).toBe(403);
+      expect(JSON.parse(refused.text)).toMatchObject({ type: 'error', error: { type: 'ctxray_record' } });
+    }
     expect(upstream.received.length).toBe(before);
-    expect(proxy.stats.refused).toBeGreaterThanOrEqual(2);
+    expect(proxy.stats.refusedBrowser - refusedBefore).toBe(cases.length);
+    // What Node's fetch sends (the SDKs' transport): Sec-Fetch-Mode cors alone, and `localhost` with the port.
+    expect((await request(proxy.port, '/v1/messages', { ...json, 'sec-fetch-mode': 'cors' }, MESSAGES_BODY)).status).toBe(200);
+    expect((await request(proxy.port, '/v1/messages', json, MESSAGES_BODY, `localhost:${proxy.port}`)).status).toBe(200);
   });
 
   it('answers 502 when the upstream cannot be reached, and records the exchange with no status', async () => {
@@ -207,7 +232,7 @@ describe('the proxy', () => {
     expect(failed.text).toContain('ECONNREFUSED');
     await recordsReach(records, before + 1);
     const record = records[before]!;
-    expect(record.response).toEqual({ timestamp: '2026-12-01T10:00:00.000Z', status: null, headers: {}, error: 'the upstream could not be reached (ECONNREFUSED)' });
+    expect(record.response).toEqual({ timestamp: '2026-12-01T10:00:00.000Z', status: null, headers: {}, error: 'the upstream could not be reached (ECONNREFUSED)', anomaly: 'unreachable' });
     expect(record.request['body']).toEqual({ model: 'gpt-4o', messages: [] });
     expect(record.usage).toBeNull();
   });

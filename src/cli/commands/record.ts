@@ -6,12 +6,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { isatty } from 'node:tty';
 import type { CliIO, Command } from '../io.ts';
-import { startProxy, type RecordingProxy } from '../record/proxy.ts';
+import { DEFAULT_UPSTREAM_TIMEOUT_MS } from '../record/exchange.ts';
+import { startProxy, type ProxyStats, type RecordingProxy } from '../record/proxy.ts';
 import { DEFAULT_UPSTREAMS, parseUpstream, type Upstreams } from '../record/route.ts';
 import { openCapture } from '../record/writer.ts';
 
 export const RECORD_USAGE = `usage: ctxray record [--out <file>] [--upstream-anthropic <url>] [--upstream-openai <url>] [--port <n>]
-                    [-- <command ...>]
+                    [--upstream-timeout <seconds>] [-- <command ...>]
 
 Records what an agent sends: a proxy on 127.0.0.1 that forwards each request unchanged to the provider it was
 meant for and writes request, response and the provider's usage to a new JSONL capture for \`ctxray analyze\`.
@@ -25,11 +26,14 @@ options:
   --upstream-anthropic <url> origin Anthropic requests go to (default ${DEFAULT_UPSTREAMS.anthropic})
   --upstream-openai <url>    origin OpenAI requests go to (default ${DEFAULT_UPSTREAMS.openai})
   --port <n>                 port to listen on, 127.0.0.1 only (default 0: any free port)
+  --upstream-timeout <s>     give up on an upstream silent this long (before its headers or between
+                             chunks): the agent gets a 504 (default 600)
   -h, --help                 show this help
 
 Routing: a request with an anthropic-version or x-api-key header (any path), or a path under /v1/messages,
 goes to the Anthropic origin; any other /v1/ path to the OpenAI origin; anything else is answered 404 and sent
-nowhere.
+nowhere. Requests from web browsers (an Origin or Sec-Fetch-* header) or to another Host are refused with 403;
+cookies are never forwarded.
 Exchanges of POST /v1/messages, /v1/chat/completions and /v1/responses are written; other API calls (model
 lists, token counts, files) are forwarded only. No request header but anthropic-version, anthropic-beta,
 openai-beta and content-type is written: no key, token, cookie or authorization.
@@ -45,12 +49,14 @@ export interface RecordArgs {
   /** Which upstreams the command line named (the others are the providers' defaults). */
   upstreamsGiven: Record<keyof Upstreams, boolean>;
   port: number;
+  /** Upstream silence, in milliseconds, after which an exchange fails with 504. */
+  upstreamTimeoutMs: number;
   command: string[];
 }
 
 export class RecordUsageError extends Error {}
 
-const VALUE_OPTIONS = ['--out', '--upstream-anthropic', '--upstream-openai', '--port'] as const;
+const VALUE_OPTIONS = ['--out', '--upstream-anthropic', '--upstream-openai', '--port', '--upstream-timeout'] as const;
 
 export function parseRecordArgs(argv: readonly string[]): RecordArgs | 'help' {
   const values = new Map<string, string>();
@@ -83,9 +89,12 @@ export function parseRecordArgs(argv: readonly string[]): RecordArgs | 'help' {
   const portText = values.get('--port') ?? '0';
   const port = Number(portText);
   if (!/^\d{1,5}$/.test(portText) || port > 65_535) throw new RecordUsageError('--port must be a whole number from 0 to 65535');
+  const timeoutText = values.get('--upstream-timeout') ?? String(DEFAULT_UPSTREAM_TIMEOUT_MS / 1000);
+  const timeoutSeconds = Number(timeoutText);
+  if (!/^\d{1,6}(\.\d{1,3})?$/.test(timeoutText) || timeoutSeconds <= 0) throw new RecordUsageError('--upstream-timeout must be a number of seconds above 0');
   const out = values.get('--out') ?? null;
   if (out === '-') throw new RecordUsageError('--out - is not supported: standard output belongs to the command; name a file');
-  return { out, upstreams, port, command, upstreamsGiven: { anthropic: values.has('--upstream-anthropic'), openai: values.has('--upstream-openai') } };
+  return { out, upstreams, port, upstreamTimeoutMs: Math.round(timeoutSeconds * 1000), command, upstreamsGiven: { anthropic: values.has('--upstream-anthropic'), openai: values.has('--upstream-openai') } };
 }
 
 /** ctxray-record-20261201-094512.jsonl.gz: a new name per second, in UTC. */
@@ -156,7 +165,7 @@ export const recordCommand: Command = async (argv, io) => {
 
   let proxy: RecordingProxy;
   try {
-    proxy = await startProxy(args.port, { upstreams: args.upstreams, onRecord: (record) => writer.append(record) });
+    proxy = await startProxy(args.port, { upstreams: args.upstreams, upstreamTimeoutMs: args.upstreamTimeoutMs, onRecord: (record) => writer.append(record) });
   } catch (error) {
     const code = error instanceof Error && 'code' in error ? String(error.code) : 'error';
     io.stderr(`ctxray record: cannot listen on 127.0.0.1:${args.port} (${code === 'EADDRINUSE' ? 'the port is in use' : code})\n`);
@@ -167,9 +176,11 @@ export const recordCommand: Command = async (argv, io) => {
   const base = `http://127.0.0.1:${proxy.port}`;
   io.stderr(`ctxray record: listening on ${base}, writing ${writer.path}\n`);
   for (const note of overriddenBaseUrls(io.env, args)) io.stderr(`ctxray record: note: ${note}\n`);
+  const unexpected = keepRecordingThrough(io);
   const status = args.command.length > 0 ? await runCommand(args.command, io, proxy.port) : await waitForSignal(io, base);
 
   await proxy.close();
+  unexpected.dispose();
   try {
     await writer.close();
   } catch (error) {
@@ -177,11 +188,37 @@ export const recordCommand: Command = async (argv, io) => {
     io.stderr(`ctxray record: the capture ${writer.path} is incomplete (${code}); it holds the records written before the failure\n`);
     return status === 0 ? 1 : status;
   }
-  const { recorded, forwardedOnly, refused } = proxy.stats;
-  const extra = [forwardedOnly > 0 ? `${forwardedOnly} forwarded without recording` : '', refused > 0 ? `${refused} refused (sent nowhere)` : ''].filter(Boolean);
-  io.stderr(`ctxray record: ${recorded} exchange${recorded === 1 ? '' : 's'} written to ${writer.path}${extra.length > 0 ? ` (${extra.join(', ')})` : ''}\n`);
-  return status;
+  io.stderr(`ctxray record: ${summaryLine(proxy.stats, writer.path)}\n`);
+  return status === 0 && proxy.stats.unwritten > 0 ? 1 : status;
 };
+
+/** The closing line: what was written, and what was forwarded only, refused or could not be written. */
+export function summaryLine(stats: ProxyStats, path: string): string {
+  const { recorded, forwardedOnly, refused, refusedBrowser, unwritten } = stats;
+  const extra = [
+    forwardedOnly > 0 ? `${forwardedOnly} forwarded without recording` : '',
+    refused > 0 ? `${refused} refused (sent nowhere)` : '',
+    refusedBrowser > 0 ? `${refusedBrowser} refused as browser or foreign-host requests (403, sent nowhere)` : '',
+    unwritten > 0 ? `${unwritten} could not be written` : '',
+  ].filter(Boolean);
+  return `${recorded} exchange${recorded === 1 ? '' : 's'} written to ${path}${extra.length > 0 ? ` (${extra.join(', ')})` : ''}`;
+}
+
+/**
+ * While recording, an error nothing caught (it should not happen) is reported and survived: the agent's other
+ * exchanges and the capture matter more than the one that failed.
+ */
+function keepRecordingThrough(io: CliIO): { dispose(): void } {
+  const report = (error: unknown) => io.stderr(`ctxray record: internal error (${error instanceof Error ? error.name : 'error'}); recording goes on\n`);
+  process.on('uncaughtException', report);
+  process.on('unhandledRejection', report);
+  return {
+    dispose: () => {
+      process.off('uncaughtException', report);
+      process.off('unhandledRejection', report);
+    },
+  };
+}
 
 /** Plain proxy: print the variables, then serve until a signal. */
 function waitForSignal(io: CliIO, base: string): Promise<number> {

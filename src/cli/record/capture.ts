@@ -1,6 +1,6 @@
 // One capture record per exchange: what `ctxray record` writes, built from the bytes that passed through.
 // Credentials never reach it: request headers are kept only from an allowlist of non-secret protocol headers,
-// and query parameters named like a key, token, secret, signature or auth are written as "[redacted]".
+// and every query parameter value is written as "[redacted]" unless its name is on a short list of harmless ones.
 import { nestingOverflowOffset } from '../../core/input/depth.ts';
 import { MAX_NESTING_DEPTH } from '../../core/input/limits.ts';
 import type { JsonObject } from '../../core/input/json-value.ts';
@@ -12,8 +12,20 @@ export const KEPT_REQUEST_HEADERS = ['anthropic-version', 'anthropic-beta', 'ope
 /** Response headers kept: the media type only. */
 export const KEPT_RESPONSE_HEADERS = ['content-type'] as const;
 
-/** A name that may hold a credential, in a header or a query parameter. */
+/** A header name that may hold a credential. */
 const SECRET_NAME = /key|token|secret|auth|password|passwd|credential|session|cookie|signature|sig$/i;
+
+/**
+ * Query parameters whose values are written as sent: the ones the provider SDKs send, each with the only values
+ * it takes. Any other value (an unknown name may be a credential: `pass=`, `jwt=`, `code=` ...) is redacted.
+ */
+const HARMLESS_QUERY: Readonly<Record<string, RegExp>> = {
+  beta: /^(?:true|false)$/,
+  'api-version': /^\d{4}-\d{2}-\d{2}(?:-preview)?$/,
+  limit: /^\d{1,6}$/,
+  order: /^(?:asc|desc)$/,
+  stream: /^(?:true|false)$/,
+};
 
 export interface CapturedRequest {
   timestamp: string;
@@ -35,6 +47,8 @@ export interface CapturedResponse {
   bodyError: string | null;
   /** The transfer did not complete (upstream failure, client went away). */
   error: string | null;
+  /** The code of what went wrong (exchange.ts `Anomaly`), beside `error`'s sentence. */
+  anomaly?: string | null;
 }
 
 export interface CaptureRecord {
@@ -55,26 +69,32 @@ export function keptHeaders(headers: Readonly<Record<string, string | string[] |
   return kept;
 }
 
-/** The request target with the value of every credential-like query parameter replaced. */
+/** The request target with every query parameter value redacted but the harmless ones. */
 export function redactedPath(target: string): string {
   const query = target.indexOf('?');
   if (query < 0) return target;
   const hash = target.indexOf('#', query);
   const end = hash < 0 ? target.length : hash;
+  // `;` separates parameters for some servers (`a=1;key=…`), so it splits as `&` does.
   const parts = target
     .slice(query + 1, end)
-    .split('&')
-    .map((part) => {
-      const eq = part.indexOf('=');
-      let name = eq < 0 ? part : part.slice(0, eq);
-      try {
-        name = decodeURIComponent(name.replace(/\+/g, ' '));
-      } catch {
-        // A malformed escape: judge the name as written.
-      }
-      return eq >= 0 && SECRET_NAME.test(name) ? `${part.slice(0, eq)}=[redacted]` : part;
-    });
-  return `${target.slice(0, query)}?${parts.join('&')}`;
+    .split(/([&;])/)
+    .map((part, i) => (i % 2 === 1 ? part : redactedParameter(part)));
+  return `${target.slice(0, query)}?${parts.join('')}`;
+}
+
+function redactedParameter(part: string): string {
+  const eq = part.indexOf('=');
+  if (eq < 0) return part;
+  const value = part.slice(eq + 1);
+  let name = part.slice(0, eq);
+  try {
+    name = decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    // A malformed escape: not a harmless name.
+  }
+  const allowed = Object.hasOwn(HARMLESS_QUERY, name) ? HARMLESS_QUERY[name] : undefined;
+  return allowed !== undefined && allowed.test(value) ? part : `${part.slice(0, eq)}=[redacted]`;
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -94,9 +114,24 @@ function storedBody(bytes: Uint8Array, contentType: string | undefined, side: 'r
     return { key: 'body_base64', value: Buffer.from(bytes).toString('base64') };
   }
   if (side === 'response' && isEventStream(contentType)) return { key: 'sse', value: text };
+  if (escapesPastTwice(text)) return { key: 'body_base64', value: Buffer.from(bytes).toString('base64') };
   const trimmed = text.trimStart();
   const json = trimmed.startsWith('{') || trimmed.startsWith('[') ? depthCheckedParse(text) : undefined;
   return { key: 'body', value: json === undefined ? text : json };
+}
+
+/**
+ * Whether the text's JSON string would be over twice its length (control bytes become six-character escapes):
+ * such a body is kept as base64 (4/3 of its bytes), so a body of any bytes up to the limit can be written.
+ */
+function escapesPastTwice(text: string): boolean {
+  let extra = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20) extra += 5;
+    if (extra > text.length) return true;
+  }
+  return false;
 }
 
 export function isEventStream(contentType: string | undefined): boolean {
@@ -142,5 +177,6 @@ export function captureRecord(provider: Provider, request: CapturedRequest, resp
   const responseJson: JsonObject = { timestamp: response.timestamp, status: response.status, headers: response.headers };
   const stored = withBody(responseJson, 'response', response.body, response.bodyError, response.headers['content-type']);
   if (response.error !== null) responseJson['error'] = response.error;
+  if (response.anomaly != null) responseJson['anomaly'] = response.anomaly;
   return { provider, request: requestJson, response: responseJson, usage: storedUsage(stored) };
 }

@@ -73,11 +73,12 @@ class StreamCaptureWriter implements CaptureWriter {
   append(record: unknown): void {
     if (this.closing !== null) throw new Error('capture file already closed');
     if (this.failure !== null) return; // the file is broken: what follows cannot be written after a gap
-    const line = `${JSON.stringify(record)}\n`;
-    if (this.gzip !== null) {
-      this.gzip.write(line);
-      this.gzip.flush(zlib.constants.Z_SYNC_FLUSH);
-    } else this.file.write(line);
+    // The line is written piece by piece (a body is one piece), so no single string holds two bodies at once.
+    for (const piece of linePieces(record)) {
+      if (this.gzip !== null) this.gzip.write(piece);
+      else this.file.write(piece);
+    }
+    if (this.gzip !== null) this.gzip.flush(zlib.constants.Z_SYNC_FLUSH);
     this.records++;
   }
 
@@ -90,5 +91,41 @@ class StreamCaptureWriter implements CaptureWriter {
       else this.file.end();
     });
     return this.closing;
+  }
+}
+
+/**
+ * One JSON line in pieces: the record's fields, and the fields of its request and response, each stringified on
+ * its own. A value that still cannot be stringified (past V8's string length) is written as null with a
+ * `write_error` beside it, so the line stays valid JSON.
+ */
+export function linePieces(record: unknown): string[] {
+  const pieces: string[] = [];
+  objectPieces(record, 2, pieces);
+  pieces.push('\n');
+  return pieces;
+}
+
+function objectPieces(value: unknown, depth: number, pieces: string[]): void {
+  if (depth === 0 || typeof value !== 'object' || value === null || Array.isArray(value)) {
+    pieces.push(stringified(value));
+    return;
+  }
+  pieces.push('{');
+  let first = true;
+  for (const [key, item] of Object.entries(value)) {
+    if (item === undefined) continue;
+    pieces.push(`${first ? '' : ','}${JSON.stringify(key)}:`);
+    first = false;
+    objectPieces(item, depth - 1, pieces);
+  }
+  pieces.push('}');
+}
+
+function stringified(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'null';
+  } catch {
+    return 'null,"write_error":"this value is too large to write as JSON"';
   }
 }
