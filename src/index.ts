@@ -101,6 +101,8 @@ export interface ClearingInputs {
   appAllowlist?: unknown;
   /** Expected share of cleared results retrieved again, 0..1 (default 0.05). */
   retrievalRate?: number;
+  /** Stops reading the inputs; the call rejects with an AbortError. */
+  signal?: AbortSignal;
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array | string> {
@@ -123,21 +125,23 @@ function bytesOrStream(content: Content): Uint8Array | ReadableStream<Uint8Array
         if (next.done === true) controller.close();
         else controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
       },
-      async cancel() {
-        await chunks.return?.();
+      cancel() {
+        // A Node stream is destroyed at once; a generator's return() would wait for its pending next().
+        (content as { destroy?: () => void }).destroy?.();
+        void chunks.return?.()?.catch(() => undefined);
       },
     });
   }
   throw new TypeError('ctxray: content must be a Uint8Array, a string, a ReadableStream or an async iterable of chunks');
 }
 
-/** Content read whole. */
-async function wholeBytes(content: Content): Promise<Uint8Array> {
+/** Content read whole; an abort cancels the read at once. */
+async function wholeBytes(content: Content, signal?: AbortSignal): Promise<Uint8Array> {
   const source = bytesOrStream(content);
   if (source instanceof Uint8Array) return source;
   const chunks: Uint8Array[] = [];
   let length = 0;
-  for await (const chunk of rawChunks(source, () => undefined)) {
+  for await (const chunk of rawChunks(source, () => undefined, signal)) {
     chunks.push(chunk);
     length += chunk.byteLength;
   }
@@ -154,14 +158,51 @@ function isNamed(value: unknown): value is NamedContent {
   return typeof value === 'object' && value !== null && 'name' in value && 'content' in value;
 }
 
+/** The inputs as named contents: an unnamed one is `input` alone, `input-<n>` in an array. */
+function namedInputs(input: Content | NamedContent | readonly (Content | NamedContent)[]): NamedContent[] {
+  if (!Array.isArray(input)) return [isNamed(input) ? input : { name: 'input', content: input as Content }];
+  return (input as readonly (Content | NamedContent)[]).map((item, i) => (isNamed(item) ? item : { name: `input-${i + 1}`, content: item }));
+}
+
+/**
+ * What a library call rejects with once its signal fired, whatever stopped it on the way: an `AbortError`
+ * (the signal's own reason, a TimeoutError for AbortSignal.timeout, is its `cause`).
+ */
+function abortErrorOf(signal: AbortSignal): DOMException {
+  const error = new DOMException('ctxray: the operation was aborted', 'AbortError');
+  Object.defineProperty(error, 'cause', { value: signal.reason, enumerable: false });
+  return error;
+}
+
+/** Runs `work`, rejecting with an AbortError as soon as `signal` fires (the work's own reads are cancelled by it). */
+async function abortable<T>(signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+  if (signal === undefined) return work();
+  if (signal.aborted) throw abortErrorOf(signal);
+  let stop: () => void = () => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    stop = () => reject(abortErrorOf(signal));
+    signal.addEventListener('abort', stop, { once: true });
+  });
+  try {
+    return await Promise.race([work(), aborted]);
+  } catch (error) {
+    throw signal.aborted ? abortErrorOf(signal) : error;
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+}
+
 /**
  * Tokens by category, cache simulation and findings of one or more request logs or transcripts (`ctxray
  * analyze`). Several inputs are one analysis, as several files on the command line are. Unreadable records are
  * listed in `errors`; an input that yields no request at all rejects with UnreadableInputError (the CLI's exit 1),
  * a reached work limit with WorkLimitError (an InputError), a failed calibration with CalibrationError.
  */
-export async function analyze(input: Content | NamedContent | readonly NamedContent[], options: AnalyzeOptions = {}): Promise<AnalysisRecord> {
-  const named: readonly NamedContent[] = Array.isArray(input) ? input : [isNamed(input) ? input : { name: 'input', content: input as Content }];
+export function analyze(input: Content | NamedContent | readonly (Content | NamedContent)[], options: AnalyzeOptions = {}): Promise<AnalysisRecord> {
+  return abortable(options.signal, () => analyzeNamed(namedInputs(input), options));
+}
+
+async function analyzeNamed(named: readonly NamedContent[], options: AnalyzeOptions): Promise<AnalysisRecord> {
   const format = options.format === undefined ? 'auto' : formatOption(options.format);
   if (format === undefined) throw new TypeError(`ctxray: format must be one of ${Object.keys(FORMAT_OPTIONS).join(', ')}`);
   const files: InputFile[] = named.map(({ name, content }) => ({ name, bytes: bytesOrStream(content) }));
@@ -187,9 +228,9 @@ export async function analyze(input: Content | NamedContent | readonly NamedCont
  * The exact duplicate-context contract of one input (`ctxray dupes`, docs/dupes.md): `result` is pass, fail or
  * unknown (the CLI's exit 0, 1, 2), with `reason` when unknown.
  */
-export async function dupes(input: Content | NamedContent, options: DupesOptions = {}): Promise<DupesRecord> {
+export function dupes(input: Content | NamedContent, options: DupesOptions = {}): Promise<DupesRecord> {
   const { name, content } = isNamed(input) ? input : { name: 'input', content: input };
-  return evaluateDupesInput({ name, bytes: await wholeBytes(content) }, options);
+  return abortable(options.signal, async () => evaluateDupesInput({ name, bytes: await wholeBytes(content, options.signal) }, options));
 }
 
 /** JSON text (string or bytes) parsed, anything else taken as parsed already; null (not_json) when it does not parse. */
@@ -208,16 +249,23 @@ function jsonInput(value: unknown, input: ClearingInputError['input'], errors: C
  * STOP per API, from journal and sidecar contents, routes and a qualification record made with the installed
  * @mariozechner/pi-ai.
  */
-export async function clearing(inputs: ClearingInputs): Promise<ClearingRecord> {
+export function clearing(inputs: ClearingInputs): Promise<ClearingRecord> {
+  return abortable(inputs.signal, () => clearingOf(inputs));
+}
+
+async function clearingOf(inputs: ClearingInputs): Promise<ClearingRecord> {
+  const { signal } = inputs;
   const inputErrors: ClearingInputError[] = [];
-  const journals = await Promise.all(inputs.journals.map(async (journal) => decoder.decode(await wholeBytes(journal))));
-  const sidecar = { bytes: await wholeBytes(inputs.sidecar), companionPresent: inputs.sidecarHasCompanion === true };
+  const journals = await Promise.all(inputs.journals.map(async (journal) => decoder.decode(await wholeBytes(journal, signal))));
+  const sidecar = { bytes: await wholeBytes(inputs.sidecar, signal), companionPresent: inputs.sidecarHasCompanion === true };
   const routes = jsonInput(inputs.routes, 'routes', inputErrors);
   const qualificationJson = jsonInput(inputs.qualification, 'qualification', inputErrors);
   const agentConfig = jsonInput(inputs.agentConfig, 'agent_config', inputErrors);
   const appAllowlist = jsonInput(inputs.appAllowlist, 'app_allowlist', inputErrors);
+  const SQL = await initSqlJs();
+  signal?.throwIfAborted();
   const { record } = analyzeClearing({
-    SQL: await initSqlJs(),
+    SQL,
     journals,
     sidecar,
     routes,

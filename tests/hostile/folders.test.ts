@@ -54,3 +54,18 @@ describe.skipIf(!canMakeFifo)('folders with a symlink loop, a named pipe and end
     expect(record.journals).toMatchObject({ selected: 1, contributing: 1 });
   });
 });
+
+describe('a folder nested past the path limit', () => {
+  it('says which cause it hit instead of only "no readable file"', () => {
+    const deep = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxray-deep-'));
+    try {
+      // 2,100 levels: past PATH_MAX (4,096) once joined, made relative to each parent in turn.
+      spawnSync('sh', ['-c', 'for i in $(seq 1 2100); do mkdir d && cd d || exit 1; done; echo "{}" > x.jsonl'], { cwd: deep });
+      const result = spawnSync(process.execPath, [BIN, 'analyze', deep], { encoding: 'utf8', timeout: 60_000 });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain('no readable .jsonl, .json or .gz file in it (skipped: 1 × path too long (ENAMETOOLONG))');
+    } finally {
+      spawnSync('rm', ['-rf', deep]);
+    }
+  });
+});

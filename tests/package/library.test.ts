@@ -104,10 +104,71 @@ describe('analyze', () => {
     expect([(limited as WorkLimitError).code, (limited as WorkLimitError).limit, (limited as WorkLimitError).line]).toEqual(['LIMIT_RECORDS', 3, 4]);
   });
 
+  it('takes an array of plain contents too, naming them input-1, input-2', async () => {
+    const bytes = new TextEncoder().encode(text);
+    const record = await analyze([bytes, bytes]);
+    expect(withoutSessionFiles(record)).toEqual(withoutSessionFiles(cliJson(['analyze', CHAT, CHAT, '--json', '-'])));
+    expect(sessionFiles(record)).toEqual(['input-1', 'input-2']);
+  });
+
   it('stops when its signal is aborted', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(analyze(text, { signal: controller.signal })).rejects.toThrow();
+    await expect(analyze(text, { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});
+
+/** A stream that never yields a byte, and whether it was told to stop. */
+function stalledStream(): { stream: ReadableStream<Uint8Array>; cancelled: () => boolean } {
+  let cancelled = false;
+  const stream = new ReadableStream<Uint8Array>({
+    pull: () => new Promise<void>(() => undefined),
+    cancel: () => {
+      cancelled = true;
+    },
+  });
+  return { stream, cancelled: () => cancelled };
+}
+
+describe('a signal stops every entry promptly, whatever the source is doing', () => {
+  const entries: [string, (content: ReadableStream<Uint8Array>, signal: AbortSignal) => Promise<unknown>][] = [
+    ['analyze', (content, signal) => analyze(content, { signal })],
+    ['dupes', (content, signal) => dupes(content, { signal })],
+    ['clearing', (content, signal) => clearing({ journals: [content], sidecar: new Uint8Array(0), routes: '{}', qualification: '{}', signal })],
+  ];
+  it.each(entries)('%s rejects with an AbortError within 100 ms of the abort and cancels a stalled stream', async (_name, run) => {
+    const { stream, cancelled } = stalledStream();
+    const controller = new AbortController();
+    const started = run(stream, controller.signal).then(
+      () => 'resolved',
+      (error: unknown) => error,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const abortedAt = performance.now();
+    controller.abort();
+    const error = await started;
+    expect(performance.now() - abortedAt).toBeLessThan(100);
+    expect(error).toMatchObject({ name: 'AbortError' });
+    expect(cancelled()).toBe(true);
+  });
+
+  it('AbortSignal.timeout gives an AbortError too, its TimeoutError as the cause', async () => {
+    const { stream, cancelled } = stalledStream();
+    const error = await analyze(stream, { signal: AbortSignal.timeout(200) }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'AbortError' });
+    expect((error as { cause?: { name?: string } }).cause?.name).toBe('TimeoutError');
+    expect(cancelled()).toBe(true);
+  });
+
+  it('a slow Node stream is destroyed at the abort, not at its next chunk', async () => {
+    const slow = new Readable({ read() {} });
+    slow.push('{"model":"gpt-4o","messages":[]}\n');
+    const controller = new AbortController();
+    const pending = analyze(slow, { signal: controller.signal }).catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort();
+    expect(await pending).toMatchObject({ name: 'AbortError' });
+    expect(slow.destroyed).toBe(true);
   });
 });
 

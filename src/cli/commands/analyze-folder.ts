@@ -10,7 +10,7 @@ import { SEVERITY_RANK } from '../../core/cache/index.ts';
 import { emptyFolder, foldSession, folderRecord, type FolderAnalysis } from '../../core/folder/index.ts';
 import { InputError, WorkLimitError, type InputFile, type ReadProgress } from '../../core/input/index.ts';
 import { PRICED_ON } from '../../core/pricing/table.ts';
-import { MAX_FOLDER_FILES, companionFiles, lazyFileStream, listFolderSessions, describeFsError, type FolderFile } from '../fs/folder-inputs.ts';
+import { MAX_FOLDER_FILES, companionFiles, lazyFileStream, listFolderSessions, describeFsError, skipCauses, type FolderFile } from '../fs/folder-inputs.ts';
 import type { CliIO } from '../io.ts';
 import type { ProgressReporter } from '../progress.ts';
 import { workLimitMessage } from '../work-limits.ts';
@@ -53,7 +53,10 @@ function sessionInputs(args: AnalyzeArgs, io: CliIO, skipped: string[]): Session
       const listing = listFolderSessions(full, input);
       skipped.push(...listing.skipped);
       if (listing.leftOut > 0) skipped.push(`${input}: ${listing.leftOut} more file(s) beyond the first ${MAX_FOLDER_FILES} left unread`);
-      if (listing.sessions.length === 0) throw new FolderUsageError(`cannot read ${input}: no readable .jsonl, .json or .gz file in it`);
+      if (listing.sessions.length === 0) {
+        const causes = listing.skipped.length > 0 ? ` (skipped: ${skipCauses(listing.skipped)})` : '';
+        throw new FolderUsageError(`cannot read ${input}: no readable .jsonl, .json or .gz file in it${causes}`);
+      }
       for (const group of listing.sessions) sessions.push({ files: group.map((file) => ({ ...file, inFolder: true })) });
       continue;
     }

@@ -33,7 +33,19 @@ function reason(error: unknown): string {
   const code = error instanceof Error && 'code' in error ? String((error as NodeJS.ErrnoException).code) : '';
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
   if (code === 'ENOENT') return 'no such file';
+  if (code === 'ENAMETOOLONG') return 'path too long (ENAMETOOLONG)';
+  if (code === 'ELOOP') return 'too many symbolic links (ELOOP)';
   return code !== '' ? code : 'cannot be read';
+}
+
+/** Why a folder yielded nothing, from its skipped entries: "3 × permission denied, 1 × path too long (ENAMETOOLONG)". */
+export function skipCauses(skipped: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const line of skipped) {
+    const cause = line.slice(line.lastIndexOf(': ') + 2);
+    counts.set(cause, (counts.get(cause) ?? 0) + 1);
+  }
+  return [...counts].map(([cause, n]) => `${n} × ${cause}`).join(', ');
 }
 
 /** Why a named input cannot be read, for its message. */

@@ -20,19 +20,29 @@ export async function* rawChunks(input: ByteInput, onBytes: (n: number) => void,
     return;
   }
   const reader = input.getReader();
+  // An abort cancels the source at once: a read waiting on a stalled stream ends, and its producer is told.
+  const cancelOnAbort = () => void reader.cancel(signal?.reason).catch(() => undefined);
+  signal?.addEventListener('abort', cancelOnAbort, { once: true });
   try {
     for (;;) {
       throwIfAborted(signal);
       const { done, value } = await reader.read();
+      throwIfAborted(signal);
       if (done) return;
       if (value.byteLength === 0) continue;
       onBytes(value.byteLength);
       yield value;
     }
   } finally {
-    // Stops the producer when reading ends early (abort, a file-level error).
-    await reader.cancel().catch(() => undefined);
-    reader.releaseLock();
+    signal?.removeEventListener('abort', cancelOnAbort);
+    // Stops the producer when reading ends early (abort, a file-level error); not awaited, since a producer
+    // that never answers must not hold the reader.
+    void reader.cancel().catch(() => undefined);
+    try {
+      reader.releaseLock();
+    } catch {
+      // A read still pending on a source that ignores cancel: the lock goes with the reader.
+    }
   }
 }
 
