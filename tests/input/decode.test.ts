@@ -124,7 +124,7 @@ describe('text encodings', () => {
 
   it('rejects text that is not JSON with what it starts with', async () => {
     const result = await readOne('notes.txt', 'hello world\n');
-    expect(result.errors).toEqual([{ file: 0, line: 1, message: 'not JSON or JSONL: the first non-blank line starts with a letter' }]);
+    expect(result.errors).toEqual([{ file: 0, line: 1, message: 'not JSON, JSONL or YAML: the first non-blank line starts with a letter' }]);
   });
 });
 

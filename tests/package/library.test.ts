@@ -95,7 +95,7 @@ describe('analyze', () => {
     expect(gz).toBeInstanceOf(UnreadableInputError);
     expect((gz as UnreadableInputError).problems).toEqual(['log.jsonl.gz: the file name ends in .gz but the data does not start with the gzip magic bytes 1f 8b']);
     const words = await analyze([{ name: 'notes.txt', content: 'x' }, { name: 'chat.jsonl', content: text }]).catch((error: unknown) => error);
-    expect((words as UnreadableInputError).problems).toEqual(['notes.txt:1: not JSON or JSONL: the first non-blank line starts with a letter']);
+    expect((words as UnreadableInputError).problems).toEqual(['notes.txt:1: not JSON, JSONL or YAML: the first non-blank line starts with a letter']);
   });
 
   it('takes the CLI\'s work limits: a read past one rejects with its code', async () => {

@@ -12,11 +12,13 @@ import { geminiCliImporter } from './gemini-cli.ts';
 import { clineTaskImporter } from './cline-task.ts';
 import { piSessionImporter } from './pi-session.ts';
 import { harImporter } from './har.ts';
+import { vcrCassetteImporter } from './cassette-vcr.ts';
+import { nockImporter } from './cassette-nock.ts';
 
 export const FIRST_RECORDS_FOR_DETECTION = 8;
 
 /** Transcript importers, asked in order. */
-export const TRANSCRIPT_IMPORTERS: TranscriptImporter[] = [harImporter, codexRolloutImporter, clineTaskImporter, piSessionImporter, geminiCliImporter, claudeCodeImporter];
+export const TRANSCRIPT_IMPORTERS: TranscriptImporter[] = [harImporter, vcrCassetteImporter, nockImporter, codexRolloutImporter, clineTaskImporter, piSessionImporter, geminiCliImporter, claudeCodeImporter];
 
 /** Whether files of this format (`AnalysisFile.format`) record their compactions (`recordsCompactions`). */
 export function recordsCompactions(format: string | null | undefined): boolean {

@@ -14,6 +14,8 @@ export type WireImporter = (body: JsonObject, ctx: ImportContext) => ParsedReque
 export interface TranscriptRecord {
   line: number;
   value: unknown;
+  /** The document breaks before its end (its error is already reported): its last entry may be incomplete. */
+  cut?: boolean;
 }
 
 export interface TranscriptContext {

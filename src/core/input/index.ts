@@ -296,7 +296,7 @@ class FileReader {
       this.error(record.line, record.error);
       return;
     }
-    if (transcript !== null) transcriptRecords.push({ line: record.line, value: record.value });
+    if (transcript !== null) transcriptRecords.push(transcriptRecord(record));
     else this.wireRecord(record.line, record.value);
   }
 
@@ -444,9 +444,13 @@ function readsAsNothing(request: ParsedRequest): boolean {
   return unknownMessages * 2 > request.messageCount;
 }
 
+function transcriptRecord(record: { line: number; value: unknown; cut?: boolean }): TranscriptRecord {
+  return record.cut === true ? { line: record.line, value: record.value, cut: true } : { line: record.line, value: record.value };
+}
+
 function values(records: RawRecord[]): TranscriptRecord[] {
   const out: TranscriptRecord[] = [];
-  for (const record of records) if ('value' in record) out.push({ line: record.line, value: record.value });
+  for (const record of records) if ('value' in record) out.push(transcriptRecord(record));
   return out;
 }
 

@@ -1,6 +1,7 @@
-// Text lines → JSON records. A file is either JSONL (one value a line, blank lines skipped) or one JSON document
-// (a single body, possibly pretty-printed; a JSON array of bodies; a batch API body). JSONL is handled one line at
-// a time; a document needs its whole text. Which one a file is follows from its first non-blank line.
+// Text lines → JSON records. A file is either JSONL (one value a line, blank lines skipped), one JSON document
+// (a single body, possibly pretty-printed; a JSON array of bodies; a batch API body) or one YAML document (a
+// cassette; yaml.ts). JSONL is handled one line at a time; a document needs its whole text. Which one a file is
+// follows from its first non-blank line.
 
 import { lineAndColumn, nestingOverflowOffset } from './depth.ts';
 import { InputError, throwIfAborted } from './errors.ts';
@@ -8,12 +9,14 @@ import { describeCharacter, findJsonSyntaxError } from './json-syntax.ts';
 import { formatBytes, type InputLimits } from './limits.ts';
 import type { TextLine } from './lines.ts';
 import type { FileParse } from './resent-json.ts';
+import { looksLikeYaml, yamlRecords } from './yaml.ts';
 
 /** A record: the parsed JSON value, or why it could not be parsed. `line` as in ReadError. */
-export type RawRecord = { line: number; value: unknown } | { line: number; error: string };
+/** `cut`: the document breaks before its end (its errors come first); the value is what was read before the break. */
+export type RawRecord = { line: number; value: unknown; cut?: boolean } | { line: number; error: string };
 
 /** How the file holds its records. */
-export type RecordLayout = 'jsonl' | 'json-array' | 'json-document' | 'batch-body';
+export type RecordLayout = 'jsonl' | 'json-array' | 'json-document' | 'batch-body' | 'yaml-document';
 
 export interface RecordSource {
   records: AsyncGenerator<RawRecord>;
@@ -81,10 +84,10 @@ export function readRecords(
         yield* jsonlRest(iterator, limits, signal, resent);
         return;
       }
-      if (!start.startsWith('{')) {
-        // Neither JSON nor JSONL: say what kind of character the file starts with (never the text itself).
+      if (!start.startsWith('{') && !looksLikeYaml(start)) {
+        // Neither JSON, JSONL nor YAML: say what kind of character the file starts with (never the text itself).
         const shown = describeCharacter(String.fromCodePoint(start.codePointAt(0)!));
-        throw new InputError(`not JSON or JSONL: the first non-blank line starts with ${shown}`, first.line);
+        throw new InputError(`not JSON, JSONL or YAML: the first non-blank line starts with ${shown}`, first.line);
       }
     }
     // Lines read ahead to decide the layout; a document keeps them in its text.
@@ -154,6 +157,11 @@ export function readRecords(
       return;
     }
     const whole = texts.join('\n');
+    if (!start.startsWith('{') && !start.startsWith('[')) {
+      layout = 'yaml-document';
+      yield* yamlRecords(whole, first.line);
+      return;
+    }
     const parsed = parseRecord(whole, first.line, limits.maxNestingDepth, lineShift);
     if ('error' in parsed) {
       // Not one document. If several lines parse on their own it is JSONL whose first line is broken.

@@ -1,0 +1,107 @@
+// VCR cassettes (vcrpy, pytest-recording, Ruby VCR, betamax) → one request per interaction that is an Anthropic,
+// OpenAI or Gemini call (exchange.ts). Layouts read:
+//  - vcrpy: `interactions[]` of `{request: {body, headers, method, uri}, response: {body: {string}, headers,
+//    status}}`; bodies are text, `!!binary` bytes (often gzip, per Content-Encoding) or null; PyYAML 1.x wrote
+//    `!!python/unicode` strings (read as plain strings). The file ends with `version: 1`: without it the file is cut.
+//  - pydantic-ai's serializer: `parsed_body` (the JSON already parsed) in place of `body` on either side.
+//  - Ruby VCR / betamax: `http_interactions[]` with `body: {string | base64_string, encoding}` and `recorded_at`.
+// There is no send time in a vcrpy cassette; the response's `Date` header (second precision) stands in.
+
+import { isObject, stringField, type JsonObject } from '../input/json-value.ts';
+import { toEpochMs } from '../input/timestamp.ts';
+import { ExchangeReader, type HttpExchange } from './exchange.ts';
+import { decodeBody, type DecodedBody } from './http-body.ts';
+import type { TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './types.ts';
+
+function interactionsOf(value: unknown): unknown[] | null {
+  if (!isObject(value)) return null;
+  const list = value['interactions'] ?? value['http_interactions'];
+  return Array.isArray(list) ? list : null;
+}
+
+/** A header of a vcrpy (`{Name: [values]}`) or VCR/betamax (`{Name: [values]}` or a string) header map. */
+export function mapHeader(headers: unknown, name: string): string | null {
+  if (!isObject(headers)) return null;
+  const wanted = name.toLowerCase();
+  for (const key of Object.keys(headers)) {
+    if (key.toLowerCase() !== wanted) continue;
+    const value = headers[key];
+    const first: unknown = Array.isArray(value) ? value[0] : value;
+    return typeof first === 'string' ? first : null;
+  }
+  return null;
+}
+
+type SideBody = DecodedBody | { parsed: JsonObject | unknown[] };
+
+/** A side's body: parsed (`parsed_body`), text, bytes, or a `{string | base64_string}` wrapper. */
+async function sideBody(side: JsonObject): Promise<SideBody> {
+  const parsed = side['parsed_body'];
+  if (isObject(parsed) || Array.isArray(parsed)) return { parsed };
+  const contentEncoding = mapHeader(side['headers'], 'content-encoding');
+  const body = side['body'];
+  if (isObject(body)) {
+    if (typeof body['base64_string'] === 'string') return decodeBody({ text: body['base64_string'], base64: true, contentEncoding });
+    return bodyValue(body['string'], contentEncoding);
+  }
+  return bodyValue(body, contentEncoding);
+}
+
+function bodyValue(value: unknown, contentEncoding: string | null): Promise<DecodedBody> | DecodedBody {
+  if (value instanceof Uint8Array) return decodeBody({ bytes: value, contentEncoding });
+  if (typeof value === 'string') return value === '' ? null : { text: value };
+  return null;
+}
+
+function content(body: SideBody): string | JsonObject | unknown[] | null {
+  if (body === null || 'error' in body) return null;
+  return 'parsed' in body ? body.parsed : body.text;
+}
+
+async function interactionExchange(interaction: unknown, where: string, line: number): Promise<HttpExchange | string> {
+  if (!isObject(interaction) || !isObject(interaction['request'])) return `${where} has no request`;
+  const request = interaction['request'];
+  const response = isObject(interaction['response']) ? interaction['response'] : null;
+  const sent = await sideBody(request);
+  if (sent !== null && 'error' in sent) return `${where}: the request body ${sent.error}`;
+  const answer = response === null ? null : await sideBody(response);
+  if (answer !== null && 'error' in answer) return `${where}: the response body ${answer.error}`;
+  const requestBody = content(sent);
+  return {
+    where,
+    line,
+    method: stringField(request, 'method') ?? '',
+    url: stringField(request, 'uri') ?? stringField(request, 'url') ?? '',
+    requestBody: Array.isArray(requestBody) ? null : requestBody,
+    responseBody: answer === null ? null : content(answer),
+    timestamp: toEpochMs(interaction['recorded_at']) ?? headerTime(response),
+  };
+}
+
+function headerTime(response: JsonObject | null): number | null {
+  const date = response === null ? null : mapHeader(response['headers'], 'date');
+  const ms = date === null ? NaN : Date.parse(date);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+export const vcrCassetteImporter: TranscriptImporter = {
+  id: 'vcr-cassette',
+  matchesName: () => false,
+  matchesRecords: (first) => first.length === 1 && interactionsOf(first[0]!.value) !== null,
+  async importFile(records: readonly TranscriptRecord[], ctx: TranscriptContext): Promise<TranscriptImport> {
+    const reader = new ExchangeReader(ctx, 'cassette');
+    const record = records[0];
+    const interactions = record === undefined ? null : interactionsOf(record.value);
+    if (record === undefined || interactions === null) return reader.result();
+    // A vcrpy file ends with `version:`; a parse break or a missing version means the last interaction is cut off.
+    const cut = record.cut === true || (isObject(record.value) && 'interactions' in record.value && !('version' in record.value));
+    const whole = cut ? interactions.slice(0, -1) : interactions;
+    if (cut) reader.error(record.line, `the cassette is cut off${record.cut === true ? '' : ' (it has no closing `version:`)'}: read the ${whole.length} interaction${whole.length === 1 ? '' : 's'} before the break; interaction ${interactions.length} is incomplete and not read`);
+    for (let i = 0; i < whole.length; i++) {
+      const exchange = await interactionExchange(whole[i], `interaction ${i + 1} of ${interactions.length}`, record.line);
+      if (typeof exchange === 'string') reader.error(record.line, exchange);
+      else reader.add(exchange);
+    }
+    return reader.result();
+  },
+};

@@ -1,0 +1,43 @@
+// YAML documents (vcrpy cassettes and other YAML captures) → records, with the `yaml` package (eemeli/yaml: no
+// Node APIs, so it runs in the browser worker too). Read as YAML 1.1, the version PyYAML writes: `!!binary` becomes
+// bytes; tags of Python objects (`!!python/unicode`) are read as their plain value. Anchors are bounded by the
+// parser's alias limit (a "billion laughs" document is refused). A document with syntax errors (a cut-off file)
+// gives its errors, located, then what was read before the break.
+
+import { parseDocument } from 'yaml';
+import type { RawRecord } from './records.ts';
+
+/** A first content line that only YAML starts with: a directive, a document marker, `key:` or a list item. */
+export function looksLikeYaml(firstLine: string): boolean {
+  return /^(?:%YAML|---(?:\s|$)|[A-Za-z_][\w .-]*:(?:\s|$)|- )/.test(firstLine.trimStart());
+}
+
+/** Errors listed per document before the rest are summed into the last one. */
+const MAX_LISTED_ERRORS = 5;
+
+/** The records of a YAML text whose first line is file line `firstLine`. */
+export function yamlRecords(text: string, firstLine: number): RawRecord[] {
+  const doc = parseDocument(text, { version: '1.1', prettyErrors: true });
+  const out: RawRecord[] = [];
+  const shift = firstLine - 1;
+  for (const error of doc.errors.slice(0, MAX_LISTED_ERRORS)) {
+    const at = error.linePos?.[0];
+    const line = (at?.line ?? 1) + shift;
+    out.push({ line, error: `invalid YAML: ${firstSentence(error.message)} (${error.code}) at line ${line}${at ? `, column ${at.col}` : ''}` });
+  }
+  if (doc.errors.length > MAX_LISTED_ERRORS) out.push({ line: firstLine, error: `${doc.errors.length - MAX_LISTED_ERRORS} more YAML errors` });
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    out.push({ line: firstLine, error: `YAML not read: ${error instanceof Error ? firstSentence(error.message) : 'error'}` });
+    return out;
+  }
+  if (value !== null && value !== undefined) out.push(doc.errors.length > 0 ? { line: firstLine, value, cut: true } : { line: firstLine, value });
+  return out;
+}
+
+/** The parser's message up to its first line break (it goes on to quote the text, which is never echoed). */
+function firstSentence(message: string): string {
+  return message.split('\n', 1)[0]!.replace(/ at line \d+, column \d+:?$/, '');
+}

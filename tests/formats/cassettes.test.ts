@@ -1,0 +1,112 @@
+// Cassettes: the real vcrpy cassette (read in place from ../shared/fixtures/real; ground truth is each response's
+// usage, decoded here with Node's zlib), and hand-made minimal cassettes (synthetic) in the shapes other projects'
+// suites write: pydantic-ai's parsed_body, PyYAML 1.x python tags, Ruby VCR / betamax, nock JSON, cut-off files.
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { gzipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { readRequests } from '../../src/core/input/index.ts';
+
+const dir = path.resolve(__dirname, '../../../shared/fixtures/real/cassettes');
+const present = fs.existsSync(dir);
+const enc = (text: string) => new TextEncoder().encode(text);
+const read = (text: string, name = 'synthetic.yaml') => readRequests([{ name, bytes: enc(text) }]);
+const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Any = any;
+
+describe.skipIf(!present)('vcrpy cassette (real, ../shared/fixtures/real)', () => {
+  for (const name of present ? fs.readdirSync(dir) : []) {
+    it(`${name}: one request per interaction, usage equal to each gzip response's`, async () => {
+      const text = fs.readFileSync(path.join(dir, name), 'utf8');
+      const interactions = (parse(text, { version: '1.1' }) as Any).interactions as Any[];
+      const result = await read(text, name);
+      expect(result.errors).toEqual([]);
+      expect(result.files[0]).toMatchObject({ format: 'vcr-cassette', layout: 'yaml-document' });
+      expect(result.requests).toHaveLength(interactions.length);
+      result.requests.forEach((request, i) => {
+        const usage = JSON.parse(zlib.gunzipSync(interactions[i].response.body.string).toString('utf8')).usage;
+        expect(request.recorded).toMatchObject({ input: usage.input_tokens, cacheRead: usage.cache_read_input_tokens, cacheWrite5m: usage.cache_creation_input_tokens, output: usage.output_tokens });
+        const headers = interactions[i].response.headers;
+        const date = Object.keys(headers).find((k) => k.toLowerCase() === 'date')!;
+        expect(request.timestamp).toBe(Date.parse(headers[date][0]));
+      });
+    });
+  }
+});
+
+const chatBody = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'synthetic' }] });
+const chatUsage = (prompt: number, cached: number, out: number) => JSON.stringify({ usage: { prompt_tokens: prompt, completion_tokens: out, prompt_tokens_details: { cached_tokens: cached } } });
+const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+describe('cassettes (synthetic, shaped as other suites write them)', () => {
+  it('vcrpy with a plain string body and a gzip !!binary response; the Date header is the time', async () => {
+    const gz = b64(gzipSync(enc(chatUsage(1200, 1024, 9))));
+    const yaml = `interactions:\n- request:\n    body: ${q(chatBody)}\n    headers:\n      host:\n      - api.openai.com\n    method: POST\n    uri: https://api.openai.com/v1/chat/completions\n  response:\n    body:\n      string: !!binary |\n        ${gz}\n    headers:\n      Content-Encoding:\n      - gzip\n      Date:\n      - Thu, 18 Dec 2025 10:00:00 GMT\n    status:\n      code: 200\n      message: OK\nversion: 1\n`;
+    const result = await read(yaml);
+    expect(result.errors).toEqual([]);
+    expect(result.requests[0]!.recorded).toEqual({ input: 176, cacheRead: 1024, cacheWrite5m: 0, cacheWrite1h: 0, output: 9 });
+    expect(result.requests[0]!.timestamp).toBe(Date.UTC(2025, 11, 18, 10));
+  });
+
+  it("pydantic-ai's parsed_body on both sides, and PyYAML 1.x !!python/unicode strings", async () => {
+    const parsed = `interactions:\n- request:\n    headers: {}\n    method: POST\n    parsed_body:\n      max_tokens: 100\n      messages:\n      - content: synthetic\n        role: user\n      model: claude-sonnet-4-5\n    uri: https://api.anthropic.com/v1/messages\n  response:\n    headers: {}\n    parsed_body:\n      usage:\n        cache_creation_input_tokens: 5\n        cache_read_input_tokens: 7\n        input_tokens: 11\n        output_tokens: 3\n    status:\n      code: 200\n      message: OK\nversion: 1\n`;
+    const a = await read(parsed);
+    expect(a.errors).toEqual([]);
+    expect(a.requests[0]!.recorded).toEqual({ input: 11, cacheRead: 7, cacheWrite5m: 5, cacheWrite1h: 0, output: 3 });
+    const old = `interactions:\n- request:\n    body: !!python/unicode ${q(chatBody)}\n    headers: {}\n    method: POST\n    uri: https://api.openai.com/v1/chat/completions\n  response:\n    body: {string: !!python/unicode ${q(chatUsage(50, 0, 2))}}\n    headers: {}\n    status: {code: 200, message: OK}\nversion: 1\n`;
+    const b = await read(old);
+    expect(b.errors).toEqual([]);
+    expect(b.requests[0]!.recorded).toEqual({ input: 50, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, output: 2 });
+  });
+
+  it('Ruby VCR / betamax: http_interactions, base64_string bodies, recorded_at', async () => {
+    const yaml = `---\nhttp_interactions:\n- request:\n    method: post\n    uri: https://api.openai.com/v1/chat/completions\n    body:\n      encoding: UTF-8\n      string: ${q(chatBody)}\n  response:\n    status:\n      code: 200\n    body:\n      encoding: ASCII-8BIT\n      base64_string: ${b64(enc(chatUsage(30, 0, 4)))}\n  recorded_at: Wed, 01 Jan 2025 00:00:00 GMT\nrecorded_with: VCR 6.2.0\n`;
+    const result = await read(yaml);
+    expect(result.errors).toEqual([]);
+    expect(result.requests[0]!.recorded).toEqual({ input: 30, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, output: 4 });
+    expect(result.requests[0]!.timestamp).toBe(Date.UTC(2025, 0, 1));
+  });
+
+  it('a cassette of no LLM call says so by host; one with no closing version: is cut off', async () => {
+    const none = `interactions:\n- request:\n    body: null\n    headers: {}\n    method: GET\n    uri: https://example.com/x\n  response:\n    body: {string: ok}\n    headers: {}\n    status: {code: 200, message: OK}\nversion: 1\n`;
+    expect((await read(none)).errors.map((e) => e.message)).toEqual(['this cassette holds no Anthropic, OpenAI or Gemini call: 1 entry, none an LLM call (by host: example.com 1)']);
+    const interaction = `- request:\n    body: ${q(chatBody)}\n    headers: {}\n    method: POST\n    uri: https://api.openai.com/v1/chat/completions\n  response:\n    body: {string: ${q(chatUsage(10, 0, 1))}}\n    headers: {}\n    status: {code: 200, message: OK}\n`;
+    const cut = await read(`interactions:\n${interaction}${interaction}- request:\n    body: ${q(chatBody)}\n`);
+    expect(cut.requests).toHaveLength(2);
+    expect(cut.errors.map((e) => e.message)).toEqual(['the cassette is cut off (it has no closing `version:`): read the 2 interactions before the break; interaction 3 is incomplete and not read']);
+    const broken = await read(`interactions:\n${interaction}- request:\n    body: '{"model": "gpt-4o-mini", "mess`);
+    expect(broken.requests).toHaveLength(1);
+    expect(broken.errors.map((e) => e.message)).toEqual([
+      'the cassette is cut off: read the 1 interaction before the break; interaction 2 is incomplete and not read',
+      'invalid YAML: Missing closing \'quote (MISSING_CHAR) at line 12, column 42',
+    ]);
+  });
+
+  it('an alias bomb is refused with a located error, not expanded', async () => {
+    const levels = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]'];
+    for (let i = 1; i < 9; i++) levels.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    const result = await read(levels.join('\n'));
+    expect(result.requests).toHaveLength(0);
+    expect(result.errors[0]!.message).toMatch(/^YAML not read: Excessive alias count/);
+  });
+
+  it('nock JSON: parsed bodies, gzip hex chunks, a non-LLM definition counted', async () => {
+    const hex = [...gzipSync(enc(chatUsage(300, 256, 5)))].map((b) => b.toString(16).padStart(2, '0')).join('');
+    const defs = [
+      { scope: 'https://api.openai.com:443', method: 'POST', path: '/v1/chat/completions', body: JSON.parse(chatBody), status: 200, response: [hex.slice(0, 20), hex.slice(20)], rawHeaders: ['Content-Encoding', 'gzip', 'Date', 'Thu, 18 Dec 2025 10:00:00 GMT'], responseIsBinary: false },
+      { scope: 'https://api.anthropic.com:443', method: 'POST', path: '/v1/messages', body: { model: 'claude-haiku-4-5', max_tokens: 5, messages: [{ role: 'user', content: 'synthetic' }] }, status: 200, response: { usage: { input_tokens: 8, output_tokens: 2 } }, rawHeaders: {} },
+      { scope: 'https://example.com:443', method: 'GET', path: '/health', status: 200, response: 'ok' },
+    ];
+    const result = await readRequests([{ name: 'fixture.json', bytes: enc(JSON.stringify(defs, null, 2)) }]);
+    expect(result.files[0]!.format).toBe('nock');
+    expect(result.requests.map((r) => r.recorded)).toEqual([
+      { input: 44, cacheRead: 256, cacheWrite5m: 0, cacheWrite1h: 0, output: 5 },
+      { input: 8, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, output: 2 },
+    ]);
+    expect(result.requests[0]!.timestamp).toBe(Date.UTC(2025, 11, 18, 10));
+    expect(result.errors.map((e) => e.message)).toEqual(['skipped 1 nock recording entry that are no LLM call (by host: example.com 1)']);
+  });
+});
