@@ -21,7 +21,7 @@ const SEED = 20261130;
 describe(`fuzz slice (${RUNS_PER_TARGET} inputs per target, seed ${SEED}${realFixturesPresent ? '' : '; real fixtures absent: synthetic and example seeds only'})`, () => {
   it('covers every reader family', () => {
     const families = new Set(targets.map((t) => t.name.split(':')[0]));
-    expect([...families].sort()).toEqual(['analysis', 'clearing', 'cli', 'dupes', 'format', 'input', 'leaks', 'render', 'scale', 'ui', 'worker']);
+    expect([...families].sort()).toEqual(['analysis', 'clearing', 'cli', 'dupes', 'format', 'input', 'leaks', 'record', 'render', 'scale', 'ui', 'worker']);
   });
 
   it.each(targets.map((t) => [t.name, t] as const))('%s: no crash, no hang, every refusal located and coded', { timeout: 180_000 }, async (name, target) => {

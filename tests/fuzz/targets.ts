@@ -29,6 +29,7 @@ import { encodeInput, parseFragment, MAX_INPUT_FRAGMENT_CHARS } from '../../src/
 import { REPO_ROOT, seedCorpus, type Seed } from './corpus.ts';
 import { workerTargets } from './worker-targets.ts';
 import { scaleTargets } from './scale-targets.ts';
+import { recordTargets } from './record-targets.ts';
 import { main } from '../../src/cli/main.ts';
 import { terminalSafe } from '../../src/cli/terminal-safe.ts';
 import { renderTerminalReport } from '../../src/cli/report/terminal.ts';
@@ -568,6 +569,7 @@ export async function fuzzTargets(): Promise<FuzzTarget[]> {
     ...layerTargets(SQL),
     ...workerTargets(),
     ...scaleTargets(),
+    ...recordTargets(),
   ];
   return targets;
 }
