@@ -58,7 +58,7 @@ test('a finding takes you to its block, its diff and its cache row', async ({ pa
   const card = page.locator('.finding').first();
   await expect(card).toContainText('tools_reordered');
 
-  await card.getByRole('button', { name: 'Show block tools[1] in request 4' }).click();
+  await card.getByRole('button', { name: 'Block tools[1]: show it in request 4' }).click();
   await expectRequest(page, 4);
   await expect(page.locator('#panel')).toHaveAttribute('data-panel', 'tokens');
   const cell = page.locator('.treemap .cell[aria-current="true"]');
@@ -69,7 +69,7 @@ test('a finding takes you to its block, its diff and its cache row', async ({ pa
   await expect(page).toHaveURL(/segment=tools%5B1%5D/);
 
   await page.locator('#tab-findings').click();
-  await page.locator('.finding').first().getByRole('button', { name: 'Show what changed in request 4' }).click();
+  await page.locator('.finding').first().getByRole('button', { name: 'Diff: what changed in request 4' }).click();
   await expect(page.locator('#panel')).toHaveAttribute('data-panel', 'diff');
   const row = page.locator('.diff-lines li[aria-current="true"]');
   await expect(row).toHaveAttribute('data-path', 'tools[1]');
@@ -77,7 +77,7 @@ test('a finding takes you to its block, its diff and its cache row', async ({ pa
   await expectInViewport(page, '.diff-lines li[aria-current="true"]');
 
   await page.locator('#tab-findings').click();
-  await page.locator('.finding').first().getByRole('button', { name: 'Show the cache row in request 4' }).click();
+  await page.locator('.finding').first().getByRole('button', { name: 'Cache row: its cache figures in request 4' }).click();
   await expect(page.locator('#panel')).toHaveAttribute('data-panel', 'cache');
   const cacheRow = page.locator('tbody tr[aria-current="true"]');
   await expect(cacheRow).toHaveAttribute('data-request', '3');
@@ -85,7 +85,7 @@ test('a finding takes you to its block, its diff and its cache row', async ({ pa
 
   // The strip above the treemap groups by code with counts and goes to the same block.
   await page.locator('#tab-tokens').click();
-  await page.locator('.findings-strip').getByRole('button', { name: 'Show tools[1] in request 4' }).click();
+  await page.locator('.findings-strip').getByRole('button', { name: 'tools[1] in #4: show it in request 4' }).click();
   await expect(page.locator('.treemap .cell[aria-current="true"]')).toBeFocused();
   await expect(page.locator('.findings-strip')).toContainText('tools_reordered · 1 request');
 });

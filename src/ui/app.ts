@@ -752,7 +752,8 @@ export class App {
     });
     const sourceInfo = this.source && view
       ? el('div', { className: 'source' }, [
-          el('span', { className: 'source-name', text: this.sourceLabel(this.source), attrs: { title: this.sourceLabel(this.source) } }),
+          // The view's one h1: what was opened (the start screen and the folder table have their own).
+          el('h1', { className: 'source-name', text: this.sourceLabel(this.source), attrs: { title: this.sourceLabel(this.source) } }),
           this.source.kind === 'example' ? el('span', { className: 'badge', text: 'synthetic' }) : null,
           el('span', {
             className: 'muted',

@@ -53,7 +53,8 @@ function groupItem(group: FindingGroup, ctx: PanelContext): HTMLElement {
     el('button', {
       className: 'link',
       text: group.first.segmentPath === null ? `request ${request + 1}` : `${group.first.segmentPath} in #${request + 1}`,
-      attrs: { type: 'button', 'aria-label': `Show ${group.first.segmentPath ?? 'the request'} in request ${request + 1}` },
+      // Named by its visible text (label in name), the request spelled out.
+      attrs: { type: 'button', 'aria-label': group.first.segmentPath === null ? `request ${request + 1}` : `${group.first.segmentPath} in #${request + 1}: show it in request ${request + 1}` },
       on: { click: () => ctx.navigate({ request, panel: 'tokens', segment: group.first.segmentPath }) },
     }),
   ]);

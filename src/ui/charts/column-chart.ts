@@ -119,7 +119,8 @@ function table(options: ColumnChartOptions): HTMLElement {
   );
   return el('details', { className: 'chart-table' }, [
     el('summary', { text: 'Numbers' }),
-    el('div', { className: 'table-scroll' }, [
+    // Focusable, so a keyboard can scroll it (axe: scrollable-region-focusable).
+    el('div', { className: 'table-scroll', attrs: { tabindex: '0', role: 'region', 'aria-label': `${options.title}: numbers` } }, [
       el('table', { className: 'data', attrs: { id: `${options.id}-table` } }, [
         el('caption', { className: 'visually-hidden', text: options.title }),
         el('thead', {}, [el('tr', {}, headers.map((h, i) => el('th', { className: i === 0 ? '' : 'num', text: h, attrs: { scope: 'col' } })))]),

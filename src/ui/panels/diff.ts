@@ -32,7 +32,7 @@ function blockRow(kind: DiffHunk['kind'], request: RequestView, index: number, e
   const segment: SegmentView | undefined = request.segments[index];
   const mark = kind === 'insert' ? '+' : kind === 'delete' ? '−' : ' ';
   return el('li', { className: kind, attrs: { 'data-path': segment?.path ?? '', 'data-side': kind === 'delete' ? 'older' : 'newer' } }, [
-    el('span', { className: 'diff-mark', text: mark, attrs: { 'aria-label': kind } }),
+    el('span', { className: 'diff-mark', text: mark, attrs: { role: 'img', 'aria-label': kind } }),
     segment === undefined ? null : categoryTag(segment.category),
     el('span', { className: 'mono', text: segment ? visibleLabel(segment.path) : `#${index}` }),
     segment?.toolName ? el('span', { className: 'mono muted', text: visibleLabel(segment.toolName) }) : null,

@@ -58,17 +58,18 @@ function requestLinks(finding: Finding, ctx: PanelContext): HTMLElement {
 /** Buttons to the block, its diff and its cache row in the finding's first request (where its path applies). */
 export function findingTargets(finding: Finding, ctx: PanelContext): HTMLElement {
   const request = finding.requests[0] ?? ctx.request.index;
+  // The accessible name starts with the visible text (WCAG 2.5.3, label in name) and says which request.
   const go = (text: string, label: string, panel: string): HTMLElement =>
     el('button', {
       className: 'link',
       text,
-      attrs: { type: 'button', 'aria-label': `${label} in request ${request + 1}` },
+      attrs: { type: 'button', 'aria-label': `${text}: ${label} in request ${request + 1}` },
       on: { click: () => ctx.navigate({ request, panel, segment: finding.segmentPath }) },
     });
   return el('p', { className: 'finding-targets' }, [
-    finding.segmentPath === null ? go('Request', 'Show the request', 'tokens') : go(`Block ${finding.segmentPath}`, `Show block ${finding.segmentPath}`, 'tokens'),
-    go('Diff', 'Show what changed', 'diff'),
-    go('Cache row', 'Show the cache row', 'cache'),
+    finding.segmentPath === null ? go('Request', 'show it', 'tokens') : go(`Block ${finding.segmentPath}`, 'show it', 'tokens'),
+    go('Diff', 'what changed', 'diff'),
+    go('Cache row', 'its cache figures', 'cache'),
   ]);
 }
 

@@ -83,7 +83,8 @@ export function renderTreemap(host: HTMLElement, request: RequestView, options: 
   const describe = (segment: number): string => {
     const s = request.segments[segment];
     if (!s) return '';
-    if (s.category === 'setup_inferred') return `${CATEGORY_LABELS[s.category]}: ${unrecordedSetupText(s.tokens, request.unrecorded)}`;
+    // Its visible label and value first (label in name, WCAG 2.5.3), then what it stands for.
+    if (s.category === 'setup_inferred') return `${CATEGORY_LABELS[s.category]} ${formatCategoryTokens(s.tokens, s.category, request.exact)}: ${unrecordedSetupText(s.tokens, request.unrecorded)}`;
     const tool = s.toolName ? ` · ${visibleLabel(s.toolName)}` : '';
     return `${CATEGORY_LABELS[s.category]}${tool} · ${formatCategoryTokens(s.tokens, s.category, request.exact)} tokens · ${formatBytes(s.bytes)} · ${visibleLabel(s.path)}`;
   };

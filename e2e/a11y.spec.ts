@@ -1,0 +1,97 @@
+// Accessibility in real Chromium: axe-core (a devDependency, run in the page) finds no serious or critical
+// violation on the start page, on every panel of an example, on a dropped folder of real sessions (its table and
+// charts) and on a session opened from it, in light and in dark. The app's CSP (script-src 'self') blocks an
+// injected <script>, so axe's source is evaluated through the DevTools protocol (page.evaluate), which the page's
+// CSP does not govern; the app itself runs under its production policy as everywhere else in the suite.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { dropFolder, expect, folderFiles, hasRealFixtures, REAL_FIXTURES, test } from './fixtures.ts';
+import { buildRealSessionFolder } from '../tests/conformance/real-session-folder.ts';
+
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface Found {
+  id: string;
+  impact: string;
+  help: string;
+  nodes: string[];
+}
+
+/** Serious and critical axe violations on the page as it is, each with up to 5 of its nodes and why. */
+async function seriousViolations(page: Page): Promise<Found[]> {
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, impact: v.impact ?? '', help: v.help, nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')} — ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 200)}`) }));
+  });
+}
+
+/** Waits until `selector` has content that has not changed for 300 ms (a panel's answer came and was drawn). */
+async function settled(page: Page, selector: string): Promise<void> {
+  let last = '';
+  await expect
+    .poll(async () => {
+      const now = await page.locator(selector).innerHTML();
+      const same = now === last && now.length > 0;
+      last = now;
+      return same;
+    }, { intervals: [300] })
+    .toBe(true);
+}
+
+async function expectClean(page: Page, where: string): Promise<void> {
+  // Every view names itself with one h1.
+  expect.soft(await page.locator('h1').count(), `${where}: h1`).toBe(1);
+  expect.soft(await seriousViolations(page), where).toEqual([]);
+}
+
+const PANELS = ['Tokens', 'Findings', 'Cache', 'Diff', 'Conversations', 'Timeline', 'Summary', 'Duplicates', 'Clearing'];
+
+for (const scheme of ['light', 'dark'] as const) {
+  test.describe(`axe, ${scheme}`, () => {
+    test.use({ colorScheme: scheme });
+
+    test('the start page', async ({ page }) => {
+      await page.goto('./');
+      await expect(page.locator('#file-input')).toBeAttached();
+      await expectClean(page, `${scheme} start page`);
+    });
+
+    test('every panel of an example', async ({ page }) => {
+      await page.goto('./#example=anthropic-agent-cache-bust');
+      await expect(page.locator('#request-table')).toBeVisible();
+      const tabs = page.getByRole('tab');
+      const names = (await tabs.allTextContents()).map((t) => t.trim());
+      expect(names).toEqual(PANELS);
+      for (const name of names) {
+        await page.getByRole('tab', { name, exact: true }).click();
+        await expect(page.locator('#panel')).toHaveAttribute('data-panel', name.toLowerCase());
+        // Let the panel's worker answer land: its content is there and stays the same for 300 ms.
+        await settled(page, '#panel');
+        await expectClean(page, `${scheme} example, ${name} panel`);
+      }
+    });
+
+    test('a folder of real sessions, its charts, and a session opened from it', async ({ page }) => {
+      test.skip(!hasRealFixtures, `${REAL_FIXTURES} is absent`);
+      const dir = buildRealSessionFolder(path.join(REAL_FIXTURES, 'transcripts'), { nested: false, agents: ['codex', 'gemini-cli'] });
+      try {
+        await page.goto('./');
+        await dropFolder(page, 'projects', folderFiles(path.join(dir, 'projects')));
+        await expect(page.locator('#folder-chart-cost-svg')).toBeVisible();
+        for (const details of await page.locator('.chart-table').all()) await details.locator('summary').click();
+        await expectClean(page, `${scheme} folder view`);
+        await page.locator('#folder-table .rt-body .rt-row').first().click();
+        await expect(page.locator('#folder-back')).toBeVisible();
+        await expectClean(page, `${scheme} folder session`);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+}
