@@ -5,7 +5,7 @@ import { lookupModel } from '../pricing/lookup.ts';
 import { overrideFor, type PriceOverrides } from '../pricing/overrides.ts';
 import type { ModelUse, ResolvedModel } from './types.ts';
 
-export function resolveModel(request: ParsedRequest, override: string | null, prices: PriceOverrides | null = null): ResolvedModel {
+export function resolveModel(request: Pick<ParsedRequest, 'model'>, override: string | null, prices: PriceOverrides | null = null): ResolvedModel {
   const id = override ?? request.model;
   if (id === null || id === '') return { id: null, source: 'none', pricing: null, via: null };
   const match = lookupModel(id);

@@ -2,7 +2,7 @@
 import type { Analysis, AnalysisFile } from './types.ts';
 
 /** An input that yielded no request at all is unreadable: that is exit 1, with its errors shown. */
-export function unreadableFiles(analysis: Analysis, include: (file: number) => boolean = () => true): string[] {
+export function unreadableFiles(analysis: Pick<Analysis, 'errors'> & { files: readonly Pick<AnalysisFile, 'name' | 'requests' | 'envelope' | 'format'>[] }, include: (file: number) => boolean = () => true): string[] {
   const messages: string[] = [];
   analysis.files.forEach((file, index) => {
     if (file.requests > 0 || !include(index)) return;

@@ -41,8 +41,11 @@ function cacheReadAt(pricing: ModelPricing, rates: ModelPricing, timestamp: numb
   return timestamp < Date.parse(`${pricing.cacheReadBefore.date}T00:00:00Z`) ? pricing.cacheReadBefore.cacheRead : rates.cacheRead;
 }
 
+/** What pricing reads of a request (the folder's usage pass prices calls it never rebuilt as requests). */
+export type PricedRequest = Pick<ParsedRequest, 'index' | 'format' | 'model' | 'timestamp' | 'recorded'> & { options: Pick<ParsedRequest['options'], 'promptCacheKey'> };
+
 /** Cost of one request from its simulated cache figures; null fields when the model has no pricing entry. */
-export function priceRequest(request: ParsedRequest, cache: PricedFigures, pricing: ModelPricing | null): RequestCost {
+export function priceRequest(request: PricedRequest, cache: PricedFigures, pricing: ModelPricing | null): RequestCost {
   const outputTokens = request.recorded?.output ?? 0;
   const base: RequestCost = {
     requestIndex: request.index,
@@ -90,7 +93,7 @@ export interface BilledFigures {
 type PricedFigures = BilledFigures & Pick<RequestCacheResult, 'promptTokens'>;
 
 /** Total USD of one request with this cache split (output included), or null when its model has no price. */
-export function priceFigures(request: ParsedRequest, figures: BilledFigures, pricing: ModelPricing | null): number | null {
+export function priceFigures(request: PricedRequest, figures: BilledFigures, pricing: ModelPricing | null): number | null {
   const promptTokens = figures.read + figures.write5m + figures.write1h + figures.uncached;
   return priceRequest(request, { ...figures, promptTokens }, pricing).total;
 }
@@ -99,14 +102,14 @@ export function priceFigures(request: ParsedRequest, figures: BilledFigures, pri
  * What the provider's recorded usage costs at the request's model prices, priced exactly as the simulation's
  * figures are, so recorded and simulated cost compare line for line. Null without recorded usage.
  */
-export function priceRecorded(request: ParsedRequest, pricing: ModelPricing | null): RequestCost | null {
+export function priceRecorded(request: PricedRequest, pricing: ModelPricing | null): RequestCost | null {
   const usage = request.recorded;
   if (usage === null) return null;
   return priceRequest(request, recordedAsCache(request, pricing), pricing);
 }
 
 /** Recorded usage in the simulation's shape (no breakpoints, no events), so both are priced by one function. */
-function recordedAsCache(request: ParsedRequest, pricing: ModelPricing | null): RequestCacheResult {
+function recordedAsCache(request: PricedRequest, pricing: ModelPricing | null): RequestCacheResult {
   const usage = request.recorded!;
   return {
     requestIndex: request.index,

@@ -7,7 +7,7 @@
 import { providerOf, type ParsedRequest } from '../model.ts';
 import type { ModelPricing } from '../pricing/types.ts';
 import type { Conversations } from './conversations.ts';
-import { priceFigures, type BilledFigures } from './cost.ts';
+import { priceFigures, type BilledFigures, type PricedRequest } from './cost.ts';
 import type { InferredFromUsage } from './inferred.ts';
 import { predecessors } from './predecessors.ts';
 import { prefixTokensThrough, type PrefixComparison } from './prefix.ts';
@@ -219,7 +219,7 @@ function compactionTargets(input: MissInput, prompts: readonly number[]): Set<nu
 }
 
 /** What the request paid for `tokens` (taken from its writes, then its uncached input) over reading them. */
-function missCost(request: ParsedRequest, row: BilledFigures, tokens: number, pricing: ModelPricing | null): number | null {
+export function missCost(request: PricedRequest, row: BilledFigures, tokens: number, pricing: ModelPricing | null): number | null {
   const paid = priceFigures(request, row, pricing);
   if (paid === null) return null;
   let left = tokens;

@@ -121,7 +121,7 @@ const earlier = (a: string | null, b: string | null) => (a === null ? b : b === 
 const later = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : Date.parse(a) >= Date.parse(b) ? a : b);
 
 /** `add` keyed rows of `from` into `into` (matched by `key`), appending keys it has not seen. */
-function mergeRows<T>(into: T[], from: readonly T[], key: (row: T) => unknown, add: (into: T, from: T) => void, copy: (row: T) => T): void {
+export function mergeRows<T>(into: T[], from: readonly T[], key: (row: T) => unknown, add: (into: T, from: T) => void, copy: (row: T) => T): void {
   for (const row of from) {
     const k = key(row);
     const target = into.find((candidate) => key(candidate) === k);

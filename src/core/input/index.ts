@@ -455,7 +455,8 @@ function values(records: RawRecord[]): TranscriptRecord[] {
 }
 
 /** A subagent transcript read with its parent session learns which Task call of the parent started it. */
-function linkSubagents(summaries: FileSummary[]): void {
+/** A subagent's link to the Task call that started it, from its parent session's file read beside it. */
+export function linkSubagents(summaries: readonly { session?: SessionLink | undefined }[]): void {
   const tasksBySession = new Map<string, Record<string, string>>();
   for (const summary of summaries) {
     const link = summary.session;

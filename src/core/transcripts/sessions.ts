@@ -5,8 +5,9 @@
 // one row (its requests are on the file read second). Rows carry the file's path relative to the folder given,
 // never an absolute path, and the project: the first folder of that path (a Claude Code project slug, a Gemini CLI
 // project hash), or "" for a file at the top.
-import type { Analysis, AnalysisFile } from '../analysis/types.ts';
-import { priceRecorded } from '../cache/cost.ts';
+import type { AnalysisFile } from '../analysis/types.ts';
+import { priceRecorded, type PricedRequest } from '../cache/cost.ts';
+import type { ModelPricing } from '../pricing/types.ts';
 import { isoTime, utcDay } from './time.ts';
 
 export interface RecordedSums {
@@ -61,6 +62,13 @@ export interface GroupRow {
   misses: MissSums | null;
 }
 
+/** What the tables read of an analysis: a full Analysis, or a folder's usage pass (src/core/folder/usage-pass.ts). */
+export interface SessionSource {
+  files: readonly Pick<AnalysisFile, 'name' | 'format' | 'folderPath' | 'session' | 'requests'>[];
+  requests: readonly (PricedRequest & { file: number })[];
+  models: readonly { pricing: ModelPricing | null }[];
+}
+
 export interface SessionTable {
   sessions: SessionRow[];
   projects: GroupRow[];
@@ -86,7 +94,7 @@ export function addSums(into: RecordedSums, from: RecordedSums): void {
 }
 
 /** The path inside the folder given; without one (a file given alone, the library), the name's last part only. */
-const nameOf = (file: AnalysisFile): string => file.folderPath ?? file.name.split(/[\\/]/).pop() ?? file.name;
+const nameOf = (file: SessionSource['files'][number]): string => file.folderPath ?? file.name.split(/[\\/]/).pop() ?? file.name;
 
 export function projectOf(folderPath: string): string {
   const parts = folderPath.split('/').filter((part) => part !== '' && part !== '.');
@@ -94,7 +102,7 @@ export function projectOf(folderPath: string): string {
 }
 
 /** Which row each file's requests go to: its own, or (a subagent) its parent session's file. */
-function rowFiles(files: readonly AnalysisFile[]): number[] {
+function rowFiles(files: SessionSource['files']): number[] {
   const mainBySession = new Map<string, number>();
   files.forEach((file, i) => {
     const link = file.session;
@@ -151,7 +159,7 @@ const emptyGroup = (key: string | null, withMisses: boolean): GroupRow => ({
 });
 
 /** The parts of an analysis' sessions, in the order their first request comes. */
-export function sessionParts(analysis: Analysis, missOf: MissOf | null): SessionPart[] {
+export function sessionParts(analysis: SessionSource, missOf: MissOf | null): SessionPart[] {
   const owner = rowFiles(analysis.files);
   const rows = new Map<number, OpenRow>();
   analysis.requests.forEach((request, r) => {
@@ -284,6 +292,6 @@ export function sessionTableOf(parts: readonly SessionPart[]): SessionTable {
   };
 }
 
-export function sessionTable(analysis: Analysis, missOf: MissOf | null): SessionTable {
+export function sessionTable(analysis: SessionSource, missOf: MissOf | null): SessionTable {
   return sessionTableOf(sessionParts(analysis, missOf));
 }
