@@ -72,7 +72,8 @@ describe('argument parsing', () => {
   });
 
   it.each([
-    [[], 'no input file'],
+    [['a', '--agent', 'codex'], '--agent picks the default folders'],
+    [['--agent', 'vim'], '--agent must be one of claude-code, codex, gemini-cli, pi, opencode, cline, roo, kilo (got "vim")'],
     [['a', '--format', 'xml'], '--format must be one of'],
     [['a', '--model'], '--model needs a value'],
     [['a', '--bogus'], 'unknown option --bogus'],

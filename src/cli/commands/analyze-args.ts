@@ -4,6 +4,7 @@ import type { Severity } from '../../core/cache/index.ts';
 import type { InputLimits } from '../../core/input/index.ts';
 import type { WireFormat } from '../../core/model.ts';
 import type { PriceOverrides } from '../../core/pricing/overrides.ts';
+import type { AgentId } from '../../core/agents/locations.ts';
 
 export interface AnalyzeArgs {
   inputs: string[];
@@ -27,6 +28,8 @@ export interface AnalyzeArgs {
   folderFiles?: string[];
   /** Work limits raised with --max-records and the like. */
   limits?: Partial<InputLimits>;
+  /** --agent: with no path, only this agent's default folders. */
+  agent?: AgentId;
   /** --prices: the file named, and its rates once loaded and validated. */
   prices?: string;
   priceOverrides?: PriceOverrides;

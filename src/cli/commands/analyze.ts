@@ -25,16 +25,23 @@ import { analyzeFolderInputs, FolderUsageError, hasFolderInput } from './analyze
 import { jsonTextSafe } from '../terminal-safe.ts';
 import type { AnalyzeArgs } from './analyze-args.ts';
 import { loadPricesFile } from '../prices-file.ts';
+import { AGENT_NAMES, renderAgentSearch, searchAgentFolders } from '../agent-folders.ts';
+import type { AgentId } from '../../core/agents/locations.ts';
 
 export type { AnalyzeArgs } from './analyze-args.ts';
 
-export const ANALYZE_USAGE = `usage: ctxray analyze <file...|folder...|-> [options]
+export const ANALYZE_USAGE = `usage: ctxray analyze [<file...|folder...|->] [options]
 
 Tokens by category for every request in request logs (Anthropic Messages, OpenAI Chat Completions,
 OpenAI Responses; plain or gzipped; one body, a JSON array or JSONL; batch and gateway envelopes).
 OpenAI counts are exact for text-only Chat requests; Claude counts are estimates, shown with ≈.
 
+With no path, the folders where the agents ctxray knows keep their sessions are read (Claude Code, Codex,
+Gemini CLI, pi, Cline, Roo, Kilo; opencode is named but not read), honouring CLAUDE_CONFIG_DIR, CODEX_HOME,
+GEMINI_CLI_HOME, PI_CODING_AGENT_DIR; the report first says which were found and which were looked for.
+
 options:
+  --agent <name>  with no path: only this agent's folders (${AGENT_NAMES.join(', ')})
   --format <f>    anthropic | openai-chat | openai-responses | openai | auto (default: auto, per file)
                   (openai = openai-chat)
   --model <id>    price and tokenize every request as this model instead of the one it names
@@ -73,7 +80,7 @@ const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
 
 export class UsageError extends Error {}
 
-const VALUE_OPTIONS = new Set(['--format', '--model', '--prices', '--json', '--html', '--fail-on', ...Object.keys(WORK_LIMIT_FLAGS)]);
+const VALUE_OPTIONS = new Set(['--agent', '--format', '--model', '--prices', '--json', '--html', '--fail-on', ...Object.keys(WORK_LIMIT_FLAGS)]);
 
 export function parseAnalyzeArgs(argv: readonly string[]): AnalyzeArgs {
   const args: AnalyzeArgs = { inputs: [], format: 'auto', model: null, json: null, force: false, verbose: false, help: false };
@@ -108,6 +115,10 @@ export function parseAnalyzeArgs(argv: readonly string[]): AnalyzeArgs {
       }
       case '--model':
         args.model = value ?? null;
+        break;
+      case '--agent':
+        if (!AGENT_NAMES.includes(value as AgentId)) throw new UsageError(`--agent must be one of ${AGENT_NAMES.join(', ')} (got "${value ?? ''}")`);
+        args.agent = value as AgentId;
         break;
       case '--prices':
         if (args.prices !== undefined) throw new UsageError('--prices given twice');
@@ -156,7 +167,7 @@ export function parseAnalyzeArgs(argv: readonly string[]): AnalyzeArgs {
       }
     }
   }
-  if (!args.help && args.inputs.length === 0) throw new UsageError('no input file (give one or more files, or - for stdin)');
+  if (args.agent !== undefined && args.inputs.length > 0) throw new UsageError('--agent picks the default folders of an agent: give it without paths');
   if (args.html !== undefined && args.html === args.json) throw new UsageError('--html and --json name the same file');
   if (args.inputs.filter((input) => input === '-').length > 1) throw new UsageError('- (stdin) can be given only once');
   return args;
@@ -273,6 +284,16 @@ export const analyzeCommand: Command = async (argv, io) => {
       return 1;
     }
     args.priceOverrides = loaded.prices;
+  }
+  if (args.inputs.length === 0) {
+    // No path: the agents' own folders, said first (on stderr when stdout carries the JSON record).
+    const search = searchAgentFolders(io, args.agent ?? null);
+    (args.json === '-' ? io.stderr : io.stdout)(renderAgentSearch(search));
+    if (search.found.length === 0) {
+      io.stderr(`ctxray analyze: no ${args.agent === undefined ? 'agent' : args.agent} session folder found; give a path (a file, a folder, or - for stdin)\n`);
+      return 1;
+    }
+    args.inputs = search.found.map((folder) => folder.path);
   }
   const stderrIsTerminal = process.stderr.isTTY === true;
   const showProgress = stderrIsTerminal || args.verbose;

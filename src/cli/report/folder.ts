@@ -34,7 +34,11 @@ export function renderFolderReport(folder: FolderAnalysis, options: FolderTermin
     const count = plural(use.requests, 'request');
     if (use.id === null) out.push(warn(`  no model named (${count}): not priced; pass --model <id>`));
     else if (!use.known) out.push(warn(`  model ${use.id} (${count}): unknown model, not priced (no entry in the price table)`));
-    else out.push(`  model ${use.id} (${count}): priced as ${use.pricedAs ?? use.id}, prices as of ${folder.pricedOn}`);
+    else {
+      const via = use.via === undefined || use.via === null || use.via === 'api' ? '' : `, ${use.via} id`;
+      const dated = use.priceSource === 'prices-file' ? `rates from --prices, dated ${use.pricedOn}` : `prices as of ${use.pricedOn ?? folder.pricedOn}`;
+      out.push(`  model ${use.id} (${count}): priced as ${use.pricedAs ?? use.id}${via}, ${dated}`);
+    }
   }
   const exact = folder.totals.requests > 0 && folder.totals.exactRequests === folder.totals.requests;
   out.push('', bold(`all files: ${totalsLine(folder.totals)}`), `  by category: ${categoryList(folder.totals.byCategory, folder.totals.overhead, exact)}`);
