@@ -201,6 +201,8 @@ export type RequestNoteCode =
   | 'foreign_fields'
   /** Rebuilt from a provider ctxray does not model (Gemini): tokens estimated, its cache rules not modelled. */
   | 'provider_not_modelled'
+  /** The file records the call's usage but not its body (a usage-only log): nothing to break down. */
+  | 'usage_only'
   /**
    * Anthropic `context_management` (server-side compaction, context editing): the prompt billed may not be the
    * prompt sent (recorded usage can sum a compaction pass), so the request is left out of accuracy figures.

@@ -37,6 +37,28 @@ describe.skipIf(!present)(present ? 'Cline task folders (real, ../shared/fixture
     });
   }
 
+  it('ui_messages.json alone is a usage-only log: every api_req_started a call with its recorded usage, no body', async () => {
+    const task = 'exported_conversation_1769053680585';
+    const bytes = new Uint8Array(fs.readFileSync(path.join(dir, task, 'ui_messages.json')));
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const started = (JSON.parse(new TextDecoder().decode(bytes)) as any[]).filter((m) => m.say === 'api_req_started').map((m) => JSON.parse(m.text) as Record<string, number>);
+    const result = await readRequests([{ name: `${task}/ui_messages.json`, bytes }]);
+    expect(result.errors).toEqual([]);
+    expect(result.requests).toHaveLength(started.length);
+    const sum = (key: string) => started.reduce((acc, s) => acc + (s[key] ?? 0), 0);
+    expect(result.requests.reduce((acc, r) => acc + r.recorded!.cacheRead, 0)).toBe(sum('cacheReads'));
+    expect(result.requests.reduce((acc, r) => acc + r.recorded!.input, 0)).toBe(sum('tokensIn'));
+    for (const r of result.requests) {
+      expect(r.notes.map((n) => n.code)).toContain('usage_only');
+      expect(r.segments.filter((s) => s.category !== 'other')).toEqual([]);
+    }
+    // With its history in the same read it is not usage-only, whatever the order.
+    const history = new Uint8Array(fs.readFileSync(path.join(dir, task, 'api_conversation_history.json')));
+    const both = await readRequests([{ name: `${task}/ui_messages.json`, bytes }, { name: `${task}/api_conversation_history.json`, bytes: history }]);
+    expect(both.requests).toHaveLength(started.length);
+    expect(both.requests.some((r) => r.notes.some((n) => n.code === 'usage_only'))).toBe(false);
+  });
+
   it('the Cline 3.51 task: 47 calls on claude-sonnet-4-5, the n-th sending 2n − 1 messages', async () => {
     const task = 'exported_conversation_1769053680585';
     const files = ['api_conversation_history.json', 'ui_messages.json'].map((name) => ({ name: `${task}/${name}`, bytes: new Uint8Array(fs.readFileSync(path.join(dir, task, name))) }));

@@ -392,9 +392,11 @@ export const analyzeCommand: Command = async (argv, io) => {
   const color = colorEnabled(io.env, process.stdout.isTTY === true);
   if (!jsonToStdout) {
     io.stdout(renderTerminalReport(analysis, { color, verbose: args.verbose }));
-    if (analysis.cache) io.stdout(renderCacheSummary(analysis.cache, { models: analysis.modelUse, color, content: args.content === true, verbose: args.verbose }));
+    const usageOnly = analysis.requests.length > 0 && analysis.requests.every((request) => request.notes.some((n) => n.code === 'usage_only'));
+    if (analysis.cache) io.stdout(renderCacheSummary(analysis.cache, { models: analysis.modelUse, color, content: args.content === true, verbose: args.verbose, usageOnly }));
     const fileNames = analysis.files.map((file) => file.name);
-    io.stdout(renderTranscriptReport(analysis, { color, fileNames, summary: folders.indices.size > 0 || fileNames.length > 1 }));
+    // Recorded against simulated means nothing without bodies: the usage-only line already gives the recorded figures.
+    if (!usageOnly) io.stdout(renderTranscriptReport(analysis, { color, fileNames, summary: folders.indices.size > 0 || fileNames.length > 1 }));
   }
   if (args.html !== undefined && analysis.cache) {
     const failure = writeOutput('--html', args.html, args, io, renderHtmlReport(analysis, analysis.cache, { content: args.content === true }));

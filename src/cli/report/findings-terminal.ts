@@ -13,6 +13,11 @@ export interface CacheTerminalOptions {
   content: boolean;
   /** One prefix/cache row per request. */
   verbose?: boolean;
+  /**
+   * Every request is usage-only (no bodies): only the recorded cost is shown; conversations, simulation, misses
+   * and findings would describe empty bodies.
+   */
+  usageOnly?: boolean;
 }
 
 const number = new Intl.NumberFormat('en-US');
@@ -23,6 +28,10 @@ const SEVERITY_COLOUR = { error: 31, warning: 33, info: 36 } as const;
 export function renderCacheSummary(cache: CacheAnalysis, options: CacheTerminalOptions): string {
   const paint = (code: number, text: string) => (options.color ? `${ownSgr(code)}${text}${ownSgr(0)}` : text);
   const lines: string[] = [''];
+  if (options.usageOnly === true) {
+    const headline = costHeadline(cache.cost.billed.totals, options.models);
+    return [...lines, paint(1, 'Cost'), `  actual cost:          ${actualText(headline)}  (${basisText(headline)})`, ''].join('\n') + '\n';
+  }
   const requests = cache.conversations.conversationOf.length;
   const count = (link: ConversationLink) => cache.conversations.kind.filter((k) => k === link).length;
   lines.push(paint(1, 'Conversations'));

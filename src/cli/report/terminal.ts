@@ -1,7 +1,7 @@
 // Human summary of an analysis for the terminal: tokens by category per file and per request, the model each
 // request is priced as (and when the prices were checked), estimates marked with ≈, errors with their place.
 import type { Analysis, AnalysisFile, TokenTotals } from '../../core/analysis/types.ts';
-import { CATEGORIES, type Category } from '../../core/model.ts';
+import { CATEGORIES, type Category, type ParsedRequest } from '../../core/model.ts';
 import type { RequestTokens } from '../../core/tokens/counter.ts';
 import { ownSgr } from '../terminal-safe.ts';
 
@@ -115,8 +115,8 @@ function verboseLines(analysis: Analysis, i: number, tokens: RequestTokens, styl
   return lines;
 }
 
-/** Notes that mean the body was probably read under the wrong wire format: shown without -v. */
-const FORMAT_WARNINGS = new Set(['missing_message_array', 'foreign_fields']);
+/** Notes shown without -v: the body was probably read under the wrong wire format, or the file has no bodies. */
+const FORMAT_WARNINGS = new Set(['missing_message_array', 'foreign_fields', 'usage_only']);
 
 /** One warning per such note in a file: its text, how many requests, where the first is, which fields were kept. */
 function formatWarningLines(analysis: Analysis, f: number, style: Style): string[] {
@@ -142,6 +142,27 @@ function formatWarningLines(analysis: Analysis, f: number, style: Style): string
   });
 }
 
+/** The recorded figures of a file whose every request is usage-only (no bodies), or null. */
+function usageOnlyLine(requests: readonly ParsedRequest[]): string | null {
+  if (requests.length === 0 || !requests.every((request) => request.notes.some((note) => note.code === 'usage_only'))) return null;
+  let prompt = 0;
+  let read = 0;
+  let output = 0;
+  const days = new Set<string>();
+  for (const request of requests) {
+    const r = request.recorded;
+    if (r !== null) {
+      prompt += r.input + r.cacheRead + r.cacheWrite5m + r.cacheWrite1h;
+      read += r.cacheRead;
+      output += r.output;
+    }
+    if (request.timestamp !== null) days.add(new Date(request.timestamp).toISOString().slice(0, 10));
+  }
+  const span = days.size === 0 ? 'no recorded times' : `${plural(days.size, 'day')} (${[...days].sort()[0]} to ${[...days].sort().at(-1)})`;
+  const hit = prompt > 0 ? `${((100 * read) / prompt).toFixed(1)}%` : 'n/a';
+  return `  usage only: ${plural(requests.length, 'recorded call')} over ${span}, recorded prompt ${prompt.toLocaleString('en-US')} tokens (cache hit rate ${hit}), output ${output.toLocaleString('en-US')}; no request bodies, so nothing to break down (cost below is from the recorded usage)`;
+}
+
 export function renderTerminalReport(analysis: Analysis, options: TerminalOptions): string {
   const style = styleOf(options.color);
   const out: string[] = [];
@@ -162,8 +183,11 @@ export function renderTerminalReport(analysis: Analysis, options: TerminalOption
     const fileExact = file.totals.exactRequests === file.totals.requests;
     out.push(`  by category: ${categoryList(file.totals.byCategory, file.totals.overhead, fileExact)}`);
     out.push(...formatWarningLines(analysis, f, style));
+    const usageOnly = usageOnlyLine(analysis.requests.filter((request) => request.file === f));
+    if (usageOnly !== null) out.push(usageOnly);
     analysis.tokens.forEach((tokens, i) => {
-      if (analysis.requests[i]?.file !== f) return;
+      // A usage-only file has no bodies: its requests have nothing of their own to list.
+      if (analysis.requests[i]?.file !== f || usageOnly !== null) return;
       out.push(requestLine(analysis, i, tokens));
       if (options.verbose) out.push(...verboseLines(analysis, i, tokens, style));
     });

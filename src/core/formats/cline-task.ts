@@ -20,6 +20,7 @@ import type { ParsedRequest, ReadError, RecordedUsage } from '../model.ts';
 import { isObject, numberField, stringField, type JsonObject } from '../input/json-value.ts';
 import type { TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './types.ts';
 import { importRebuilt } from './transcript-requests.ts';
+import { note } from './notes.ts';
 
 const HISTORY = 'api_conversation_history.json';
 const UI = 'ui_messages.json';
@@ -62,6 +63,7 @@ export const clineTaskImporter: TranscriptImporter = {
     const { folder } = split(ctx.fileName);
     const mine: HeldPart = { part, file: ctx.file, fileName: ctx.fileName, records };
     const held = companions?.get(heldKey(folder)) as HeldPart | undefined;
+    if (part === 'ui' && held === undefined && !historyInRead(folder, ctx.readFiles)) return usageOnly(mine, ctx);
     if (held === undefined || held.part === part) {
       companions?.set(heldKey(folder), mine);
       if (companions === undefined) return { requests: [], errors: [missingPartner(mine)] };
@@ -82,6 +84,25 @@ export const clineTaskImporter: TranscriptImporter = {
     return errors;
   },
 };
+
+/** Whether the read holds the task's history file (it may come after the UI log). Unknown (no list): assume so. */
+function historyInRead(folder: string, readFiles: readonly string[] | undefined): boolean {
+  if (readFiles === undefined) return true;
+  return readFiles.some((name) => {
+    const other = split(name);
+    return other.folder === folder && other.base === HISTORY;
+  });
+}
+
+/**
+ * A UI log read without its history: a usage-only log. Each api_req_started is still one recorded call, with its
+ * usage and time but no body (`usage_only`), so the figures it records (calls, tokens, cost, hit rate) are shown.
+ */
+function usageOnly(ui: HeldPart, ctx: TranscriptContext): TranscriptImport {
+  const result = buildRequests({ part: 'history', file: ui.file, fileName: ui.fileName, records: [] }, ui, ctx);
+  for (const request of result.requests) request.notes.push(note('usage_only'));
+  return result;
+}
 
 function missingPartner(held: HeldPart): ReadError {
   const wanted = held.part === 'history' ? UI : HISTORY;

@@ -30,6 +30,8 @@ export interface TranscriptContext {
    * log) holds the first here until the second arrives. Keys are prefixed with the importer's id.
    */
   companions?: Map<string, unknown>;
+  /** The names of every file of this read, so an importer can tell a partner file that will not come. */
+  readFiles?: readonly string[];
 }
 
 export interface TranscriptImport {

@@ -118,8 +118,9 @@ export async function readRequests(files: InputFile[], options: ReadOptions = {}
   const turns = new EventLoopTurns();
   const budget = new WorkBudget(limits, store);
   const companions = new Map<string, unknown>();
+  const readFiles = files.map((file) => file.name);
   for (let f = 0; f < files.length; f++) {
-    const reader = new FileReader(files[f]!, f, { limits, store, resent, requests, errors, outputs, options, turns, budget, companions });
+    const reader = new FileReader(files[f]!, f, { readFiles, limits, store, resent, requests, errors, outputs, options, turns, budget, companions });
     const summary = await reader.read();
     if (isOutputKind(summary.envelope as EnvelopeKind)) outputFiles.add(f);
     summaries.push(summary);
@@ -141,6 +142,8 @@ export async function readRequests(files: InputFile[], options: ReadOptions = {}
 
 interface ReadState {
   limits: InputLimits;
+  /** Every file name of the read (TranscriptContext.readFiles). */
+  readFiles: readonly string[];
   store: TextStore;
   /** Parses JSONL lines reusing array items earlier lines sent (resent-json.ts). */
   resent: ResentJsonParser;
@@ -301,7 +304,7 @@ class FileReader {
   }
 
   private async importTranscript(importer: TranscriptImporter, records: TranscriptRecord[]): Promise<void> {
-    const context = { store: this.state.store, file: this.file, fileName: this.input.name, signal: this.state.options.signal, budget: this.state.budget, companions: this.state.companions };
+    const context = { store: this.state.store, file: this.file, fileName: this.input.name, signal: this.state.options.signal, budget: this.state.budget, companions: this.state.companions, readFiles: this.state.readFiles };
     const result = await importer.importFile(records, context);
     this.state.requests.push(...result.requests);
     this.state.errors.push(...result.errors);

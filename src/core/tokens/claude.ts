@@ -38,6 +38,8 @@ export function claudeGeneration(model: string | null): ClaudeGeneration {
  * calibration.
  */
 export function usageMeasuresOtherPrompt(request: Pick<ParsedRequest, 'format' | 'segments' | 'notes' | 'options'>): boolean {
+  // A usage-only call has no prompt in the file at all.
+  if (request.notes.some((note) => note.code === 'usage_only')) return true;
   if (request.format !== 'anthropic-messages') return false;
   if (request.notes.some((note) => note.code === 'context_management') || request.options.mcpServers) return true;
   return request.segments.some((segment) => segment.category === 'tools' && segment.messageIndex < 0 && !segment.wire.includes('"input_schema"'));
