@@ -32,9 +32,10 @@ describe('element cache: next links', () => {
   });
 
   it('stops matching an evicted successor while its predecessor stays', () => {
-    // Budget of 20 characters; { t: 'aaaaaaaaaa' } counts 11 (key and string), 'x' counts 1. The successor is added
-    // first, so it is the oldest entry and the one the third addition evicts; the predecessor stays live.
-    const cache = new ElementCache(20);
+    // Budget of 150 characters; { t: 'aaaaaaaaaa' } counts 75 (32 per node, the key and the string), 'x' counts 33.
+    // The successor is added first, so it is the oldest entry and the one the third addition evicts (183 > 150);
+    // the predecessor stays live.
+    const cache = new ElementCache(150);
     const second = cache.add(2, 'anthropic-messages', 'messages', 1, { t: 'aaaaaaaaaa' }, record());
     const first = cache.add(1, 'anthropic-messages', 'messages', 0, 'x', record());
     cache.link(first, second);
@@ -44,5 +45,28 @@ describe('element cache: next links', () => {
     expect(cache.findAfter(first, 'anthropic-messages', 'messages', 1, { t: 'aaaaaaaaaa' })).toBeNull();
     expect(cache.find(2, 'anthropic-messages', 'messages', 1, { t: 'aaaaaaaaaa' })).toBeNull();
     expect(cache.findAtPlace('anthropic-messages', 'messages', 1, { t: 'aaaaaaaaaa' })).toBeNull();
+  });
+});
+
+describe('element cache: buckets', () => {
+  const format = 'anthropic-messages';
+  it('keeps the 8 newest of the elements that share a fingerprint at one place', () => {
+    const cache = new ElementCache();
+    const values = Array.from({ length: 20 }, (_, i) => ({ role: 'user', content: `synthetic ${i}` }));
+    const entries = values.map((value) => cache.add(7, format, 'messages', 0, value, record()));
+    // Equal copies, not the same objects, so each find compares JSON.
+    const copy = (i: number) => ({ role: 'user', content: `synthetic ${i}` });
+    for (let i = 0; i < 12; i++) expect(cache.find(7, format, 'messages', 0, copy(i))).toBeNull();
+    for (let i = 12; i < 20; i++) expect(cache.find(7, format, 'messages', 0, copy(i))).toBe(entries[i]);
+    // A dropped entry is still found at its place while it is the last one there, and through its chain link.
+    cache.link(entries[19]!, entries[3]!);
+    expect(cache.findAfter(entries[19]!, format, 'messages', 0, copy(3))).toBe(entries[3]);
+  });
+
+  it('files the same fingerprint at another index apart: a full bucket at index 0 drops nothing at index 1', () => {
+    const cache = new ElementCache();
+    const kept = cache.add(7, format, 'messages', 1, { role: 'user', content: 'synthetic kept' }, record());
+    for (let i = 0; i < 20; i++) cache.add(7, format, 'messages', 0, { role: 'user', content: `synthetic ${i}` }, record());
+    expect(cache.find(7, format, 'messages', 1, { role: 'user', content: 'synthetic kept' })).toBe(kept);
   });
 });

@@ -125,4 +125,20 @@ describe('element cache fingerprint', () => {
     fingerprints.add(jsonFingerprint({ type: 'tool_result', tool_use_id: base, content: 'ok' }));
     expect(fingerprints.size).toBe(base.length + 1);
   });
+
+  it('tells apart same-length long texts that differ in one character (a message stamped with its time)', () => {
+    // Synthetic: one 600-character text after a per-request header; only the header's seconds differ.
+    const body = 'synthetic message '.repeat(40).slice(0, 580);
+    const fingerprints = new Set<number>();
+    for (let s = 10; s < 60; s++) fingerprints.add(jsonFingerprint({ role: 'user', content: `[2026-11-01T00:00:${s}Z] ${body}` }));
+    expect(fingerprints.size).toBe(50);
+  });
+
+  it('samples a string past the budget of fully hashed characters: two 20,000-character texts may collide', () => {
+    // Character 5 is not among the 16 sampled ones of a 20,000-character string (0, 1333, 2666, ...).
+    const long = 'a'.repeat(20_000);
+    const other = long.slice(0, 5) + 'b' + long.slice(6);
+    expect(jsonFingerprint({ content: other })).toBe(jsonFingerprint({ content: long }));
+    expect(jsonFingerprint({ content: long.slice(1) })).not.toBe(jsonFingerprint({ content: long }));
+  });
 });

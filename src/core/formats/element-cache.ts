@@ -26,7 +26,8 @@ export interface ElementRecord {
 }
 
 export interface CachedElement {
-  fingerprint: number;
+  /** The bucket it was filed under: its fingerprint mixed with its index (see bucketOf). */
+  bucket: number;
   format: WireFormat;
   key: string;
   index: number;
@@ -57,7 +58,7 @@ export class ElementCache {
   }
 
   find(fingerprint: number, format: WireFormat, key: string, index: number, value: unknown): CachedElement | null {
-    const bucket = this.buckets.get(fingerprint);
+    const bucket = this.buckets.get(bucketOf(fingerprint, index));
     if (bucket === undefined) return null;
     for (const entry of bucket) {
       if (entry.index === index && entry.key === key && entry.format === format && matches(entry, value)) {
@@ -105,10 +106,16 @@ export class ElementCache {
     const chars = stringChars(value);
     // One element larger than the whole budget is not worth keeping.
     if (chars > this.maxChars) return null;
-    const entry: CachedElement = { fingerprint, format, key, index, value, flat: null, record, chars, next: null, live: true };
-    const bucket = this.buckets.get(fingerprint);
-    if (bucket === undefined) this.buckets.set(fingerprint, [entry]);
-    else bucket.push(entry);
+    const key32 = bucketOf(fingerprint, index);
+    const entry: CachedElement = { bucket: key32, format, key, index, value, flat: null, record, chars, next: null, live: true };
+    const bucket = this.buckets.get(key32);
+    if (bucket === undefined) this.buckets.set(key32, [entry]);
+    else {
+      // The oldest leaves the bucket (it stays reachable by its place and its chain link): a probe compares with
+      // at most BUCKET_CAP entries, whatever the input.
+      if (bucket.length >= BUCKET_CAP) bucket.shift();
+      bucket.push(entry);
+    }
     this.placesOf(format, key)[index + 1] = entry;
     this.kept.add(entry);
     return entry;
@@ -122,12 +129,24 @@ export class ElementCache {
     entry.next = null;
     const places = this.latest.get(entry.format)?.get(entry.key);
     if (places !== undefined && places[entry.index + 1] === entry) places[entry.index + 1] = undefined;
-    const bucket = this.buckets.get(entry.fingerprint);
+    const bucket = this.buckets.get(entry.bucket);
     if (bucket === undefined) return;
     const at = bucket.indexOf(entry);
     if (at >= 0) bucket.splice(at, 1);
-    if (bucket.length === 0) this.buckets.delete(entry.fingerprint);
+    if (bucket.length === 0) this.buckets.delete(entry.bucket);
   }
+}
+
+/**
+ * Entries a bucket keeps. Distinct elements of one fingerprint are rare (a collision, or elements that differ only
+ * past the fingerprint's first nodes); without a cap, 20,000 such requests compared each new element with every
+ * earlier one.
+ */
+const BUCKET_CAP = 8;
+
+/** The bucket of a fingerprint at an index: entries at other indexes never match, so they are kept apart. */
+function bucketOf(fingerprint: number, index: number): number {
+  return Math.imul(fingerprint ^ (index + 1), 0x01000193) >>> 0;
 }
 
 /** Full JSON equality of a live entry's value with `value`. */

@@ -5,18 +5,23 @@ import type { JsonObject } from '../input/json-value.ts';
 
 /** Nodes a fingerprint looks at: enough to tell messages apart, few enough to stay cheap on huge elements. */
 const FINGERPRINT_NODES = 48;
-/** Strings up to this length are hashed whole; longer ones at STRING_SAMPLES evenly spaced characters. */
-const FULLY_HASHED_CHARS = 64;
+/**
+ * Characters a fingerprint hashes in full (over all its strings); a string past that budget is hashed at
+ * STRING_SAMPLES evenly spaced characters. Whole strings keep same-length texts apart (a message that differs
+ * only in a timestamp), the budget keeps a huge element (an image's base64) cheap.
+ */
+const FINGERPRINT_CHARS = 16 * 1024;
 const STRING_SAMPLES = 16;
 
 /**
  * A 32-bit fingerprint of a parsed JSON value from the first FINGERPRINT_NODES nodes in document order: their
- * types, key names (length and end characters), numbers, and each string's length and characters (all of a short
- * string, evenly spaced samples of a long one).
- * Cheap (no pass over long string contents); equal values always match, and collisions are settled by sameJson.
+ * types, key names (length and end characters), numbers, and each string's length and characters (all of them
+ * within FINGERPRINT_CHARS, evenly spaced samples after that).
+ * Equal values always match, and collisions are settled by full JSON equality (the element cache also caps
+ * how many entries share a fingerprint).
  */
 export function jsonFingerprint(value: unknown): number {
-  const state: FingerprintState = { hash: 0x811c9dc5, budget: FINGERPRINT_NODES };
+  const state: FingerprintState = { hash: 0x811c9dc5, budget: FINGERPRINT_NODES, chars: FINGERPRINT_CHARS };
   fingerprintWalk(value, state);
   return state.hash >>> 0;
 }
@@ -24,28 +29,33 @@ export function jsonFingerprint(value: unknown): number {
 interface FingerprintState {
   hash: number;
   budget: number;
+  /** Characters left to hash in full. */
+  chars: number;
 }
 
 function mix(state: FingerprintState, n: number): void {
   state.hash = Math.imul(state.hash ^ n, 16777619);
 }
 
+/** Mixes a string's length and characters (see FINGERPRINT_CHARS) into the state. */
+function mixString(state: FingerprintState, v: string): void {
+  const n = v.length;
+  mix(state, 0x51 ^ n);
+  // The hash is kept in a local while mixing characters (a property write per character showed in profiles).
+  let hash = state.hash;
+  if (n <= state.chars) {
+    state.chars -= n;
+    for (let i = 0; i < n; i++) hash = Math.imul(hash ^ v.charCodeAt(i), 16777619);
+  } else {
+    for (let k = 0; k < STRING_SAMPLES; k++) hash = Math.imul(hash ^ v.charCodeAt(Math.floor((k * (n - 1)) / (STRING_SAMPLES - 1))), 16777619);
+  }
+  state.hash = hash;
+}
+
 function fingerprintWalk(v: unknown, state: FingerprintState): void {
   if (state.budget-- <= 0) return;
-  if (typeof v === 'string') {
-    const n = v.length;
-    mix(state, 0x51 ^ n);
-    // Ids (tool_use_id, call ids) are short and differ in a few characters: five samples made whole
-    // conversations share buckets, each probe then running sameJson against dozens of near-misses.
-    // The hash is kept in a local while mixing characters (a property write per character showed in profiles).
-    let hash = state.hash;
-    if (n <= FULLY_HASHED_CHARS) {
-      for (let i = 0; i < n; i++) hash = Math.imul(hash ^ v.charCodeAt(i), 16777619);
-    } else {
-      for (let k = 0; k < STRING_SAMPLES; k++) hash = Math.imul(hash ^ v.charCodeAt(Math.floor((k * (n - 1)) / (STRING_SAMPLES - 1))), 16777619);
-    }
-    state.hash = hash;
-  } else if (typeof v === 'number') {
+  if (typeof v === 'string') mixString(state, v);
+  else if (typeof v === 'number') {
     mix(state, 0x4e);
     mix(state, v | 0);
     mix(state, Math.round((v % 1) * 1e6));
