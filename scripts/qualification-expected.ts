@@ -6,7 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expectedQualification } from '../src/cli/qualify/expected.ts';
+import { expectedQualification } from '../src/node/qualification.ts';
 import type { ExpectedQualification } from '../src/core/clearing/qualification-record.ts';
 
 const TARGET = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/core/clearing/qualification-expected.ts');

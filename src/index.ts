@@ -13,14 +13,13 @@ import { evaluateDupesInput, type DupesRecord } from './core/dupes/index.ts';
 import type { InputFile, InputLimits, ReadProgress } from './core/input/index.ts';
 import { rawChunks } from './core/input/source.ts';
 import { FORMAT_OPTIONS, formatOption, type FormatOption } from './core/formats/wire.ts';
-import { calibratedAnalysis } from './cli/calibrate.ts';
-import { usageCalibratedAnalysis } from './core/analysis/attach.ts';
-import { installedQualificationStatus } from './cli/qualify/expected.ts';
+import { calibrated, calibrationMode } from './node/pipeline.ts';
+import { installedQualificationStatus } from './node/qualification.ts';
 
 export { CTXRAY_VERSION } from './core/analysis/version.ts';
 export type { FormatOption } from './core/formats/wire.ts';
 export { InputError, WorkLimitError } from './core/input/errors.ts';
-export { CalibrationError } from './cli/calibrate.ts';
+export { CalibrationError } from './node/calibrate.ts';
 export type { ClearingRecord, DupesRecord, ErrorRecord, FileRecord, InputLimits, ModelUse, ReadProgress, RequestRecord };
 
 /** Rejects analyze when an input yielded no request at all (the CLI's exit 1): one line per file and error. */
@@ -215,12 +214,9 @@ async function analyzeNamed(named: readonly NamedContent[], options: AnalyzeOpti
   });
   const unreadable = unreadableFiles(analysis);
   if (unreadable.length > 0) throw new UnreadableInputError(unreadable);
-  if (options.calibrate !== undefined) {
-    const env = { ANTHROPIC_API_KEY: options.calibrate.apiKey, ANTHROPIC_BASE_URL: options.calibrate.baseUrl };
-    analysis = (await calibratedAnalysis(analysis, env)).analysis;
-  } else if (options.usageCalibration !== false) {
-    analysis = usageCalibratedAnalysis(analysis).analysis;
-  }
+  const env = { ANTHROPIC_API_KEY: options.calibrate?.apiKey, ANTHROPIC_BASE_URL: options.calibrate?.baseUrl };
+  const mode = calibrationMode({ countTokens: options.calibrate !== undefined, usageCalibration: options.usageCalibration !== false });
+  analysis = (await calibrated(analysis, mode, env)).analysis;
   return buildRecord(analysis) as AnalysisRecord;
 }
 

@@ -12,7 +12,7 @@ import {
   calibrateWithCountTokens,
   countTokens,
   countTokensTarget,
-} from '../../src/cli/calibrate.ts';
+} from '../../src/node/calibrate.ts';
 import { analyzeCommand } from '../../src/cli/commands/analyze.ts';
 import type { CliIO } from '../../src/cli/io.ts';
 import { buildRequests } from './anthropic-builders.ts';

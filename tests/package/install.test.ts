@@ -6,7 +6,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installedPackageNames, packAndInstall, TYPESCRIPT_LOADERS, type InstalledPackage } from '../../scripts/package/install.ts';
-import { expectedQualification } from '../../src/cli/qualify/expected.ts';
+import { expectedQualification } from '../../src/node/qualification.ts';
 
 const ROOT = path.resolve(__dirname, '../..');
 const EXAMPLES = path.join(ROOT, 'examples');

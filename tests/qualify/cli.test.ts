@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { CliIO } from '../../src/cli/io.ts';
 import { qualifyCommand } from '../../src/cli/commands/qualify.ts';
 import { checkQualification } from '../../src/core/clearing/qualification-record.ts';
-import { expectedQualification } from '../../src/cli/qualify/expected.ts';
+import { expectedQualification } from '../../src/node/qualification.ts';
 
 const ROOT = path.resolve(__dirname, '../..');
 const dir = mkdtempSync(path.join(tmpdir(), 'ctxray-qualify-'));

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectedQualification, QUALIFICATION_SOURCES, sourceDigestOf } from '../../src/cli/qualify/expected.ts';
+import { expectedQualification, QUALIFICATION_SOURCES, sourceDigestOf } from '../../src/node/qualification.ts';
 import { QUALIFICATION_EXPECTED, QUALIFICATION_PI_AI_VERSION, QUALIFICATION_SOURCE_DIGEST } from '../../src/core/clearing/qualification-expected.ts';
 import { renderExpectedModule } from '../../scripts/qualification-expected.ts';
 

@@ -13,8 +13,8 @@ import { progressReporter, type ProgressReporter } from '../progress.ts';
 import { FORMAT_OPTIONS, formatOption } from '../../core/formats/wire.ts';
 import { checkOutputPath, tempPathBeside, writeFlushed, writeOutputSafely } from '../fs/safe-output.ts';
 import { stdinBytes, type CliIO, type Command } from '../io.ts';
-import { CalibrationError, calibratedAnalysis } from '../calibrate.ts';
-import { usageCalibratedAnalysis } from '../../core/analysis/attach.ts';
+import { CalibrationError } from '../../node/calibrate.ts';
+import { calibrated, calibrationMode, type CalibratedAnalysis } from '../../node/pipeline.ts';
 import { renderTerminalReport } from '../report/terminal.ts';
 import { SEVERITY_RANK, type Severity } from '../../core/cache/index.ts';
 import { renderCacheSummary } from '../report/findings-terminal.ts';
@@ -361,33 +361,21 @@ export const analyzeCommand: Command = async (argv, io) => {
   }
 
   const jsonToStdout = args.json === '-';
-  const usage = args.calibrate === true || args.usageCalibration === false ? null : usageCalibratedAnalysis(analysis);
-  const fromUsage = usage?.calibration ?? null;
-  if (usage !== null && fromUsage !== null) {
+  const mode = calibrationMode({ countTokens: args.calibrate === true, usageCalibration: args.usageCalibration !== false });
+  let result: CalibratedAnalysis;
+  try {
+    result = await calibrated(analysis, mode, io.env);
+  } catch (error) {
+    if (!(error instanceof CalibrationError)) throw error;
+    io.stderr(`ctxray analyze: ${error.message}\n`);
+    return 1;
+  }
+  analysis = result.analysis;
+  const note = calibrationNote(result);
+  if (note !== null) {
     // Recorded usage beside the requests measures the estimate: applied by default, said so, switchable off.
-    analysis = usage.analysis;
-    const note =
-      `calibrated Claude estimates on this log's recorded usage: ×${fromUsage.factor.toFixed(4)} (median over ` +
-      `${fromUsage.requests} request(s); --no-usage-calibration keeps the plain estimates)\n`;
     if (jsonToStdout) io.stderr(`ctxray analyze: ${note}`);
     else io.stdout(note);
-  }
-  if (args.calibrate === true) {
-    try {
-      const calibrated = await calibratedAnalysis(analysis, io.env);
-      analysis = calibrated.analysis;
-      const counted = calibrated.counted;
-      const line = analysis.requests[counted.requestIndex]?.line ?? 0;
-      const note =
-        `calibrated Claude estimates with count_tokens: ${counted.exact} tokens for the request at line ${line} ` +
-        `(estimated ≈${counted.estimated}), factor ${counted.calibration.factor.toFixed(4)}\n`;
-      if (jsonToStdout) io.stderr(`ctxray analyze: ${note}`);
-      else io.stdout(note);
-    } catch (error) {
-      if (!(error instanceof CalibrationError)) throw error;
-      io.stderr(`ctxray analyze: ${error.message}\n`);
-      return 1;
-    }
   }
   const color = colorEnabled(io.env, process.stdout.isTTY === true);
   if (!jsonToStdout) {
@@ -423,6 +411,22 @@ export const analyzeCommand: Command = async (argv, io) => {
   }
   return failOnMet(args, analysis, io) ? 2 : 0;
 };
+
+/** The line that says how the estimates were calibrated, or null when they were not. */
+function calibrationNote({ analysis, fromUsage, counted }: CalibratedAnalysis): string | null {
+  if (fromUsage !== null) {
+    return (
+      `calibrated Claude estimates on this log's recorded usage: ×${fromUsage.factor.toFixed(4)} (median over ` +
+      `${fromUsage.requests} request(s); --no-usage-calibration keeps the plain estimates)\n`
+    );
+  }
+  if (counted === null) return null;
+  const line = analysis.requests[counted.requestIndex]?.line ?? 0;
+  return (
+    `calibrated Claude estimates with count_tokens: ${counted.exact} tokens for the request at line ${line} ` +
+    `(estimated ≈${counted.estimated}), factor ${counted.calibration.factor.toFixed(4)}\n`
+  );
+}
 
 /**
  * Ctrl-C while reading stops the read (the file streams are cancelled) and exits 130 instead of dying mid-write.

@@ -10,7 +10,7 @@ import { analyzeClearing, type JournalSource } from '../../core/clearing/analyze
 import { API_CODES, CODE_MEANINGS, GLOBAL_CODES, type InputName } from '../../core/clearing/codes.ts';
 import type { InputError } from '../../core/clearing/inputs.ts';
 import { SIDECAR_BYTE_LIMIT } from '../../core/clearing/thresholds.ts';
-import { installedQualificationStatus } from '../qualify/expected.ts';
+import { installedQualificationStatus } from '../../node/qualification.ts';
 import { checkOutputPath, SQLITE_COMPANION_SUFFIXES, SafeOutputError, writeExclusive } from '../fs/safe-output.ts';
 import { snapshotChanged, takeSnapshot } from '../fs/snapshot.ts';
 

@@ -3,7 +3,7 @@
 // refused output or a failed run, 2 the record was produced but some API is unqualified.
 import type { CliIO, Command } from '../io.ts';
 import { writeOutputSafely } from '../fs/safe-output.ts';
-import { qualificationSourcePaths } from '../qualify/expected.ts';
+import { qualificationSourcePaths } from '../../node/qualification.ts';
 import { runQualification } from '../qualify/run.ts';
 
 const HELP = `usage: ctxray qualify [--out <file>]

@@ -8,7 +8,7 @@ import {
 import { buildPayload, installFetchGuard, qualificationModel } from './build.ts';
 import { pathKey } from './diff.ts';
 import { evaluateCase } from './evaluate.ts';
-import { expectedQualification } from './expected.ts';
+import { expectedQualification } from '../../node/qualification.ts';
 import { clearTargetedResults, fixtureCases, QUALIFICATION_MODELS, QUALIFIED_APIS, type QualifiedApi } from './fixtures.ts';
 
 /** Where an unintended difference was found: structural payload paths only (keys and indices, no content). */

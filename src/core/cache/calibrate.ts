@@ -1,7 +1,7 @@
 // Calibrating Claude token estimates. There is no public Claude tokenizer, so Claude counts are estimates; two
 // measured sources can rescale them: the provider's recorded usage beside the requests (offline: the median of
 // recorded prompt ÷ estimated prompt), or one exact `count_tokens` call on the largest request (CLI, opt-in;
-// the network part lives in src/cli/calibrate.ts). Either way one factor multiplies every Claude estimate.
+// the network part lives in src/node/calibrate.ts). Either way one factor multiplies every Claude estimate.
 
 import { providerOf } from '../model.ts';
 import type { ParsedRequest } from '../model.ts';

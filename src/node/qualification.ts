@@ -5,11 +5,13 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkQualification, type ExpectedQualification } from '../../core/clearing/qualification-record.ts';
-import type { QualificationStatus } from '../../core/clearing/analyze.ts';
-import { QUALIFICATION_SOURCE_DIGEST } from '../../core/clearing/qualification-expected.ts';
+import { checkQualification, type ExpectedQualification } from '../core/clearing/qualification-record.ts';
+import type { QualificationStatus } from '../core/clearing/analyze.ts';
+import { QUALIFICATION_SOURCE_DIGEST } from '../core/clearing/qualification-expected.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+/** The checkout this module runs from (src/node/ → the root), where the named sources are. */
+const REPO_ROOT = path.resolve(HERE, '../..');
 /**
  * Run from the TypeScript sources (a checkout) the digest is taken of the sources beside this module. The built
  * CLI (lib/, the installed package) ships no sources: it uses the digest baked into the core, which `npm run
@@ -42,7 +44,7 @@ export function sourceDigestOf(files: readonly { name: string; bytes: Uint8Array
 /** Absolute paths of the qualification sources (this command's inputs: --out must never replace one); none when built. */
 export function qualificationSourcePaths(): string[] {
   if (!FROM_SOURCES) return [];
-  return QUALIFICATION_SOURCES.map((name) => path.join(HERE, path.basename(name)));
+  return QUALIFICATION_SOURCES.map((name) => path.join(REPO_ROOT, name));
 }
 
 export async function qualificationSourceDigest(): Promise<string> {
