@@ -3,6 +3,7 @@
 // charts) and on a session opened from it, in light and in dark. The app's CSP (script-src 'self') blocks an
 // injected <script>, so axe's source is evaluated through the DevTools protocol (page.evaluate), which the page's
 // CSP does not govern; the app itself runs under its production policy as everywhere else in the suite.
+// Two examples by default; CTXRAY_AXE_ALL=1 runs every built-in example (all seven were clean when this was written).
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -50,6 +51,19 @@ async function expectClean(page: Page, where: string): Promise<void> {
   expect.soft(await seriousViolations(page), where).toEqual([]);
 }
 
+/** Opens each panel tab of the analysis on screen in turn and checks it once its answer is drawn. */
+async function everyPanel(page: Page, where: string): Promise<void> {
+  const names = (await page.getByRole('tab').allTextContents()).map((t) => t.trim());
+  expect(names).toEqual(PANELS);
+  for (const name of names) {
+    await page.getByRole('tab', { name, exact: true }).click();
+    await expect(page.locator('#panel')).toHaveAttribute('data-panel', name.toLowerCase());
+    // Let the panel's worker answer land: its content is there and stays the same for 300 ms.
+    await settled(page, '#panel');
+    await expectClean(page, `${where}, ${name} panel`);
+  }
+}
+
 const PANELS = ['Tokens', 'Findings', 'Cache', 'Diff', 'Conversations', 'Timeline', 'Summary', 'Duplicates', 'Clearing'];
 
 for (const scheme of ['light', 'dark'] as const) {
@@ -62,22 +76,16 @@ for (const scheme of ['light', 'dark'] as const) {
       await expectClean(page, `${scheme} start page`);
     });
 
-    test('every panel of an example', async ({ page }) => {
-      await page.goto('./#example=anthropic-agent-cache-bust');
-      await expect(page.locator('#request-table')).toBeVisible();
-      const tabs = page.getByRole('tab');
-      const names = (await tabs.allTextContents()).map((t) => t.trim());
-      expect(names).toEqual(PANELS);
-      for (const name of names) {
-        await page.getByRole('tab', { name, exact: true }).click();
-        await expect(page.locator('#panel')).toHaveAttribute('data-panel', name.toLowerCase());
-        // Let the panel's worker answer land: its content is there and stays the same for 300 ms.
-        await settled(page, '#panel');
-        await expectClean(page, `${scheme} example, ${name} panel`);
-      }
-    });
+    // An Anthropic agent loop (every finding kind of a cache bust) and a gateway log of several formats and models.
+    for (const example of (process.env.CTXRAY_AXE_ALL ? ['anthropic-agent-cache-bust', 'anthropic-agent-cache-fixed', 'anthropic-file-reread', 'openai-chat-tools-reordered', 'openai-responses-session', 'gateway-interleaved', 'mixed-models'] : ['anthropic-agent-cache-bust', 'gateway-interleaved'])) {
+      test(`every panel of the ${example} example`, async ({ page }) => {
+        await page.goto(`./#example=${example}`);
+        await expect(page.locator('#request-table')).toBeVisible();
+        await everyPanel(page, `${scheme} ${example}`);
+      });
+    }
 
-    test('a folder of real sessions, its charts, and a session opened from it', async ({ page }) => {
+    test('a folder of real sessions, its charts and tabs, and every panel of a session opened from it', async ({ page }) => {
       test.skip(!hasRealFixtures, `${REAL_FIXTURES} is absent`);
       const dir = buildRealSessionFolder(path.join(REAL_FIXTURES, 'transcripts'), { nested: false, agents: ['codex', 'gemini-cli'] });
       try {
@@ -86,9 +94,15 @@ for (const scheme of ['light', 'dark'] as const) {
         await expect(page.locator('#folder-chart-cost-svg')).toBeVisible();
         for (const details of await page.locator('.chart-table').all()) await details.locator('summary').click();
         await expectClean(page, `${scheme} folder view`);
+        for (const tab of ['projects', 'days']) {
+          await page.locator(`.folder-tab[data-tab="${tab}"]`).click();
+          await expect(page.locator('#folder-table')).toHaveAttribute('data-tab', tab);
+          await expectClean(page, `${scheme} folder view, ${tab}`);
+        }
+        await page.locator('.folder-tab[data-tab="sessions"]').click();
         await page.locator('#folder-table .rt-body .rt-row').first().click();
         await expect(page.locator('#folder-back')).toBeVisible();
-        await expectClean(page, `${scheme} folder session`);
+        await everyPanel(page, `${scheme} real folder session`);
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }
