@@ -63,7 +63,7 @@ function groupItem(group: FindingGroup, ctx: PanelContext): HTMLElement {
 export async function renderFindingsStrip(host: HTMLElement, ctx: PanelContext): Promise<void> {
   let answer: FindingsAnswer;
   try {
-    answer = await ctx.ask<FindingsAnswer>('findings');
+    answer = await ctx.ask('findings');
   } catch {
     // The Findings tab reports the failure in full; the strip just stays empty.
     return;

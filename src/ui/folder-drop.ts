@@ -1,7 +1,7 @@
 // A dropped folder opens every log file in it, recursively (DataTransferItem.webkitGetAsEntry): `.jsonl`, `.json`
 // and `.gz` files, in sorted path order, named by their path inside the folder. Files dropped on their own are
 // opened whatever their name, as before. Nothing is uploaded: the files go to the worker like chosen files.
-import type { InputBlob } from '../worker/protocol.ts';
+import type { InputBlob } from '../worker/inputs.ts';
 
 /** The extensions read from inside a dropped folder (the CLI reads the same, src/cli/fs/folder-inputs.ts). */
 const FOLDER_EXTENSIONS = ['.jsonl', '.json', '.gz'];

@@ -1,7 +1,7 @@
 // The progress bar shown while the worker reads and analyzes input, with a Cancel button.
 import { el } from './dom.ts';
 import { formatBytes, formatCount } from '../render/format.ts';
-import type { ProgressInfo } from '../worker/protocol.ts';
+import type { ProgressInfo } from '../worker/inputs.ts';
 
 export interface ProgressHandle {
   update(progress: ProgressInfo, fileName: string, lastFile: boolean): void;

@@ -1,9 +1,11 @@
 // The page's handle on the analysis worker. It matches answers to requests by id, forwards progress, cancels, and
 // survives a worker crash: every pending request is rejected with the error and the next call starts a fresh worker.
 // A watchdog replaces a worker that stops reporting while it analyzes an input.
-import { isFromWorker, type AnalyzeOptions, type FromWorker, type InputBlob, type ProgressInfo, type ToWorker } from '../worker/protocol.ts';
+import { isFromWorker, type AnalyzeOptions, type FromWorker, type ToWorker } from '../worker/protocol.ts';
+import type { InputBlob, ProgressInfo } from '../worker/inputs.ts';
 import type { AnalysisView } from '../worker/view-model.ts';
 import type { FolderView } from '../worker/folder.ts';
+import type { AnswerOf, Ask, ParamsOf, ParamsTuple, QueryName } from '../worker/queries.ts';
 
 export class WorkerFailure extends Error {
   constructor(
@@ -91,8 +93,14 @@ export class WorkerClient {
     this.ensureWorker();
   }
 
-  ask<T>(name: string, params: unknown, signal?: AbortSignal): Promise<T> {
-    return this.send<T>((id) => ({ type: 'query', id, name, params }), signal);
+  /** A named question (src/worker/queries.ts): the name picks the params it takes and the answer it gives. */
+  ask<N extends QueryName>(name: N, params: ParamsOf<N>, signal?: AbortSignal): Promise<AnswerOf<N>> {
+    return this.send<AnswerOf<N>>((id) => ({ type: 'query', id, name, params }), signal);
+  }
+
+  /** `ask` under one signal, as panels and workspaces get it. */
+  asker(signal: AbortSignal): Ask {
+    return <N extends QueryName>(name: N, ...params: ParamsTuple<N>) => this.ask(name, params[0] as ParamsOf<N>, signal);
   }
 
   /** Stops the worker outright (used when a cancelled analysis must not keep a core busy). */

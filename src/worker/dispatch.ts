@@ -5,8 +5,10 @@ import { analyzeInput } from '../core/analysis/analyze.ts';
 import { WIRE_IMPORTERS } from '../core/formats/wire.ts';
 import { InputError, type InputFile } from '../core/input/index.ts';
 import { QUERY_HANDLERS } from './handlers.ts';
+import type { QueryName } from './queries.ts';
 import { precomputeDupes } from './handlers/dupes.ts';
-import type { FromWorker, InputBlob, ProgressInfo, ToWorker, WorkerError } from './protocol.ts';
+import type { FromWorker, ToWorker, WorkerError } from './protocol.ts';
+import type { InputBlob, ProgressInfo } from './inputs.ts';
 import { QueryError, quoteName, type WorkerSession } from './session.ts';
 import { buildView, sectionsOf } from './view.ts';
 import { analyzeFolder } from './folder.ts';
@@ -123,7 +125,7 @@ export function createDispatcher(post: (message: FromWorker) => void): (data: un
   }
 
   async function query(message: Extract<ToWorker, { type: 'query' }>, signal: AbortSignal): Promise<void> {
-    const handler = Object.hasOwn(QUERY_HANDLERS, message.name) ? QUERY_HANDLERS[message.name] : undefined;
+    const handler = Object.hasOwn(QUERY_HANDLERS, message.name) ? QUERY_HANDLERS[message.name as QueryName] : undefined;
     if (!handler) throw new QueryError(`Unknown query ${quoteName(message.name)}.`);
     const value = await handler(session, message.params, signal);
     post({ type: 'answer', id: message.id, value });

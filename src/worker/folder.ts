@@ -12,7 +12,7 @@ import { PRICED_ON } from '../core/pricing/table.ts';
 import { sessionTableOf, type GroupRow, type SessionRow } from '../core/transcripts/index.ts';
 import { AUTO_WEEK_DAYS, folderSeries, type FolderSeries } from '../core/transcripts/daily.ts';
 import type { SessionPart } from '../core/transcripts/sessions.ts';
-import type { InputBlob, ProgressInfo } from './protocol.ts';
+import type { InputBlob, ProgressInfo } from './inputs.ts';
 
 /** A session's row, with the indices of the inputs that make it (its own file first, then its subagents'). */
 export interface FolderSessionRow extends SessionRow {

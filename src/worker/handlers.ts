@@ -1,5 +1,7 @@
-// The worker's extension point: named query handlers. A panel that needs data beyond the text-free view registers a
-// handler here (one line) and calls it from the page with `ctx.ask(name, params)`.
+// The worker's extension point: named query handlers. A panel that needs data beyond the text-free view declares its
+// query in ./queries.ts (params and answer), registers a handler here (one line) and calls it from the page with
+// `ctx.ask(name, params)`; the table must hold exactly the queries declared, each answering its declared type.
+import type { AnswerOf, QueryName } from './queries.ts';
 import type { WorkerSession } from './session.ts';
 import { segmentText } from './handlers/segment-text.ts';
 import { sectionOf } from './handlers/section.ts';
@@ -17,9 +19,10 @@ import { clearingRolesQuery } from './handlers/clearing-roles.ts';
  * such as a clearing workspace, can still run). Throw a `QueryError` (./session.ts) for a user-facing failure; the answer must be
  * structured-cloneable and must not carry payload text unless the user asked for content.
  */
-export type QueryHandler = (session: WorkerSession | null, params: unknown, signal: AbortSignal) => unknown;
+export type QueryHandler<N extends QueryName> = (session: WorkerSession | null, params: unknown, signal: AbortSignal) => AnswerOf<N> | Promise<AnswerOf<N>>;
 
-export const QUERY_HANDLERS: Readonly<Record<string, QueryHandler>> = {
+/** Params arrive as `unknown` (a message is only data): each handler checks them and refuses with a QueryError. */
+export const QUERY_HANDLERS: { readonly [N in QueryName]: QueryHandler<N> } = {
   'segment-text': segmentText,
   section: sectionOf,
   dupes: dupesQuery,

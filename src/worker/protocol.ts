@@ -5,14 +5,7 @@
 import type { AnalysisView } from './view-model.ts';
 import type { FolderView } from './folder.ts';
 import type { WireFormat } from '../core/model.ts';
-
-/** One input as the page hands it over: a File or Blob is structured-cloned without reading its bytes. */
-export interface InputBlob {
-  name: string;
-  blob: Blob;
-  /** Inside a dropped folder: the path below it (`/`-separated), which names the file in the folder table. */
-  folderPath?: string;
-}
+import type { InputBlob, ProgressInfo } from './inputs.ts';
 
 export interface AnalyzeOptions {
   /** Override format detection for this input; 'auto' (or absent) detects. */
@@ -26,19 +19,11 @@ export type ToWorker =
   /** A folder's sessions, one at a time, as the rows of its folder table (src/worker/folder.ts). */
   | { type: 'analyze-folder'; id: number; inputs: InputBlob[] }
   | { type: 'cancel'; id: number }
-  /** A named question answered by a handler registered in src/worker/handlers.ts. */
+  /**
+   * A named question answered by a handler registered in src/worker/handlers.ts. The page sends a `QueryName`
+   * (./queries.ts); the worker checks the name and the params all the same, since a message is only data.
+   */
   | { type: 'query'; id: number; name: string; params: unknown };
-
-export interface ProgressInfo {
-  /** Index of the input being read. */
-  file: number;
-  bytesRead: number;
-  /** 0 when the total is unknown (a stream of unknown length). */
-  bytesTotal: number;
-  records: number;
-  /** In a folder analysis: sessions analysed so far, of how many. */
-  sessions?: { done: number; total: number };
-}
 
 /** `protocol`: the message itself was malformed (a field of the wrong type, an unknown type, a reused id). */
 export type ErrorKind = 'cancelled' | 'input' | 'no-analysis' | 'unknown-query' | 'protocol' | 'internal';

@@ -1,6 +1,6 @@
 // What the worker keeps about the current input: the full analysis (with payload text) that the page never sees.
 import type { ParsedRequest } from '../core/model.ts';
-import type { InputBlob } from './protocol.ts';
+import type { InputBlob } from './inputs.ts';
 import type { DupesRecord } from '../core/dupes/index.ts';
 
 export interface WorkerSession {

@@ -63,7 +63,7 @@ export interface AnalysisView {
   /** Distinct formats seen, in order of first appearance. */
   formats: WireFormat[];
   /** Names of the optional analysis sections present (e.g. `cache`, `findings`): panels declare which they need. */
-  sections: string[];
+  sections: SectionName[];
   /**
    * Where the near-duplicate search stopped at its pair budget (groups from that request on may be missing), else
    * null: the Duplicates panel says so beside the groups, as the CLI and the HTML report do.
@@ -78,3 +78,6 @@ export interface AnalysisView {
   /** Every model id the pricing table knows, for the model picker. */
   knownModels: { id: string; displayName: string; provider: 'anthropic' | 'openai' }[];
 }
+
+/** The core Analysis' optional sections (its fields beyond the base view); src/worker/view.ts checks the list. */
+export type SectionName = 'calibration' | 'cache' | 'conversations' | 'findings' | 'nearDuplicates';

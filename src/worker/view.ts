@@ -3,12 +3,12 @@ import { unrecordedParts } from '../core/cache/unrecorded-setup.ts';
 import type { Analysis } from '../core/analysis/types.ts';
 import type { ParsedRequest, WireFormat } from '../core/model.ts';
 import { MODELS } from '../core/pricing/table.ts';
-import type { AnalysisView, RequestView, SegmentView } from './view-model.ts';
+import type { AnalysisView, RequestView, SectionName, SegmentView } from './view-model.ts';
 import { visibleId } from '../core/text/invisible.ts';
 import { openingRequest } from './opening.ts';
 
 /** Core Analysis fields that are the base view (or carry text); every other defined field is an optional section. */
-const BASE_FIELDS = new Set([
+const BASE_FIELD_NAMES = [
   'generatedBy',
   'pricedOn',
   'files',
@@ -21,7 +21,13 @@ const BASE_FIELDS = new Set([
   'modelUse',
   'errors',
   'distinctTexts',
-]);
+] as const;
+const BASE_FIELDS: ReadonlySet<string> = new Set(BASE_FIELD_NAMES);
+
+/** Fails to compile when the Analysis gains (or loses) a field that is neither base nor a listed SectionName. */
+type Sections = Exclude<keyof Analysis, (typeof BASE_FIELD_NAMES)[number]>;
+const SECTIONS_ARE_LISTED: [Sections] extends [SectionName] ? ([SectionName] extends [Sections] ? true : never) : never = true;
+void SECTIONS_ARE_LISTED;
 
 export function sectionsOf(analysis: Analysis): Record<string, unknown> {
   const sections: Record<string, unknown> = {};
@@ -111,7 +117,7 @@ export function buildView(analysis: Analysis): AnalysisView {
       byCategory: analysis.totals.byCategory,
     },
     formats,
-    sections: Object.keys(sectionsOf(analysis)),
+    sections: Object.keys(sectionsOf(analysis)) as SectionName[],
     nearDuplicatesCut: analysis.cache?.nearDuplicatesCut ? { ...analysis.cache.nearDuplicatesCut } : null,
     initialRequest: openingRequest(
       analysis.requests,

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeCommand } from '../../src/cli/commands/analyze.ts';
 import { sessionRecordRow } from '../../src/core/transcripts/index.ts';
-import type { InputBlob } from '../../src/worker/protocol.ts';
+import type { InputBlob } from '../../src/worker/inputs.ts';
 import { analyzeFolder, type FolderView } from '../../src/worker/folder.ts';
 import { runInProcess } from '../cli/in-process.ts';
 import { buildRealSessionFolder, filesBelow } from './real-session-folder.ts';

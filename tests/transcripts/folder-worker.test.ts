@@ -3,7 +3,7 @@
 // request listed as skipped, progress per session, and a cancelled read stopping with the abort.
 import { describe, expect, it } from 'vitest';
 import { analyzeFolder } from '../../src/worker/folder.ts';
-import type { InputBlob, ProgressInfo } from '../../src/worker/protocol.ts';
+import type { InputBlob, ProgressInfo } from '../../src/worker/inputs.ts';
 import { asSubagent, syntheticClaudeCodeSession as session } from './claude-code-session.ts';
 
 const input = (folderPath: string, text: string): InputBlob => ({ name: `synthetic/${folderPath}`, folderPath, blob: new Blob([text]) });

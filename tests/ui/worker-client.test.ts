@@ -6,12 +6,12 @@ import { WorkerFailure } from '../../src/ui/worker-client.ts';
 describe('worker client', () => {
   it('matches answers to questions by id, whatever order they come back in', async () => {
     const { client, workers } = clientWithFakes();
-    const first = client.ask<string>('a', { n: 1 });
-    const second = client.ask<string>('b', { n: 2 });
+    const first = client.ask('diff', { request: 1 });
+    const second = client.ask('diff', { request: 2 });
     const worker = workers[0] as FakeWorker;
     expect(worker.posted).toEqual([
-      { type: 'query', id: 1, name: 'a', params: { n: 1 } },
-      { type: 'query', id: 2, name: 'b', params: { n: 2 } },
+      { type: 'query', id: 1, name: 'diff', params: { request: 1 } },
+      { type: 'query', id: 2, name: 'diff', params: { request: 2 } },
     ]);
     worker.reply({ type: 'answer', id: 2, value: 'second' });
     worker.reply({ type: 'answer', id: 1, value: 'first' });
@@ -35,21 +35,21 @@ describe('worker client', () => {
 
   it('reports input errors as such', async () => {
     const { client, workers } = clientWithFakes();
-    const pending = client.ask('segment-text', {});
+    const pending = client.ask('segment-text', { request: 0, segment: 0 });
     (workers[0] as FakeWorker).reply({ type: 'failed', id: 1, error: { kind: 'input', message: 'line 2: not JSON' } });
     await expect(pending).rejects.toEqual(new WorkerFailure('line 2: not JSON', 'input'));
   });
 
   it('rejects everything pending when the worker crashes, then starts a fresh worker', async () => {
     const { client, workers, crashes } = clientWithFakes();
-    const a = client.ask('a', null);
-    const b = client.ask('b', null);
+    const a = client.ask('findings', undefined);
+    const b = client.ask('transcripts', undefined);
     (workers[0] as FakeWorker).crash('out of memory');
     await expect(a).rejects.toMatchObject({ kind: 'crash', message: expect.stringMatching(/out of memory/) });
     await expect(b).rejects.toMatchObject({ kind: 'crash' });
     expect((workers[0] as FakeWorker).terminated).toBe(true);
     expect(crashes).toEqual(['The analysis worker stopped (out of memory).']);
-    const c = client.ask<number>('c', null);
+    const c = client.ask('request-rows', undefined);
     expect(workers).toHaveLength(2);
     (workers[1] as FakeWorker).reply({ type: 'answer', id: 3, value: 42 });
     await expect(c).resolves.toBe(42);
@@ -57,7 +57,7 @@ describe('worker client', () => {
 
   it('reports a crash with nothing pending too (the analyzed input is gone with the worker)', async () => {
     const { client, workers, crashes } = clientWithFakes();
-    const first = client.ask<number>('warm-up', null);
+    const first = client.ask('findings', undefined);
     (workers[0] as FakeWorker).reply({ type: 'answer', id: 1, value: 1 });
     await first;
     (workers[0] as FakeWorker).crash('boom');
@@ -66,7 +66,7 @@ describe('worker client', () => {
 
   it('ignores stray and malformed messages', async () => {
     const { client, workers } = clientWithFakes();
-    const pending = client.ask<string>('a', null);
+    const pending = client.ask('findings', undefined);
     const worker = workers[0] as FakeWorker;
     worker.dispatchEvent(new MessageEvent('message', { data: { type: 'answer', id: 'x' } }));
     worker.reply({ type: 'answer', id: 99, value: 'nobody asked' });
@@ -78,7 +78,7 @@ describe('worker client', () => {
     const { client, workers } = clientWithFakes();
     const controller = new AbortController();
     controller.abort();
-    await expect(client.ask('a', null, controller.signal)).rejects.toMatchObject({ kind: 'cancelled' });
+    await expect(client.ask('findings', undefined, controller.signal)).rejects.toMatchObject({ kind: 'cancelled' });
     expect(workers).toHaveLength(0);
   });
 });

@@ -51,7 +51,7 @@ describe('worker watchdog', () => {
 
   it('does not watch queries (content fetches answer on demand)', async () => {
     const { client, workers } = setup(1000);
-    const answer = client.ask<string>('segment-text', {});
+    const answer = client.ask('segment-text', { request: 0, segment: 0 });
     vi.advanceTimersByTime(10_000);
     workers[0]!.reply({ type: 'answer', id: 1, value: 'ok' });
     await expect(answer).resolves.toBe('ok');
@@ -62,15 +62,15 @@ describe('worker watchdog', () => {
 describe('replace', () => {
   it('terminates the worker, fails what it had pending, and starts the next one at once', async () => {
     const { client, workers, crashes, generations } = setup();
-    const question = client.ask('a', {}).catch((error: unknown) => error);
+    const question = client.ask('findings', undefined).catch((error: unknown) => error);
     client.replace(new WorkerFailure('replaced for the test', 'cancelled'));
     expect(((await question) as WorkerFailure).message).toBe('replaced for the test');
     expect(workers.map((w) => w.terminated)).toEqual([true, false]);
     expect(generations).toEqual([1, 2]);
     expect(crashes).toEqual([]);
     // The next request goes to the fresh worker.
-    const next = client.ask<number>('b', {});
-    expect(workers[1]!.posted).toEqual([{ type: 'query', id: 2, name: 'b', params: {} }]);
+    const next = client.ask('transcripts', undefined);
+    expect(workers[1]!.posted).toEqual([{ type: 'query', id: 2, name: 'transcripts', params: undefined }]);
     workers[1]!.reply({ type: 'answer', id: 2, value: 7 });
     await expect(next).resolves.toBe(7);
   });

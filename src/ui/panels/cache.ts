@@ -165,7 +165,7 @@ export const cachePanel: Panel = {
       return;
     }
     container.append(el('p', { className: 'muted', text: 'Simulating the prompt cache…' }));
-    const table = await askOrShowError<CacheTableAnswer>(container, ctx, 'cache-table', { calibrate: ctx.calibration, around: ctx.request.index, window: MAX_ROWS });
+    const table = await askOrShowError(container, ctx, 'cache-table', { calibrate: ctx.calibration, around: ctx.request.index, window: MAX_ROWS });
     if (table === null) return;
     const host = tableOf(table, ctx.view.requests, ctx.request.index, ctx.view.totals.exact);
     host.addEventListener('click', (event) => {

@@ -9,11 +9,12 @@ import type { ClearingOutcome } from '../../core/clearing/analyze.ts';
 import type { ApiRecord, ClearingRecord, Criterion } from '../../core/clearing/record.ts';
 import type { ClearingFile, ClearingParams } from '../../worker/handlers/clearing.ts';
 import type { ClearingRole } from '../../worker/handlers/clearing-roles.ts';
+import type { Ask } from '../../worker/queries.ts';
 import type { Panel } from './types.ts';
 
 /** What the workspace needs from its host: the Clearing tab, or the start screen with no request log loaded. */
 export interface WorkspaceContext {
-  ask<T>(name: string, params?: unknown): Promise<T>;
+  ask: Ask;
   signal: AbortSignal;
 }
 
@@ -221,7 +222,7 @@ async function run(ctx: WorkspaceContext, render: () => void): Promise<void> {
   };
   state.error = null;
   try {
-    state.outcome = await ctx.ask<ClearingOutcome>('clearing', params);
+    state.outcome = await ctx.ask('clearing', params);
   } catch (error) {
     state.outcome = null;
     state.error = (error as Error).message;

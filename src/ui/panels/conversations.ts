@@ -82,7 +82,7 @@ export const conversationsPanel: Panel = {
       return;
     }
     // Only the conversations drawn cross from the worker, with the counts over all of them.
-    const answer = await askOrShowError<ConversationWindowAnswer>(container, ctx, 'conversation-window', { request: ctx.request.index, rows: MAX_ROWS });
+    const answer = await askOrShowError(container, ctx, 'conversation-window', { request: ctx.request.index, rows: MAX_ROWS });
     if (answer === null) return;
     const count = (link: ConversationLink) => answer.linkCounts[link];
     const parts: HTMLElement[] = [

@@ -5,7 +5,6 @@ import './findings.css';
 import type { DiffHunk } from '../../core/cache/index.ts';
 import { myersDiff } from '../../core/cache/myers.ts';
 import type { DiffAnswer } from '../../worker/handlers/diff.ts';
-import type { SegmentTextAnswer } from '../../worker/handlers/segment-text.ts';
 import { el } from '../dom.ts';
 import { formatCount, formatTokens } from '../../render/format.ts';
 import { copyOriginalText, setInertText } from '../inert-text.ts';
@@ -46,8 +45,8 @@ async function showTextDiff(host: HTMLElement, ctx: PanelContext, older: [number
   host.replaceChildren(el('p', { className: 'muted', text: 'Loading both blocks…' }));
   try {
     const [before, after] = await Promise.all([
-      ctx.ask<SegmentTextAnswer>('segment-text', { request: older[0], segment: older[1] }),
-      ctx.ask<SegmentTextAnswer>('segment-text', { request: newer[0], segment: newer[1] }),
+      ctx.ask('segment-text', { request: older[0], segment: older[1] }),
+      ctx.ask('segment-text', { request: newer[0], segment: newer[1] }),
     ]);
     if (ctx.signal.aborted) return;
     const a = (before.text || before.wire).split('\n');
@@ -140,7 +139,7 @@ export const diffPanel: Panel = {
   async render(container, ctx) {
     let answer: DiffAnswer;
     try {
-      answer = await ctx.ask<DiffAnswer>('diff', { request: ctx.request.index });
+      answer = await ctx.ask('diff', { request: ctx.request.index });
     } catch (error) {
       if (ctx.signal.aborted) return;
       container.replaceChildren(el('p', { className: 'error', text: error instanceof Error ? error.message : String(error) }));

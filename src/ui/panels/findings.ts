@@ -7,7 +7,7 @@ import { basisText, unpricedText } from '../../core/cache/headline.ts';
 import type { FindingsAnswer } from '../../worker/handlers/findings.ts';
 import { el } from '../dom.ts';
 import { formatUsd } from '../../render/format.ts';
-import type { Panel, PanelContext } from './types.ts';
+import type { Panel, PanelContext, PanelId } from './types.ts';
 import { askOrShowError } from './ask.ts';
 
 /** Request links drawn per finding before "N more". */
@@ -59,7 +59,7 @@ function requestLinks(finding: Finding, ctx: PanelContext): HTMLElement {
 export function findingTargets(finding: Finding, ctx: PanelContext): HTMLElement {
   const request = finding.requests[0] ?? ctx.request.index;
   // The accessible name starts with the visible text (WCAG 2.5.3, label in name) and says which request.
-  const go = (text: string, label: string, panel: string): HTMLElement =>
+  const go = (text: string, label: string, panel: PanelId): HTMLElement =>
     el('button', {
       className: 'link',
       text,
@@ -101,7 +101,7 @@ export const findingsPanel: Panel = {
       return;
     }
     container.append(el('p', { className: 'muted', text: 'Checking the sequence…' }));
-    const answer = await askOrShowError<FindingsAnswer>(container, ctx, 'findings');
+    const answer = await askOrShowError(container, ctx, 'findings');
     if (answer === null) return;
     const transcript =
       answer.requestsWithUnknownBreakpoints > 0

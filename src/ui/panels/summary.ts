@@ -3,7 +3,6 @@
 // cost the most. The same tables as `ctxray analyze <folder>` and the record's `summary` section.
 import './timeline.css';
 import type { TimeRangeSummary } from '../../core/transcripts/index.ts';
-import type { TranscriptSummaryAnswer } from '../../worker/handlers/transcripts.ts';
 import { el } from '../dom.ts';
 import { formatCount, formatUsd } from '../../render/format.ts';
 import { askOrShowError } from './ask.ts';
@@ -112,7 +111,7 @@ export const summaryPanel: Panel = {
       container.append(el('p', { className: 'empty', text: 'No requests.' }));
       return;
     }
-    const answer = await askOrShowError<TranscriptSummaryAnswer>(container, ctx, 'transcript-summary');
+    const answer = await askOrShowError(container, ctx, 'transcript-summary');
     if (answer === null) return;
     container.replaceChildren(...render(answer.summary, answer.conversationOf, ctx));
   },

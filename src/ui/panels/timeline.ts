@@ -269,7 +269,7 @@ export const timelinePanel: Panel = {
       container.append(el('p', { className: 'empty', text: 'No requests.' }));
       return;
     }
-    const answer = await askOrShowError<TranscriptsAnswer>(container, ctx, 'transcripts');
+    const answer = await askOrShowError(container, ctx, 'transcripts');
     if (answer === null) return;
     const { timeline } = answer;
     const hasRecorded = timeline.points.some((p) => p.recordedPrompt !== null);

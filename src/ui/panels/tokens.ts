@@ -5,7 +5,6 @@ import { renderContent } from '../content-view.ts';
 import { renderSegmentTable } from '../segment-table.ts';
 import { renderTreemap } from '../treemap/view.ts';
 import { renderFindingsStrip } from '../findings-strip.ts';
-import type { SegmentTextAnswer } from '../../worker/handlers/segment-text.ts';
 import type { Panel } from './types.ts';
 
 export const tokensPanel: Panel = {
@@ -71,7 +70,7 @@ export const tokensPanel: Panel = {
         contentBody,
         request,
         segment,
-        (r, s) => ctx.ask<SegmentTextAnswer>('segment-text', { request: r, segment: s }),
+        (r, s) => ctx.ask('segment-text', { request: r, segment: s }),
         contentAbort.signal,
       );
     };

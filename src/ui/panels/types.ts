@@ -1,7 +1,11 @@
 // How a panel plugs into the web app. A panel is a plain object: it declares which optional analysis sections it
 // needs, and renders into a container it owns. Heavy or text-bearing data stays in the worker; a panel asks for it
 // through `ask`, answered by a handler registered in src/worker/handlers.ts.
-import type { AnalysisView, RequestView } from '../../worker/view-model.ts';
+import type { Ask } from '../../worker/queries.ts';
+import type { AnalysisView, RequestView, SectionName } from '../../worker/view-model.ts';
+
+/** Every panel's id, in the URL fragment (`&panel=<id>`) and in element ids: a new panel adds its id here. */
+export type PanelId = 'tokens' | 'findings' | 'cache' | 'diff' | 'conversations' | 'timeline' | 'summary' | 'duplicates' | 'clearing';
 
 export interface PanelContext {
   /** The current analysis, text-free. */
@@ -11,7 +15,7 @@ export interface PanelContext {
   /** Select another request (updates the selector, the treemap, the URL and every panel). */
   selectRequest(index: number): void;
   /** Switch to another panel by id (as clicking its tab does). */
-  selectPanel(id: string): void;
+  selectPanel(id: PanelId): void;
   /**
    * Go where a finding, a miss or a link points: a request, a panel and a block (by JSON path) in one step. The
    * panel that opens gets `reveal` set and brings the block into view, selected and focused.
@@ -32,10 +36,10 @@ export interface PanelContext {
   /** Turn calibration on or off: the open panel renders again with it and the link follows. */
   setCalibration(on: boolean): void;
   /**
-   * Ask the worker a named question; `name` must be registered in src/worker/handlers.ts. Params and answer are
-   * structured-cloned. Rejects with an Error whose message is shown to the user when the worker fails.
+   * Ask the worker a named question (src/worker/queries.ts: the name fixes the params and the answer). Params and
+   * answer are structured-cloned. Rejects with an Error whose message is shown to the user when the worker fails.
    */
-  ask<T>(name: string, params?: unknown): Promise<T>;
+  ask: Ask;
   /** Aborted when this render is superseded (new input, new request selected, panel closed). */
   signal: AbortSignal;
 }
@@ -48,21 +52,21 @@ export interface TreemapView {
 export interface NavigationTarget {
   /** 0-based request index. */
   request?: number;
-  panel?: string;
+  panel?: PanelId;
   /** JSON path of a block in that request. */
   segment?: string | null;
 }
 
 export interface Panel {
   /** Stable id used in the URL fragment (`&panel=<id>`) and in element ids. Lowercase, [a-z0-9-]. */
-  id: string;
+  id: PanelId;
   /** Short tab title. */
   title: string;
   /**
    * Optional analysis sections (top-level Analysis fields, listed in `AnalysisView.sections`) this panel needs;
    * the tab is shown only when all are present. Empty: the panel works from the base view alone.
    */
-  needs: readonly string[];
+  needs: readonly SectionName[];
   /**
    * False for a panel that shows the whole input the same whatever request is selected (a summary, a workspace
    * with its own inputs): selecting another request then leaves it as it is instead of rendering it again.

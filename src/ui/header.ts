@@ -1,0 +1,88 @@
+// The header: the brand (back to the start), what is on screen, the format and model pickers of an analysed input,
+// and the actions (back to a folder's sessions, open files, copy a link).
+import type { WireFormat } from '../core/model.ts';
+import { formatCount } from '../render/format.ts';
+import { el } from './dom.ts';
+import { FORMAT_LABELS, sourceLabel, transcriptKinds } from './labels.ts';
+import { folderOf, loadedOf, type Loaded, type Screen } from './screen.ts';
+
+export interface HeaderContext {
+  screen: Screen;
+  format: WireFormat | undefined;
+  model: string | undefined;
+  /** What "Copy link" puts in a link (its tooltip). */
+  linkTitle: string;
+  home(): void;
+  /** The user picked another format or model for the input on screen. */
+  reanalyze(options: { format: WireFormat | undefined; model: string | undefined }): void;
+  openFiles(): void;
+  copyLink(): void;
+  backToFolder(): void;
+}
+
+function sourceInfo(screen: Screen, loaded: Loaded | null): HTMLElement {
+  if (loaded) {
+    const { source, view } = loaded;
+    const read = transcriptKinds(view.files) ?? (view.formats.map((f) => FORMAT_LABELS[f]).join(', ') || 'no format');
+    return el('div', { className: 'source' }, [
+      // The view's one h1: what was opened (the start screen and the folder table have their own).
+      el('h1', { className: 'source-name', text: sourceLabel(source), attrs: { title: sourceLabel(source) } }),
+      source.kind === 'example' ? el('span', { className: 'badge', text: 'synthetic' }) : null,
+      el('span', { className: 'muted', text: `${formatCount(view.requests.length)} request${view.requests.length === 1 ? '' : 's'} · ${read}` }),
+    ]);
+  }
+  if (screen.kind === 'folder') {
+    const { folder } = screen;
+    return el('div', { className: 'source' }, [
+      el('span', { className: 'source-name', text: folder.label, attrs: { title: folder.label } }),
+      el('span', { className: 'muted', text: `folder · ${formatCount(folder.view.sessions.length)} sessions` }),
+    ]);
+  }
+  return el('div', { className: 'source muted', text: 'Local-first X-ray of LLM agent requests' });
+}
+
+function formatPicker(ctx: HeaderContext): HTMLSelectElement {
+  const select = el('select', { attrs: { id: 'format-picker', 'aria-label': 'Input format' } }, [
+    el('option', { text: 'Format: detect', attrs: { value: 'auto' } }),
+    ...(Object.keys(FORMAT_LABELS) as WireFormat[]).map((f) => el('option', { text: FORMAT_LABELS[f], attrs: { value: f } })),
+  ]);
+  select.value = ctx.format ?? 'auto';
+  select.addEventListener('change', () => ctx.reanalyze({ format: select.value === 'auto' ? undefined : (select.value as WireFormat), model: ctx.model }));
+  return select;
+}
+
+function modelPicker(ctx: HeaderContext, loaded: Loaded): HTMLSelectElement {
+  const select = el('select', { attrs: { id: 'model-picker', 'aria-label': 'Model to count and price as' } }, [el('option', { text: 'Model: as in requests', attrs: { value: '' } })]);
+  for (const provider of ['anthropic', 'openai'] as const) {
+    const models = loaded.view.knownModels.filter((m) => m.provider === provider);
+    if (models.length === 0) continue;
+    const options = models.map((m) => el('option', { text: m.displayName === m.id ? m.id : `${m.displayName} (${m.id})`, attrs: { value: m.id } }));
+    select.append(el('optgroup', { attrs: { label: provider === 'anthropic' ? 'Anthropic' : 'OpenAI' } }, options));
+  }
+  if (ctx.model && ![...select.options].some((o) => o.value === ctx.model)) select.append(el('option', { text: ctx.model, attrs: { value: ctx.model } }));
+  select.value = ctx.model ?? '';
+  select.addEventListener('change', () => ctx.reanalyze({ format: ctx.format, model: select.value === '' ? undefined : select.value }));
+  return select;
+}
+
+export function renderHeader(header: HTMLElement, ctx: HeaderContext): void {
+  const { screen } = ctx;
+  const loaded = loadedOf(screen);
+  const brand = el('a', { className: 'brand', attrs: { href: './', title: 'Start over' } }, [el('span', { className: 'brand-mark', attrs: { 'aria-hidden': 'true' } }), 'ctxray']);
+  brand.addEventListener('click', (event) => {
+    event.preventDefault();
+    ctx.home();
+  });
+  const folder = folderOf(screen);
+  const back = folder && loaded
+    ? el('button', { className: 'folder-back', text: '← Sessions', attrs: { type: 'button', id: 'folder-back', title: `Back to the sessions in ${folder.label}` }, on: { click: () => ctx.backToFolder() } })
+    : null;
+  const actions = el('div', { className: 'actions' }, [
+    back,
+    loaded ? formatPicker(ctx) : null,
+    loaded ? modelPicker(ctx, loaded) : null,
+    el('button', { text: 'Open…', attrs: { type: 'button', id: 'open-files', title: 'Open request files' }, on: { click: () => ctx.openFiles() } }),
+    loaded ? el('button', { text: 'Copy link', attrs: { type: 'button', id: 'copy-link', title: ctx.linkTitle }, on: { click: () => ctx.copyLink() } }) : null,
+  ]);
+  header.replaceChildren(brand, sourceInfo(screen, loaded), actions);
+}
