@@ -135,6 +135,23 @@ describe('HAR (synthetic)', () => {
     expect(notHar.errors.map((e) => e.message)).toEqual(['not a HAR file: no log.entries array']);
   });
 
+  it('a HAR cut off mid-write is read up to the break: the entries before it, the break located', async () => {
+    const ok = (n: number) => entry('https://api.anthropic.com/v1/messages', claudeBody, { text: `{"usage":{"input_tokens":${n},"output_tokens":1}}` });
+    const text = JSON.stringify(har([ok(5), ok(6), ok(7)]), null, 2);
+    const cut = text.slice(0, text.lastIndexOf('input_tokens'));
+    const result = await read(cut);
+    expect(result.requests.map((r) => r.recorded!.input)).toEqual([5, 6]);
+    const lines = cut.split('\n').length;
+    expect(result.errors.map((e) => e.message)).toEqual([
+      'the HAR is cut off: read the 2 entries before the break; entry 3 is incomplete and not read',
+      `invalid JSON: the text ends before the JSON does (unterminated string) at line ${lines}, column ${cut.split('\n').at(-1)!.length + 1}`,
+    ]);
+    // Cut through nothing but noise: the error alone, not a second one about an empty HAR.
+    const none = await read('{"log": {"entries": [', 'x.har');
+    expect(none.requests).toHaveLength(0);
+    expect(none.errors.map((e) => e.message)).toEqual(['invalid JSON: the text ends before the JSON does at line 1, column 22', 'the HAR is cut off before its first entry']);
+  });
+
   it('found by structure under any name', async () => {
     const result = await read(har([entry('https://api.anthropic.com/v1/messages', claudeBody, { text: '{"usage":{"input_tokens":9,"output_tokens":1}}' })]), 'capture.json');
     expect(result.files[0]!.format).toBe('har');

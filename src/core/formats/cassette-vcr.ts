@@ -92,7 +92,8 @@ export const vcrCassetteImporter: TranscriptImporter = {
     const reader = new ExchangeReader(ctx, 'cassette');
     const record = records[0];
     const interactions = record === undefined ? null : interactionsOf(record.value);
-    if (record === undefined || interactions === null) return reader.result();
+    // Nothing parsed (the reader has reported why): no second error about an empty cassette.
+    if (record === undefined || interactions === null) return { requests: [], errors: [] };
     // A vcrpy file ends with `version:`; a parse break or a missing version means the last interaction is cut off.
     const cut = record.cut === true || (isObject(record.value) && 'interactions' in record.value && !('version' in record.value));
     const whole = cut ? interactions.slice(0, -1) : interactions;

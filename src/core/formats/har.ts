@@ -71,9 +71,15 @@ export const harImporter: TranscriptImporter = {
     const reader = new ExchangeReader(ctx, 'HAR');
     const record = records[0];
     const log = record === undefined ? null : harLog(record.value);
-    if (record === undefined) return reader.result();
+    // Nothing parsed (the reader has reported why): no second error about an empty HAR.
+    if (record === undefined) return { requests: [], errors: [] };
     if (log === null) return { requests: [], errors: [{ file: ctx.file, line: record.line, message: 'not a HAR file: no log.entries array' }] };
-    const entries = log['entries'] as unknown[];
+    const all = log['entries'] as unknown[];
+    // A HAR cut off mid-write: the entry the break went through is incomplete (its error is already reported).
+    const entries = record.cut === true ? all.slice(0, -1) : all;
+    if (record.cut === true) {
+      reader.error(record.line, all.length === 0 ? 'the HAR is cut off before its first entry' : `the HAR is cut off: read the ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} before the break; entry ${all.length} is incomplete and not read`);
+    }
     for (let i = 0; i < entries.length; i++) {
       const exchange = await entryExchange(entries[i], `entry ${i + 1} of ${entries.length}`, record.line);
       if (typeof exchange === 'string') reader.error(record.line, exchange);

@@ -10,6 +10,7 @@ import { formatBytes, type InputLimits } from './limits.ts';
 import type { TextLine } from './lines.ts';
 import type { FileParse } from './resent-json.ts';
 import { looksLikeYaml, yamlRecords } from './yaml.ts';
+import { jsonrepair } from 'jsonrepair';
 
 /** A record: the parsed JSON value, or why it could not be parsed. `line` as in ReadError. */
 /** `cut`: the document breaks before its end (its errors come first); the value is what was read before the break. */
@@ -173,6 +174,15 @@ export function readRecords(
       }
       layout = 'json-document';
       yield parsed;
+      // A document cut off (a capture that stopped mid-write): what came before the break is still read.
+      if (!tooDeep && parsed.error.includes('the text ends before the JSON does')) {
+        const salvaged = salvageTruncated(whole, first.line, limits.maxNestingDepth);
+        if (Array.isArray(salvaged)) {
+          layout = 'json-array';
+          // The last element is the one the break cut through: it is left out (the error above says where).
+          for (let i = 0; i < salvaged.length - 1; i++) yield { line: i + 1, value: salvaged[i] };
+        } else if (salvaged !== undefined) yield { line: first.line, value: salvaged, cut: true };
+      }
       return;
     }
     if (Array.isArray(parsed.value)) {
@@ -193,6 +203,21 @@ export function readRecords(
     yield parsed;
   }
   return { records: generate(), layout: () => layout, elementLine };
+}
+
+/**
+ * A JSON text cut off before its end, completed by closing what is open (jsonrepair, used only for a text whose one
+ * error is its early end): the value read before the break, or undefined when even that does not parse.
+ */
+function salvageTruncated(text: string, line: number, maxDepth: number): unknown {
+  let repaired: string;
+  try {
+    repaired = jsonrepair(text);
+  } catch {
+    return undefined;
+  }
+  const record = parseRecord(repaired, line, maxDepth);
+  return 'value' in record ? record.value : undefined;
 }
 
 function documentTooLarge(limits: InputLimits, line: number): InputError {
