@@ -1,0 +1,57 @@
+// OpenTelemetry GenAI spans (OTLP JSON). Synthetic spans, hand-made in the shapes the instrumentations write
+// (OpenLLMetry's flat gen_ai.prompt.N.* attributes, the newer gen_ai.input.messages on an operation-details event,
+// the collector's file exporter with one export request a line); every figure below is worked out by hand.
+import { describe, expect, it } from 'vitest';
+import { readRequests } from '../../src/core/input/index.ts';
+
+const s = (key: string, value: string) => ({ key, value: { stringValue: value } });
+const n = (key: string, value: number) => ({ key, value: { intValue: String(value) } });
+const exportRequest = (spans: unknown[]) => ({ resourceSpans: [{ resource: { attributes: [s('service.name', 'synthetic')] }, scopeSpans: [{ scope: { name: 'synthetic' }, spans }] }] });
+const span = (attributes: unknown[], extra: object = {}) => ({ traceId: 'a', spanId: 'b', name: 'chat', startTimeUnixNano: '1767225600000000000', endTimeUnixNano: '1767225601000000000', attributes, ...extra });
+const enc = (text: string) => new TextEncoder().encode(text);
+
+describe('OpenTelemetry GenAI spans (synthetic)', () => {
+  it('OpenLLMetry, Anthropic: flat prompt attributes, tools, usage whose input includes the cache tokens', async () => {
+    const attrs = [
+      s('gen_ai.system', 'Anthropic'),
+      s('gen_ai.request.model', 'claude-sonnet-4-5'),
+      s('gen_ai.prompt.0.role', 'system'),
+      s('gen_ai.prompt.0.content', 'be brief'),
+      s('gen_ai.prompt.1.role', 'user'),
+      s('gen_ai.prompt.1.content', '[{"type":"text","text":"synthetic question"}]'),
+      s('llm.request.functions.0.name', 'lookup'),
+      s('llm.request.functions.0.parameters', '{"type":"object","properties":{}}'),
+      n('gen_ai.usage.input_tokens', 1500),
+      n('gen_ai.usage.cache_read_input_tokens', 1000),
+      n('gen_ai.usage.cache_creation_input_tokens', 200),
+      n('gen_ai.usage.output_tokens', 42),
+    ];
+    const result = await readRequests([{ name: 'trace.json', bytes: enc(JSON.stringify(exportRequest([span(attrs)]))) }]);
+    expect(result.errors).toEqual([]);
+    expect(result.files[0]!.format).toBe('otel-spans');
+    const request = result.requests[0]!;
+    expect(request.format).toBe('anthropic-messages');
+    expect(request.recorded).toEqual({ input: 300, cacheRead: 1000, cacheWrite5m: 200, cacheWrite1h: 0, output: 42 });
+    expect(request.timestamp).toBe(Date.UTC(2026, 0, 1));
+    expect(new Set(request.segments.map((seg) => seg.category))).toEqual(new Set(['system', 'tools', 'user']));
+  });
+
+  it('the collector file exporter (one export a line), gen_ai.input.messages on an operation-details event, a non-LLM span skipped', async () => {
+    const details = { name: 'gen_ai.client.inference.operation.details', attributes: [s('gen_ai.input.messages', '[{"role":"user","parts":[{"type":"text","content":"synthetic"}]}]'), s('gen_ai.system_instructions', '[{"type":"text","content":"sys"}]')] };
+    const llm = span([s('gen_ai.provider.name', 'openai'), s('gen_ai.request.model', 'gpt-4o-mini'), n('gen_ai.usage.input_tokens', 90), n('gen_ai.usage.output_tokens', 3)], { events: [details] });
+    const other = span([s('http.method', 'GET')], { name: 'GET /health' });
+    const lines = [JSON.stringify(exportRequest([llm, other])), JSON.stringify(exportRequest([llm]))].join('\n');
+    const result = await readRequests([{ name: 'traces.jsonl', bytes: enc(lines) }]);
+    expect(result.errors).toEqual([]);
+    expect(result.requests.map((r) => [r.format, r.line, r.recorded!.input, r.messageCount])).toEqual([
+      ['openai-chat', 1, 90, 2],
+      ['openai-chat', 2, 90, 2],
+    ]);
+  });
+
+  it('a span file with no GenAI span says what it held', async () => {
+    const result = await readRequests([{ name: 'trace.json', bytes: enc(JSON.stringify(exportRequest([span([s('http.method', 'GET')]), span([])]))) }]);
+    expect(result.requests).toHaveLength(0);
+    expect(result.errors.map((e) => e.message)).toEqual(['this span file holds no GenAI (LLM call) span: 2 spans, none with gen_ai.* attributes']);
+  });
+});
