@@ -113,6 +113,17 @@ export interface RecordedUsage {
   output: number;
 }
 
+export type UsageProblemReason = 'negative' | 'not_integer' | 'not_finite' | 'over_context_window';
+
+/** One impossible value in recorded usage (src/core/input/usage-check.ts). */
+export interface UsageProblem {
+  /** The field as recorded (`usage.input_tokens`), or the recorded prompt or output as a whole. */
+  field: string;
+  /** The value; a non-finite one as its name (`Infinity`), which JSON cannot hold as a number. */
+  value: number | string;
+  reason: UsageProblemReason;
+}
+
 /** A block shape the importer did not understand: counted and reported, never silently dropped. */
 export interface UnknownShape {
   path: string;
@@ -149,6 +160,8 @@ export interface ParsedRequest {
   /** Milliseconds since the epoch, when the log records when the request was sent. */
   timestamp: number | null;
   recorded: RecordedUsage | null;
+  /** Why the usage recorded beside this request was refused (then `recorded` is null); absent when it was not. */
+  rejectedUsage?: UsageProblem[];
   /** Request options that change caching or billing. */
   options: RequestOptions;
 }
@@ -207,7 +220,9 @@ export type RequestNoteCode =
    * Anthropic `context_management` (server-side compaction, context editing): the prompt billed may not be the
    * prompt sent (recorded usage can sum a compaction pass), so the request is left out of accuracy figures.
    */
-  | 'context_management';
+  | 'context_management'
+  /** Recorded usage held an impossible value (negative, fractional, non-finite, over the context window): not used. */
+  | 'recorded_usage_rejected';
 
 export interface RequestNote {
   code: RequestNoteCode;

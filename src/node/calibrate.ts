@@ -3,7 +3,9 @@
 // ANTHROPIC_BASE_URL when set); the key is sent only in the x-api-key header of this one request.
 
 import {
+  CALIBRATION_BAND,
   calibrationFromCount,
+  inCalibrationBand,
   countTokensBody,
   estimatedPrompt,
   largestClaudeRequest,
@@ -104,6 +106,11 @@ export async function calibrateWithCountTokens(
   const calibration = calibrationFromCount(exact, estimated);
   if (calibration === null) {
     throw new CalibrationError(`--calibrate: the request at line ${request.line} has no estimated tokens`);
+  }
+  if (!inCalibrationBand(calibration.factor)) {
+    throw new CalibrationError(
+      `--calibrate: count_tokens gave ${exact} for the request at line ${request.line}, estimated ${estimated}: a factor of ×${calibration.factor.toPrecision(3)} is outside ${CALIBRATION_BAND.min}–${CALIBRATION_BAND.max}×, refused (the estimates stand)`,
+    );
   }
   return { calibration, requestIndex: index, exact, estimated };
 }

@@ -100,7 +100,7 @@ describe('ctxray compare', () => {
   it('prints the table: every headline figure with its change', async () => {
     const run = await runInProcess(compareCommand, ['bust.json', 'fixed.json'], dir);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^ {2}cost +\$4\.3699 +\$0\.8246 +-\$3\.5453 \(-81\.1%\) +better$/m);
+    expect(run.stdout).toMatch(/^ {2}cost +\$4\.3566 +\$0\.8246 +-\$3\.5320 \(-81\.1%\) +better$/m);
     expect(run.stdout).toMatch(/^ {2}cache hit rate +0\.0% +91\.9% +\+91\.9 pp +better$/m);
     expect(run.stdout).toMatch(/^ {2}system +70,512 +70,008 +-504 \(-0\.7%\)$/m);
   });
@@ -109,7 +109,7 @@ describe('ctxray compare', () => {
     expect((await runInProcess(compareCommand, ['bust.json', 'fixed.json', '--fail-if-worse', 'cost,hit-rate'], dir)).code).toBe(0);
     const worse = await runInProcess(compareCommand, ['fixed.json', 'bust.json', '--fail-if-worse', 'cost', '--fail-if-worse=requests'], dir);
     expect(worse.code).toBe(2);
-    expect(worse.stderr).toBe('ctxray compare: --fail-if-worse: cost 0.82456845 -> 4.369914\n');
+    expect(worse.stderr).toBe('ctxray compare: --fail-if-worse: cost 0.82456845 -> 4.356612\n');
   });
 
   it('refuses bad arguments and inputs with exit 1 and a located message', async () => {

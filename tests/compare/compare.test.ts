@@ -43,10 +43,10 @@ describe('compare: the cache-bust example against its fixed twin', () => {
     // The twin drops the timestamp from the system prompt: 21 tokens fewer on each of the 24 requests.
     expect(comparison.tokensByCategory.find((row) => row.category === 'system')).toMatchObject({ before: 70_512, after: 70_008, change: -504 });
     expect(comparison.tokensByCategory.find((row) => row.category === 'tool_result')).toMatchObject({ change: 0, relative: 0 });
-    // $4.369914 as sent → $0.82456845 fixed; the bust's own optimized figure ($0.8248) is within 0.03 % of it.
-    expect(metric('cost')).toMatchObject({ before: 4.369914, after: 0.82456845, verdict: 'better' });
-    expect(metric('cost').change).toBeCloseTo(-3.54534555, 10);
-    expect(metric('cost').relative).toBeCloseTo(-3.54534555 / 4.369914, 10);
+    // $4.356612 as sent (framing past the breakpoint billed as input, not written) → $0.82456845 fixed; the bust's own optimized figure ($0.8248) is within 0.03 % of it.
+    expect(metric('cost')).toMatchObject({ before: 4.356612, after: 0.82456845, verdict: 'better' });
+    expect(metric('cost').change).toBeCloseTo(-3.53204355, 10);
+    expect(metric('cost').relative).toBeCloseTo(-3.53204355 / 4.356612, 10);
     // Hit rate: nothing read from cache before; 1,311,649 of 1,426,602 prompt tokens after.
     expect(metric('hitRate')).toMatchObject({ before: 0, verdict: 'better' });
     expect(metric('hitRate').after).toBeCloseTo(1_311_649 / 1_426_602, 12);
@@ -87,7 +87,7 @@ describe('compare: changes and bad records', () => {
   it('a record without a cache analysis has no cost figures: unknown, never a zero', () => {
     const { cost: _cost, ...uncosted } = fixed.totals;
     const result = compareRecords(bust, { ...fixed, totals: uncosted, misses: undefined }).comparison;
-    expect(result.metrics.find((row) => row.metric === 'cost')).toMatchObject({ before: 4.369914, after: null, change: null, verdict: 'unknown' });
+    expect(result.metrics.find((row) => row.metric === 'cost')).toMatchObject({ before: 4.356612, after: null, change: null, verdict: 'unknown' });
     expect(result.metrics.find((row) => row.metric === 'lostToMisses')?.verdict).toBe('unknown');
   });
 });

@@ -15,6 +15,7 @@ import { checkOutputPath, tempPathBeside, writeFlushed, writeOutputSafely } from
 import { stdinBytes, type CliIO, type Command } from '../io.ts';
 import { CalibrationError } from '../../node/calibrate.ts';
 import { calibrated, calibrationMode, type CalibratedAnalysis } from '../../node/pipeline.ts';
+import { usageWarningLines } from '../report/usage-warnings.ts';
 import { renderTerminalReport } from '../report/terminal.ts';
 import { SEVERITY_RANK, type Severity } from '../../core/cache/index.ts';
 import { renderCacheSummary } from '../report/findings-terminal.ts';
@@ -377,6 +378,7 @@ export const analyzeCommand: Command = async (argv, io) => {
     if (jsonToStdout) io.stderr(`ctxray analyze: ${note}`);
     else io.stdout(note);
   }
+  for (const line of usageWarningLines(analysis)) io.stderr(`ctxray analyze: warning: ${line}\n`);
   const color = colorEnabled(io.env, process.stdout.isTTY === true);
   if (!jsonToStdout) {
     io.stdout(renderTerminalReport(analysis, { color, verbose: args.verbose }));

@@ -92,5 +92,6 @@ export async function analyzeRead(read: ReadResult, fileNames: readonly string[]
     modelUse: modelUseOf(models),
     errors: read.errors,
     distinctTexts: read.distinctTexts,
+    ...(read.usageWarnings !== undefined && read.usageWarnings.length > 0 && { usageWarnings: read.usageWarnings }),
   });
 }

@@ -6,7 +6,7 @@ import type { Analysis } from './types.ts';
 import { recordsCompactions } from '../formats/registry.ts';
 import { analyzeCache, type CacheAnalysisInput } from '../cache/index.ts';
 import { withUnrecordedSetup } from './with-unrecorded-setup.ts';
-import { calibrationFromUsage, type Calibration } from '../cache/calibrate.ts';
+import { usageCalibration, type Calibration } from '../cache/calibrate.ts';
 import { calibrateAnalysis } from './calibrate-analysis.ts';
 
 /** The cache analysis' input from an analysis' own (possibly calibrated) counts; every caller builds it here. */
@@ -37,9 +37,11 @@ export function withCacheAnalysis(analysis: Analysis): Analysis {
 
 /**
  * The default of `analyze` (CLI, library and the app's folder table alike): where the log records usage, the
- * Claude estimates rescaled by it, offline, with the calibration that was applied (null: none, the analysis unchanged).
+ * Claude estimates rescaled by it, offline, with the calibration that was applied (null: none, the analysis unchanged
+ * but for `calibrationRefused` when the factor fell outside CALIBRATION_BAND).
  */
 export function usageCalibratedAnalysis(analysis: Analysis): { analysis: Analysis; calibration: Calibration | null } {
-  const calibration = calibrationFromUsage(analysis.requests, analysis.segmentTokens, analysis.overheadTokens);
-  return calibration === null ? { analysis, calibration } : { analysis: withCacheAnalysis(calibrateAnalysis(analysis, calibration)), calibration };
+  const { calibration, refused } = usageCalibration(analysis.requests, analysis.segmentTokens, analysis.overheadTokens);
+  if (calibration !== null) return { analysis: withCacheAnalysis(calibrateAnalysis(analysis, calibration)), calibration };
+  return { analysis: refused === null ? analysis : { ...analysis, calibrationRefused: refused }, calibration };
 }

@@ -81,6 +81,8 @@ export const RECORD_SECTIONS: ReadonlyArray<readonly [key: string, build: Record
   ['models', modelsSection],
   ['totals', (analysis) => (analysis.cache ? { ...analysis.totals, cost: costTotalsRecord(analysis.cache) } : analysis.totals)],
   ['calibration', (analysis) => analysis.calibration],
+  ['calibrationRefused', (analysis) => analysis.calibrationRefused],
+  ['usageWarnings', (analysis) => analysis.usageWarnings?.map((w) => ({ file: w.file, line: w.line, request: w.request, field: w.field, value: w.value, reason: w.reason }))],
   ['requests', requestsSection],
   ['findings', (analysis) => (analysis.cache ? findingsRecord(analysis.cache) : undefined)],
   ['misses', (analysis) => (analysis.cache ? missesRecord(analysis.cache) : undefined)],

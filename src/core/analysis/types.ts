@@ -5,6 +5,7 @@ import type { MatchVia } from '../pricing/lookup.ts';
 import type { PricedModel } from '../pricing/table.ts';
 import type { RequestTokens } from '../tokens/counter.ts';
 import type { Calibration } from '../cache/calibrate.ts';
+import type { UsageWarning } from '../input/usage-check.ts';
 import type { CacheAnalysis, Conversations, Finding, NearDuplicateGroup } from '../cache/index.ts';
 
 /** Which model prices a request and where that id came from. */
@@ -80,6 +81,10 @@ export interface Analysis {
   modelUse: ModelUse[];
   errors: ReadError[];
   distinctTexts: number;
+  /** Recorded usage values refused as impossible, one per value (src/core/input/usage-check.ts); absent: none. */
+  usageWarnings?: UsageWarning[];
+  /** A calibration factor measured but refused as outside 0.5–2× (cache/calibrate.ts CALIBRATION_BAND); not applied. */
+  calibrationRefused?: Calibration;
   /** Present when Claude estimates were rescaled (src/core/analysis/calibrate-analysis.ts). */
   calibration?: Calibration;
   /** The cache analysis (src/core/analysis/attach.ts); the three fields below are its parts, as named sections. */

@@ -16,6 +16,17 @@ export interface Calibration {
   requests: number;
 }
 
+/**
+ * The factors a calibration may apply. The Claude estimate is within a few percent of recorded counts on every
+ * recording (docs/tokens.md); a factor outside 0.5–2× says the usage measures something else (a corrupt log,
+ * another prompt), so it is refused rather than multiplied into every count.
+ */
+export const CALIBRATION_BAND = { min: 0.5, max: 2 } as const;
+
+export function inCalibrationBand(factor: number): boolean {
+  return Number.isFinite(factor) && factor >= CALIBRATION_BAND.min && factor <= CALIBRATION_BAND.max;
+}
+
 /** Claude counts are estimates; OpenAI counts come from the exact tokenizer and are never rescaled. */
 export function isClaudeEstimate(request: ParsedRequest): boolean {
   return providerOf(request.format) === 'anthropic';
@@ -35,13 +46,14 @@ function median(values: number[]): number {
 
 /**
  * Offline calibration: over Claude requests with recorded usage, the median of recorded prompt
- * (input + cache read + cache writes) ÷ estimated prompt. Null when no request qualifies.
+ * (input + cache read + cache writes) ÷ estimated prompt. `calibration` is null when no request qualifies or the
+ * factor is outside CALIBRATION_BAND; `refused` then holds that factor.
  */
-export function calibrationFromUsage(
+export function usageCalibration(
   requests: readonly ParsedRequest[],
   segmentTokens: readonly (readonly number[])[],
   overheadTokens: readonly number[],
-): Calibration | null {
+): { calibration: Calibration | null; refused: Calibration | null } {
   const ratios: number[] = [];
   requests.forEach((request, i) => {
     const usage = request.recorded;
@@ -53,8 +65,18 @@ export function calibrationFromUsage(
     const recorded = usage.input + usage.cacheRead + usage.cacheWrite5m + usage.cacheWrite1h;
     if (estimate > 0 && recorded > 0) ratios.push(recorded / estimate);
   });
-  if (ratios.length === 0) return null;
-  return { factor: median(ratios), source: 'recorded-usage', requests: ratios.length };
+  if (ratios.length === 0) return { calibration: null, refused: null };
+  const found: Calibration = { factor: median(ratios), source: 'recorded-usage', requests: ratios.length };
+  return inCalibrationBand(found.factor) ? { calibration: found, refused: null } : { calibration: null, refused: found };
+}
+
+/** The calibration `usageCalibration` applies (null: none, or refused as outside the band). */
+export function calibrationFromUsage(
+  requests: readonly ParsedRequest[],
+  segmentTokens: readonly (readonly number[])[],
+  overheadTokens: readonly number[],
+): Calibration | null {
+  return usageCalibration(requests, segmentTokens, overheadTokens).calibration;
 }
 
 /** Calibration from one exact count; null when either number is not a positive finite count. */

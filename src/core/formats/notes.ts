@@ -24,6 +24,8 @@ const NOTE_MESSAGES: Record<RequestNote['code'], string> = {
     'the file records this call\'s usage but not its body: there is nothing to break down, only the recorded figures (give the file that holds the bodies, e.g. the task\'s api_conversation_history.json)',
   provider_not_modelled:
     "a Gemini (Google) call rebuilt as Chat Completions: its tokens are estimated with an OpenAI tokenizer and Google's cache rules are not modelled (the recorded usage is the actual, priced at the Gemini model's prices when the table has it; any simulated cache beside it follows OpenAI's prefix matching with the model's minimum, not Google's rules)",
+  recorded_usage_rejected:
+    'the recorded usage holds an impossible value (negative, not a whole number, not finite, or more than the model\'s context window); it is not used and the simulation stands in (see the usage warnings for the field and value)',
 };
 
 export function note(code: RequestNote['code']): RequestNote {

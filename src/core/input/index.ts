@@ -19,6 +19,7 @@ import { readRecords, type RawRecord, type RecordLayout } from './records.ts';
 import { ResentJsonParser } from './resent-json.ts';
 import { decodedChunks, rawChunks } from './source.ts';
 import { recordedUsage } from './usage.ts';
+import { checkedRecordedUsage, rejectImpossibleUsage, type UsageWarning } from './usage-check.ts';
 
 export { DEFAULT_LIMITS, type InputLimits } from './limits.ts';
 export { InputError, WorkLimitError, type WorkLimitCode } from './errors.ts';
@@ -75,6 +76,8 @@ export interface ReadResult {
   files: FileSummary[];
   /** Distinct interned strings (texts and wires) over the whole read. */
   distinctTexts: number;
+  /** Recorded usage values refused as impossible (the request falls back to the simulation), one per value. */
+  usageWarnings?: UsageWarning[];
 }
 
 /** A batch output record waiting for the request with its custom_id. */
@@ -137,7 +140,8 @@ export async function readRequests(files: InputFile[], options: ReadOptions = {}
   requests.forEach((request, i) => {
     request.index = i;
   });
-  return { requests, errors, files: summaries, distinctTexts: store.distinctTexts };
+  const usageWarnings = rejectImpossibleUsage(requests);
+  return { requests, errors, files: summaries, distinctTexts: store.distinctTexts, usageWarnings };
 }
 
 interface ReadState {
@@ -408,7 +412,7 @@ class FileReader {
     this.formats.add(format);
     request.customId = unwrapped.customId;
     request.timestamp = unwrapped.timestamp;
-    if (unwrapped.usage !== null) request.recorded = recordedUsage(unwrapped.usage, format);
+    if (unwrapped.usage !== null) request.recorded = checkedRecordedUsage(request, unwrapped.usage, (usage) => recordedUsage(usage, format));
     this.state.budget.addRequest(request);
     this.state.requests.push(request);
   }
@@ -502,7 +506,7 @@ function attachBatchOutputs(
       continue;
     }
     for (const request of matches) {
-      if (request.recorded === null) request.recorded = recordedUsage(output.usage, request.format);
+      if (request.recorded === null) request.recorded = checkedRecordedUsage(request, output.usage, (usage) => recordedUsage(usage, request.format));
     }
   }
   for (const [file, entry] of unmatched) {
