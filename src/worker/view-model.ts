@@ -80,4 +80,4 @@ export interface AnalysisView {
 }
 
 /** The core Analysis' optional sections (its fields beyond the base view); src/worker/view.ts checks the list. */
-export type SectionName = 'calibration' | 'cache' | 'conversations' | 'findings' | 'nearDuplicates';
+export type SectionName = 'calibration' | 'calibrationRefused' | 'usageWarnings' | 'cache' | 'conversations' | 'findings' | 'nearDuplicates';
