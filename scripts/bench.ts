@@ -7,15 +7,17 @@
 // The cold-start case packs and installs the package, then times `node <installed bin> --version` against
 // `node -e 0`. The browser case (scripts/bench/browser.ts) times the built app in Chromium: switching requests and
 // panels on 200 and 28,000 requests, and the first render of the 28,000-request gateway log against the CLI.
-// --only runs the named cases: analysis case names, `growth`, `cold-start`, `browser`; `claude-projects-1000-2gb`
+// --only runs the named cases: analysis case names (`pi-session-real` when ../shared/fixtures is present), `growth`,
+//   `scaling` (scripts/bench/scaling.ts), `cold-start`, `browser`; `claude-projects-1000-2gb`
 // (the issue's 2 GB folder) runs only when named.
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchInputs, claudeProjectsFolderInput, gatewayConversationsInput, growthInputs, type BenchInput } from './bench/inputs.ts';
 import { browserBench, type BrowserBench } from './bench/browser.ts';
 import { measureColdStart, type ColdStart } from './bench/cold-start.ts';
+import { runCase as runCaseIn } from './bench/run-case.ts';
+import { measureScaling, printScaling, type ScalingResult } from './bench/scaling.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -54,10 +56,7 @@ interface StreamRun extends Timing {
   requests: number;
 }
 
-function runCase<T>(mode: 'paired' | 'analysis', file: string, count: number): T {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench/case.ts'), mode, file, String(count)], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 20 });
-  return JSON.parse(out.trim().split('\n').pop()!) as T;
-}
+const runCase = <T>(mode: 'paired' | 'analysis', file: string, count: number): T => runCaseIn<T>(root, mode, file, count);
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -111,12 +110,17 @@ const flagship: BenchInput = { name: 'flagship-24', path: join(root, 'examples/s
 const { statSync } = await import('node:fs');
 flagship.bytes = statSync(flagship.path).size;
 
-const analysisCases = only.length === 0 || only.some((name) => name !== 'growth' && name !== 'cold-start' && name !== 'browser');
+const NON_ANALYSIS = new Set(['growth', 'cold-start', 'browser', 'scaling']);
+const analysisCases = only.length === 0 || only.some((name) => !NON_ANALYSIS.has(name));
+// A real 2.4 MB pi session (../shared/fixtures/real, not in the repository): measured only where it is present.
+const piFixture = join(root, '../shared/fixtures/real/transcripts/pi/before-compaction.jsonl');
+const piSession: BenchInput[] = existsSync(piFixture) ? [{ name: 'pi-session-real', path: piFixture, bytes: statSync(piFixture).size, requests: 484 }] : [];
 if (analysisCases || selected('growth')) console.error(`generating inputs in ${benchDir} (first run only) ...`);
 const inputs = analysisCases
   ? [
       flagship,
       ...(await benchInputs(benchDir, gatewayMb)),
+      ...piSession,
       ...(selected(`claude-projects-${folderSessions}`) ? [await claudeProjectsFolderInput(benchDir, folderSessions, folderMb, folderCallKb)] : []),
       ...(only.includes(ISSUE_FOLDER) ? [{ ...(await claudeProjectsFolderInput(benchDir, 1000, 2000, 20)), name: ISSUE_FOLDER }] : []),
     ].filter((input) => selected(input.name))
@@ -135,6 +139,8 @@ for (const [i, input] of (selected('growth') ? await growthInputs(benchDir, grow
   const run = runCase<PairedRun>('paired', input.path, runs);
   growth.push({ scale: 2 ** i, bytes: input.bytes, medianMs: round(median(run.analysis.timesMs)), cpuMedianMs: round(median(run.analysis.cpuMs)), floorMs: round(median(run.floor.timesMs)) });
 }
+
+const scaling: ScalingResult[] = selected('scaling') ? await measureScaling(root, benchDir, Math.min(runs, 3), (line) => console.error(line)) : [];
 
 const coldStart: ColdStart | null = selected('cold-start') ? measureColdStart(root, runs * 4 + 1, (line) => console.error(line)) : null;
 
@@ -158,6 +164,7 @@ for (const g of growth) {
   const vs = (g.cpuMedianMs / growth[0]!.cpuMedianMs).toFixed(2);
   console.log(`  ${g.scale}×  ${mb(g.bytes).padStart(7)} MB  ${String(g.medianMs).padStart(9)} ms  ${String(g.cpuMedianMs).padStart(9)} ms CPU (${vs}× the 1× CPU)  floor ${g.floorMs} ms`);
 }
+if (scaling.length > 0) printScaling(scaling, Math.min(runs, 3));
 if (coldStart) {
   console.log(
     `\ncold start (installed tarball, median of ${coldStart.runs} alternating runs): node <bin> --version ${coldStart.binMedianMs} ms, ` +
@@ -180,4 +187,4 @@ if (browser !== null) {
   console.log(`  Duplicates panel, first visit: ${b.small.switching.panelVisitsMs['duplicates'] ?? '–'} ms | ${b.large.switching.panelVisitsMs['duplicates'] ?? '–'} ms`);
 }
 console.log('\nInputs are synthetic (scripts/bench/inputs.ts). Ratios compare with the floor measured in the same run.');
-if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ cases, growth, coldStart, browser }, null, 2) + '\n');
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ cases, growth, scaling, coldStart, browser }, null, 2) + '\n');

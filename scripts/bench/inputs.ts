@@ -6,7 +6,7 @@ import { createGzip } from 'node:zlib';
 import { rng, sentence, sourceFile, systemPrompt, type Rng } from '../examples/synthetic-text.ts';
 import { agentSession, anthropicRequests, type Json, type Session } from '../examples/sessions.ts';
 
-const SONNET = 'claude-sonnet-4-5-20250929';
+export const SONNET = 'claude-sonnet-4-5-20250929';
 
 export interface BenchInput {
   name: string;
@@ -15,7 +15,7 @@ export interface BenchInput {
   requests: number;
 }
 
-async function writeLines(path: string, lines: Iterable<Json>): Promise<number> {
+export async function writeLines(path: string, lines: Iterable<Json>): Promise<number> {
   const out = createWriteStream(path);
   let count = 0;
   for (const line of lines) {
@@ -28,7 +28,7 @@ async function writeLines(path: string, lines: Iterable<Json>): Promise<number> 
 }
 
 /** Round-robin interleaving of several conversations, each request wrapped as a gateway record would be. */
-function* interleaved(conversations: Json[][], gateway: boolean, startMs: number): Generator<Json> {
+export function* interleaved(conversations: Json[][], gateway: boolean, startMs: number): Generator<Json> {
   const longest = Math.max(...conversations.map((c) => c.length));
   let t = startMs;
   for (let k = 0; k < longest; k++) {
@@ -42,12 +42,12 @@ function* interleaved(conversations: Json[][], gateway: boolean, startMs: number
 }
 
 /** A session whose turns are cut short, for long conversations of small steps (a chatty tool loop). */
-function compactSession(seed: number, turns: number, textChars = 40, resultChars = 80): Session {
+export function compactSession(seed: number, turns: number, textChars = 40, resultChars = 80): Session {
   const session = agentSession(seed, turns, [1, 3]);
   return { ...session, turns: session.turns.map((t) => ({ ...t, text: t.text.slice(0, textChars), results: t.results.map((r) => ({ ...r, text: r.text.slice(0, resultChars) })) })) };
 }
 
-function conversations(count: number, turns: number, fileLines: [number, number] | 'compact', seed: number): Json[][] {
+export function conversations(count: number, turns: number, fileLines: [number, number] | 'compact', seed: number): Json[][] {
   const system = systemPrompt(rng(seed), fileLines === 'compact' ? 3 : 10);
   const out: Json[][] = [];
   for (let c = 0; c < count; c++) {
@@ -57,7 +57,7 @@ function conversations(count: number, turns: number, fileLines: [number, number]
   return out;
 }
 
-async function ensure(dir: string, name: string, make: (path: string) => Promise<number>): Promise<BenchInput> {
+export async function ensure(dir: string, name: string, make: (path: string) => Promise<number>): Promise<BenchInput> {
   const path = join(dir, `${name}.jsonl`);
   const meta = join(dir, `${name}.count`);
   let requests: number;

@@ -103,30 +103,47 @@ function userText(message: PiMessage): string | null {
 }
 
 // ---- Anthropic Messages ---------------------------------------------------------------------------------------
-function anthropicBody(model: string | null, context: PiMessage[]): JsonObject {
-  const messages: { role: string; content: JsonObject[] }[] = [];
-  // Consecutive tool results travel in one user message, as pi-ai sends them; other messages stay separate.
-  const push = (role: string, blocks: JsonObject[]) => {
-    const last = messages[messages.length - 1];
-    const toolResults = (list: JsonObject[]) => list.length > 0 && list.every((b) => b['type'] === 'tool_result');
-    if (last && last.role === role && toolResults(last.content) && toolResults(blocks)) last.content.push(...blocks);
-    else messages.push({ role, content: blocks });
-  };
+/** What one pi message becomes in an Anthropic body: its message, or the blocks it adds to a tool-result run. */
+interface AnthropicPart {
+  element: { role: string; content: JsonObject[] };
+  /** Tool results only: consecutive ones travel in one user message, as pi-ai sends them. */
+  toolResults: boolean;
+}
+
+function anthropicPart(message: PiMessage): AnthropicPart | null {
+  const role = message['role'];
+  let blocks: JsonObject[];
+  let blockRole = 'user';
+  if (role === 'user') {
+    const content = message['content'];
+    blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : (Array.isArray(content) ? content : []).filter(isObject).map(anthropicUserPart);
+  } else if (role === 'assistant') {
+    blocks = (Array.isArray(message['content']) ? message['content'] : []).filter(isObject).map(anthropicAssistantPart).filter((b): b is JsonObject => b !== null);
+    if (blocks.length === 0) return null;
+    blockRole = 'assistant';
+  } else if (role === 'toolResult') {
+    const content: JsonObject[] = [{ type: 'text', text: textOf(message['content']) }, ...images(message['content']).map(anthropicUserPart)];
+    blocks = [{ type: 'tool_result', tool_use_id: message['toolCallId'], content, is_error: message['isError'] === true }];
+  } else {
+    const text = userText(message);
+    if (text === null) return null;
+    blocks = [{ type: 'text', text }];
+  }
+  return { element: { role: blockRole, content: blocks }, toolResults: blocks.length > 0 && blocks.every((b) => b['type'] === 'tool_result') };
+}
+
+function anthropicBody(model: string | null, context: PiMessage[], parts: Converted<AnthropicPart | null>): JsonObject {
+  const messages: AnthropicPart['element'][] = [];
+  let lastToolResults = false;
   for (const message of context) {
-    const role = message['role'];
-    if (role === 'user') {
-      const content = message['content'];
-      push('user', typeof content === 'string' ? [{ type: 'text', text: content }] : (Array.isArray(content) ? content : []).filter(isObject).map(anthropicUserPart));
-    } else if (role === 'assistant') {
-      const blocks = (Array.isArray(message['content']) ? message['content'] : []).filter(isObject).map(anthropicAssistantPart).filter((b): b is JsonObject => b !== null);
-      if (blocks.length > 0) push('assistant', blocks);
-    } else if (role === 'toolResult') {
-      const content: JsonObject[] = [{ type: 'text', text: textOf(message['content']) }, ...images(message['content']).map(anthropicUserPart)];
-      push('user', [{ type: 'tool_result', tool_use_id: message['toolCallId'], content, is_error: message['isError'] === true }]);
-    } else {
-      const text = userText(message);
-      if (text !== null) push('user', [{ type: 'text', text }]);
-    }
+    const part = parts.of(message);
+    if (part === null) continue;
+    const last = messages[messages.length - 1];
+    // A run of tool results is one message: a new element, the converted blocks shared.
+    if (last !== undefined && lastToolResults && part.toolResults && last.role === part.element.role) {
+      messages[messages.length - 1] = { role: last.role, content: [...last.content, ...part.element.content] };
+    } else messages.push(part.element);
+    lastToolResults = part.toolResults;
   }
   return { model, messages };
 }
@@ -152,55 +169,89 @@ function anthropicAssistantPart(part: JsonObject): JsonObject | null {
 }
 
 // ---- OpenAI Responses -----------------------------------------------------------------------------------------
-function responsesBody(model: string | null, context: PiMessage[]): JsonObject {
-  const input: JsonObject[] = [];
-  for (const message of context) {
-    const role = message['role'];
-    if (role === 'user') {
-      const content = message['content'];
-      const parts = typeof content === 'string' ? [{ type: 'input_text', text: content }] : (Array.isArray(content) ? content : []).filter(isObject).map((p) => (p['type'] === 'image' ? { type: 'input_image', image_url: `data:${String(p['mimeType'])};base64,${String(p['data'])}` } : { type: 'input_text', text: p['text'] }));
-      input.push({ type: 'message', role: 'user', content: parts });
-    } else if (role === 'assistant') {
-      for (const part of (Array.isArray(message['content']) ? message['content'] : []).filter(isObject)) {
-        if (part['type'] === 'text') input.push({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: part['text'] }] });
-        else if (part['type'] === 'thinking') input.push({ type: 'reasoning', summary: [{ type: 'summary_text', text: part['thinking'] }], encrypted_content: part['thinkingSignature'] ?? null });
-        else if (part['type'] === 'toolCall') input.push({ type: 'function_call', call_id: part['id'], name: part['name'], arguments: JSON.stringify(part['arguments'] ?? {}) });
-      }
-    } else if (role === 'toolResult') {
-      input.push({ type: 'function_call_output', call_id: message['toolCallId'], output: textOf(message['content']) });
-    } else {
-      const text = userText(message);
-      if (text !== null) input.push({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
-    }
+/** The input items one pi message becomes in a Responses body. */
+function responsesItems(message: PiMessage): JsonObject[] {
+  const role = message['role'];
+  if (role === 'user') {
+    const content = message['content'];
+    const parts = typeof content === 'string' ? [{ type: 'input_text', text: content }] : (Array.isArray(content) ? content : []).filter(isObject).map((p) => (p['type'] === 'image' ? { type: 'input_image', image_url: `data:${String(p['mimeType'])};base64,${String(p['data'])}` } : { type: 'input_text', text: p['text'] }));
+    return [{ type: 'message', role: 'user', content: parts }];
   }
+  if (role === 'assistant') {
+    const items: JsonObject[] = [];
+    for (const part of (Array.isArray(message['content']) ? message['content'] : []).filter(isObject)) {
+      if (part['type'] === 'text') items.push({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: part['text'] }] });
+      else if (part['type'] === 'thinking') items.push({ type: 'reasoning', summary: [{ type: 'summary_text', text: part['thinking'] }], encrypted_content: part['thinkingSignature'] ?? null });
+      else if (part['type'] === 'toolCall') items.push({ type: 'function_call', call_id: part['id'], name: part['name'], arguments: JSON.stringify(part['arguments'] ?? {}) });
+    }
+    return items;
+  }
+  if (role === 'toolResult') return [{ type: 'function_call_output', call_id: message['toolCallId'], output: textOf(message['content']) }];
+  const text = userText(message);
+  return text === null ? [] : [{ type: 'message', role: 'user', content: [{ type: 'input_text', text }] }];
+}
+
+function responsesBody(model: string | null, context: PiMessage[], items: Converted<JsonObject[]>): JsonObject {
+  const input: JsonObject[] = [];
+  for (const message of context) for (const item of items.of(message)) input.push(item);
   return { model, input };
 }
 
 // ---- OpenAI Chat Completions ----------------------------------------------------------------------------------
-function chatBody(model: string | null, context: PiMessage[]): JsonObject {
+/** The Chat Completions message one pi message becomes, or null. */
+function chatMessage(message: PiMessage): JsonObject | null {
+  const role = message['role'];
+  if (role === 'user') return { role: 'user', content: typeof message['content'] === 'string' ? message['content'] : textOf(message['content']) };
+  if (role === 'assistant') {
+    const parts = (Array.isArray(message['content']) ? message['content'] : []).filter(isObject);
+    const calls = parts.filter((p) => p['type'] === 'toolCall').map((p) => ({ id: p['id'], type: 'function', function: { name: p['name'], arguments: JSON.stringify(p['arguments'] ?? {}) } }));
+    const text = parts.filter((p) => p['type'] === 'text').map((p) => String(p['text'] ?? '')).join('');
+    return calls.length > 0 ? { role: 'assistant', content: text === '' ? null : text, tool_calls: calls } : { role: 'assistant', content: text };
+  }
+  if (role === 'toolResult') return { role: 'tool', tool_call_id: message['toolCallId'], content: textOf(message['content']) };
+  const text = userText(message);
+  return text === null ? null : { role: 'user', content: text };
+}
+
+function chatBody(model: string | null, context: PiMessage[], converted: Converted<JsonObject | null>): JsonObject {
   const messages: JsonObject[] = [];
   for (const message of context) {
-    const role = message['role'];
-    if (role === 'user') messages.push({ role: 'user', content: typeof message['content'] === 'string' ? message['content'] : textOf(message['content']) });
-    else if (role === 'assistant') {
-      const parts = (Array.isArray(message['content']) ? message['content'] : []).filter(isObject);
-      const calls = parts.filter((p) => p['type'] === 'toolCall').map((p) => ({ id: p['id'], type: 'function', function: { name: p['name'], arguments: JSON.stringify(p['arguments'] ?? {}) } }));
-      const text = parts.filter((p) => p['type'] === 'text').map((p) => String(p['text'] ?? '')).join('');
-      messages.push(calls.length > 0 ? { role: 'assistant', content: text === '' ? null : text, tool_calls: calls } : { role: 'assistant', content: text });
-    } else if (role === 'toolResult') messages.push({ role: 'tool', tool_call_id: message['toolCallId'], content: textOf(message['content']) });
-    else {
-      const text = userText(message);
-      if (text !== null) messages.push({ role: 'user', content: text });
-    }
+    const chatForm = converted.of(message);
+    if (chatForm !== null) messages.push(chatForm);
   }
   return { model, messages };
 }
 
-const BODY_BUILDERS: Record<WireFormat, (model: string | null, context: PiMessage[]) => JsonObject> = {
-  'anthropic-messages': anthropicBody,
-  'openai-responses': responsesBody,
-  'openai-chat': chatBody,
-};
+/**
+ * Each pi message converted once per wire format and read: every call's request holds the whole context, so
+ * converting it again per call (joining each tool result's text anew) cost time in the square of the calls, and
+ * the importers' element cache then had to compare fresh copies. Shared elements are found by identity.
+ * Bodies are never mutated (the wire importers only read them), so sharing their parts is safe.
+ */
+class Converted<T> {
+  private readonly known = new Map<PiMessage, T>();
+
+  constructor(private readonly convert: (message: PiMessage) => T) {}
+
+  of(message: PiMessage): T {
+    if (this.known.has(message)) return this.known.get(message) as T;
+    const value = this.convert(message);
+    this.known.set(message, value);
+    return value;
+  }
+}
+
+/** Builds the bodies of one file's calls, in whichever wire format each call used. */
+function bodyBuilders(): Record<WireFormat, (model: string | null, context: PiMessage[]) => JsonObject> {
+  const anthropic = new Converted(anthropicPart);
+  const responses = new Converted(responsesItems);
+  const chat = new Converted(chatMessage);
+  return {
+    'anthropic-messages': (model, context) => anthropicBody(model, context, anthropic),
+    'openai-responses': (model, context) => responsesBody(model, context, responses),
+    'openai-chat': (model, context) => chatBody(model, context, chat),
+  };
+}
 
 function isPiHeader(value: unknown): boolean {
   return isObject(value) && value['type'] === 'session' && typeof value['id'] === 'string';
@@ -221,6 +272,7 @@ export const piSessionImporter: TranscriptImporter = {
     if (path === null) return { requests: [], errors: [{ file: ctx.file, line: 1, message: 'pi session tree has a cycle' }] };
     const errors: ReadError[] = [];
     const requests: ParsedRequest[] = [];
+    const bodies = bodyBuilders();
     for (const { entry, message, context, sentAt, compacted } of callsAlongPath(path)) {
       const api = stringField(message, 'api') ?? 'anthropic-messages';
       const format = API_FORMAT[api];
@@ -229,7 +281,7 @@ export const piSessionImporter: TranscriptImporter = {
         continue;
       }
       const model = stringField(message, 'model');
-      requests.push(importRebuilt({ format, body: BODY_BUILDERS[format](model, context), line: entry.line, timestamp: sentAt, recorded: recorded(message['usage']), missing: ['transcript_missing_system', 'transcript_missing_tools'], compacted }, ctx));
+      requests.push(importRebuilt({ format, body: bodies[format](model, context), line: entry.line, timestamp: sentAt, recorded: recorded(message['usage']), missing: ['transcript_missing_system', 'transcript_missing_tools'], compacted }, ctx));
     }
     return { requests, errors };
   },

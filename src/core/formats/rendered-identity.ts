@@ -10,7 +10,9 @@ import type { JsonObject } from '../input/json-value.ts';
 /** `container` with `key` holding `blocks` (cache markers removed), every other key in its place. */
 export function withContentList(container: JsonObject, key: string, blocks: readonly unknown[]): JsonObject {
   const list = blocks.map(withoutCacheMarkers);
-  const out = Object.fromEntries(Object.entries(container).map(([k, value]) => [k, k === key ? list : value]));
+  // Key by key (no entry arrays): it runs for the first block of every new list.
+  const out: JsonObject = {};
+  for (const k of Object.keys(container)) out[k] = k === key ? list : container[k];
   if (!Object.hasOwn(out, key)) out[key] = list;
   return out;
 }

@@ -363,10 +363,11 @@ export class TokenCounter {
 
   /** A top-level Claude tool definition with `defer_loading: true` (tool search). */
   private isDeferredTool(segment: Segment): boolean {
-    if (segment.category !== 'tools' || segment.messageIndex >= 0 || !segment.wire.includes('"defer_loading"')) return false;
+    if (segment.category !== 'tools' || segment.messageIndex >= 0) return false;
+    // Looked up before scanning: a tool list is resent every turn, its definitions are scanned once each.
     let deferred = this.deferredTools.get(segment.wire);
     if (deferred === undefined) {
-      const tool = parseJson(segment.wire);
+      const tool = segment.wire.includes('"defer_loading"') ? parseJson(segment.wire) : null;
       deferred = typeof tool === 'object' && tool !== null && (tool as { defer_loading?: unknown }).defer_loading === true;
       this.deferredTools.set(segment.wire, deferred);
     }
