@@ -27,13 +27,19 @@ function charts(series: FolderSeries, options: FolderChartsOptions): HTMLElement
   const by = series.bucketing;
   const unit = by;
   const label = (b: SeriesBucket) => bucketLabel(b, by);
-  const groups = (values: (b: SeriesBucket) => (number | null)[]): ChartGroup[] => series.buckets.map((b) => ({ label: label(b), skipped: b.skipped, values: values(b) }));
+  const groups = (values: (b: SeriesBucket) => (number | null)[], note?: (b: SeriesBucket) => string | undefined): ChartGroup[] =>
+    series.buckets.map((b) => {
+      const text = note?.(b);
+      return { label: label(b), skipped: b.skipped, values: values(b), ...(text !== undefined && { note: text }) };
+    });
+  // A model without a price adds nothing to the cost: the cost chart says how many requests that leaves out.
+  const unpriced = (b: SeriesBucket) => (b.unpricedRequests > 0 ? `${formatCount(b.unpricedRequests)} of ${formatCount(b.requests)} requests unpriced, not in the cost` : undefined);
   const open = by === 'day' ? { onOpen: (i: number) => options.onDay(series.buckets[i]!.key), openHint: 'Enter lists its sessions' } : {};
   const names = series.models.map(modelLabel);
   const per = by === 'day' ? 'per day' : 'per week';
   const lost = series.buckets.some((b) => b.lost !== null);
   return [
-    columnChart({ id: 'folder-chart-cost', title: `Recorded cost ${per}, by model`, kind: 'stack', series: names, groups: groups((b) => b.stacks.map((s) => s.cost)), format: formatUsd, axis: usdAxis, unit, ...open }),
+    columnChart({ id: 'folder-chart-cost', title: `Recorded cost ${per}, by model`, kind: 'stack', series: names, groups: groups((b) => b.stacks.map((s) => s.cost), series.buckets.some((b) => b.unpricedRequests > 0) ? unpriced : undefined), format: formatUsd, axis: usdAxis, unit, ...open }),
     columnChart({ id: 'folder-chart-tokens', title: `Recorded tokens ${per}, by model`, kind: 'stack', series: names, groups: groups((b) => b.stacks.map((s) => s.tokens)), format: formatCount, axis: (v) => compact.format(v), unit, ...open }),
     columnChart({ id: 'folder-chart-hit', title: `Cache hit rate ${per}`, kind: 'line', series: ['Hit rate'], groups: groups((b) => [b.hitRate]), format: percent, axis: (v) => `${Math.round(v * 100)}%`, max: 1, unit, ...open }),
     lost

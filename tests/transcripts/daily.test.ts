@@ -11,7 +11,7 @@ import { syntheticClaudeCodeSession as session } from './claude-code-session.ts'
 const sums = (input: number, cacheRead: number, cacheWrite5m: number, output: number) => ({ input, output, cacheRead, cacheWrite5m, cacheWrite1h: 0 });
 
 function row(day: string | null, model: string | null, cost: number, recorded = sums(100, 0, 0, 0), lost: number | null = null): DayModelRow {
-  return { day, model, requests: 1, recorded, cost, misses: lost === null ? null : { count: 1, tokens: 10, cost: lost } };
+  return { day, model, requests: 1, recorded, cost, unpricedRequests: 0, misses: lost === null ? null : { count: 1, tokens: 10, cost: lost } };
 }
 
 /** A session part that carries only what the series reads (its per-day, per-model rows). */
@@ -78,6 +78,15 @@ describe('folderSeries', () => {
     const days = (n: number) => Array.from({ length: n }, (_, i) => row(new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10), 'm', 1));
     expect(folderSeries([part(days(60))], 'auto').bucketing).toBe('day');
     expect(folderSeries([part(days(61))], 'auto')).toMatchObject({ bucketing: 'week', days: 61 });
+  });
+
+  it('counts the requests on a model without a price per bucket (in the tokens, not in the cost)', () => {
+    const gemini = { ...row('2026-03-01', 'gemini-3-pro', 0, sums(500, 0, 0, 50)), requests: 3, unpricedRequests: 3 };
+    const series = folderSeries([part([gemini, row('2026-03-01', 'opus', 1), row('2026-03-02', 'opus', 2)])], 'day');
+    expect(series.buckets.map((b) => [b.key, b.requests, b.unpricedRequests, b.cost, b.tokens])).toEqual([
+      ['2026-03-01', 4, 3, 1, 650],
+      ['2026-03-02', 1, 0, 2, 100],
+    ]);
   });
 
   it('gives no bucket for no parts or only untimed requests', () => {

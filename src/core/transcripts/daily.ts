@@ -29,6 +29,8 @@ export interface SeriesBucket {
   requests: number;
   recorded: RecordedSums;
   cost: number;
+  /** Requests on a model without a price: their usage is in the tokens, not in the cost. */
+  unpricedRequests: number;
   tokens: number;
   /** Aligned with `FolderSeries.models`. */
   stacks: SeriesStack[];
@@ -63,6 +65,7 @@ const tokensOf = (sums: RecordedSums): number => sums.input + sums.output + sums
 
 interface OpenBucket {
   requests: number;
+  unpricedRequests: number;
   recorded: RecordedSums;
   cost: number;
   lost: number | null;
@@ -99,8 +102,9 @@ export function folderSeries(parts: readonly SessionPart[], bucketing: SeriesBuc
   for (const row of timed) {
     const key = by === 'day' ? row.day : weekOf(row.day);
     let bucket = open.get(key);
-    if (bucket === undefined) open.set(key, (bucket = { requests: 0, recorded: emptySums(), cost: 0, lost: null, byModel: new Map() }));
+    if (bucket === undefined) open.set(key, (bucket = { requests: 0, unpricedRequests: 0, recorded: emptySums(), cost: 0, lost: null, byModel: new Map() }));
     bucket.requests += row.requests;
+    bucket.unpricedRequests += row.unpricedRequests;
     addSums(bucket.recorded, row.recorded);
     bucket.cost += row.cost;
     if (row.misses !== null) bucket.lost = (bucket.lost ?? 0) + row.misses.cost;
@@ -126,6 +130,7 @@ export function folderSeries(parts: readonly SessionPart[], bucketing: SeriesBuc
         requests: bucket.requests,
         recorded: bucket.recorded,
         cost: bucket.cost,
+        unpricedRequests: bucket.unpricedRequests,
         tokens: tokensOf(bucket.recorded),
         stacks,
         hitRate: hitRate(bucket.recorded),

@@ -137,6 +137,8 @@ export interface DayModelRow {
   requests: number;
   recorded: RecordedSums;
   cost: number;
+  /** Requests whose recorded usage is on a model without a price (in no cost). */
+  unpricedRequests: number;
   misses: MissSums | null;
 }
 
@@ -227,9 +229,10 @@ export function sessionParts(analysis: SessionSource, missOf: MissOf | null): Se
     let dayModel = row.dayModels.get(modelKey);
     if (dayModel === undefined) {
       const { key: _key, sessions: _sessions, hitRate: _hitRate, ...sums } = emptyGroup(dayKey, missOf !== null);
-      dayModel = { day: dayKey, model: request.model, ...sums };
+      dayModel = { day: dayKey, model: request.model, ...sums, unpricedRequests: 0 };
       row.dayModels.set(modelKey, dayModel);
     }
+    if (!priced) dayModel.unpricedRequests++;
     const miss = missOf?.(r) ?? null;
     for (const target of [row, day, dayModel]) {
       target.requests++;

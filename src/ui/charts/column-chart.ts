@@ -13,6 +13,8 @@ export interface ChartGroup {
   skipped: number;
   /** One value per series (stack parts bottom up, or the one point); null: no value. */
   values: (number | null)[];
+  /** Said after its values, in its name and in the table's last column ("3 requests unpriced"). */
+  note?: string;
 }
 
 export interface ColumnChartOptions {
@@ -50,7 +52,7 @@ function groupName(options: ColumnChartOptions, group: ChartGroup): string {
   const known = group.values.map((v, s) => ({ v, s })).filter((part) => part.v !== null);
   const parts = known.map(({ v, s }) => `${options.series[s]} ${options.format(v!)}`);
   const head = options.kind === 'stack' && options.series.length > 1 ? `${options.format(totalOf(group))}: ${parts.join(', ')}` : known.length === 0 ? 'no value' : parts.join(', ');
-  return `${group.label}: ${head}${options.onOpen && options.openHint ? `. ${options.openHint}` : ''}`;
+  return `${group.label}: ${head}${group.note ? ` (${group.note})` : ''}${options.onOpen && options.openHint ? `. ${options.openHint}` : ''}`;
 }
 
 /** x of each group's slot (left edge) and the slot width, breaks included. */
@@ -109,12 +111,14 @@ function marks(options: ColumnChartOptions, group: ChartGroup, geometry: { x: nu
 
 function table(options: ColumnChartOptions): HTMLElement {
   const stacked = options.kind === 'stack' && options.series.length > 1;
-  const headers = [options.unit === 'week' ? 'Week (UTC)' : 'Day (UTC)', ...options.series, ...(stacked ? ['Total'] : [])];
+  const noted = options.groups.some((g) => g.note !== undefined);
+  const headers = [options.unit === 'week' ? 'Week (UTC)' : 'Day (UTC)', ...options.series, ...(stacked ? ['Total'] : []), ...(noted ? ['Note'] : [])];
   const rows = options.groups.map((group) =>
     el('tr', {}, [
       el('th', { text: group.label, attrs: { scope: 'row' } }),
       ...group.values.map((v) => el('td', { className: 'num', text: v === null ? '–' : options.format(v) })),
       ...(stacked ? [el('td', { className: 'num', text: options.format(totalOf(group)) })] : []),
+      ...(noted ? [el('td', { text: group.note ?? '' })] : []),
     ]),
   );
   return el('details', { className: 'chart-table' }, [
@@ -123,7 +127,7 @@ function table(options: ColumnChartOptions): HTMLElement {
     el('div', { className: 'table-scroll', attrs: { tabindex: '0', role: 'region', 'aria-label': `${options.title}: numbers` } }, [
       el('table', { className: 'data', attrs: { id: `${options.id}-table` } }, [
         el('caption', { className: 'visually-hidden', text: options.title }),
-        el('thead', {}, [el('tr', {}, headers.map((h, i) => el('th', { className: i === 0 ? '' : 'num', text: h, attrs: { scope: 'col' } })))]),
+        el('thead', {}, [el('tr', {}, headers.map((h, i) => el('th', { className: i === 0 || (noted && i === headers.length - 1) ? '' : 'num', text: h, attrs: { scope: 'col' } })))]),
         el('tbody', {}, rows),
       ]),
     ]),
