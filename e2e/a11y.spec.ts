@@ -87,6 +87,8 @@ for (const scheme of ['light', 'dark'] as const) {
 
     test('a folder of real sessions, its charts and tabs, and every panel of a session opened from it', async ({ page }) => {
       test.skip(!hasRealFixtures, `${REAL_FIXTURES} is absent`);
+      // Nine panels of a real session after the folder: over a minute on a loaded machine.
+      test.setTimeout(240_000);
       const dir = buildRealSessionFolder(path.join(REAL_FIXTURES, 'transcripts'), { nested: false, agents: ['codex', 'gemini-cli'] });
       try {
         await page.goto('./');
