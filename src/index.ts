@@ -11,6 +11,7 @@ import type { InputError as ClearingInputError } from './core/clearing/inputs.ts
 import type { ClearingRecord } from './core/clearing/record.ts';
 import { evaluateDupesInput, type DupesRecord } from './core/dupes/index.ts';
 import type { InputFile, InputLimits, ReadProgress } from './core/input/index.ts';
+import { collectBytes } from './core/input/bytes.ts';
 import { rawChunks } from './core/input/source.ts';
 import { FORMAT_OPTIONS, formatOption, type FormatOption } from './core/formats/wire.ts';
 import { calibrated, calibrationMode } from './node/pipeline.ts';
@@ -138,19 +139,7 @@ function bytesOrStream(content: Content): Uint8Array | ReadableStream<Uint8Array
 async function wholeBytes(content: Content, signal?: AbortSignal): Promise<Uint8Array> {
   const source = bytesOrStream(content);
   if (source instanceof Uint8Array) return source;
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for await (const chunk of rawChunks(source, () => undefined, signal)) {
-    chunks.push(chunk);
-    length += chunk.byteLength;
-  }
-  const bytes = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
+  return collectBytes(rawChunks(source, () => undefined, signal));
 }
 
 function isNamed(value: unknown): value is NamedContent {

@@ -1,6 +1,7 @@
 // One input file → a `ctxray.dupes/1` record. Decides what the bytes are (a contract envelope, a raw ConeReplay
 // trace, or any request log the analyzer reads), maps it to blocks and measures. Pure core: no Node APIs, nothing
 // is executed or fetched, so the CLI and the web worker share it.
+import { concatBytes } from '../input/bytes.ts';
 import { refuse } from './codes.ts';
 import { MAX_ENVELOPE_BYTES, MAX_LOG_BYTES } from './limits.ts';
 import { firstObjectKeys } from './json-scan.ts';
@@ -129,7 +130,7 @@ async function firstBytes(input: Rereadable, length: number): Promise<Uint8Array
     total += chunk.byteLength;
     if (total >= length) break;
   }
-  return concat(chunks, total);
+  return concatBytes(chunks, total);
 }
 
 /**
@@ -144,20 +145,12 @@ async function decompressedHead(input: Rereadable, gzip: boolean, signal?: Abort
   for await (const chunk of decoded) {
     chunks.push(chunk);
     length += chunk.byteLength;
-    if (length > MAX_ENVELOPE_BYTES) return { head: concat(chunks, length), complete: false };
+    if (length > MAX_ENVELOPE_BYTES) return { head: concatBytes(chunks, length), complete: false };
   }
-  return { head: concat(chunks, length), complete: true };
+  return { head: concatBytes(chunks, length), complete: true };
 }
 
-function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
-}
+
 
 function bareTraceBlocks(bytes: Uint8Array): SourceOutcome {
   const parsed = parseBoundedJson(bytes);

@@ -2,6 +2,7 @@
 // and often still compressed the way it travelled (Content-Encoding: gzip). Decoded with the platform's atob,
 // DecompressionStream (input/gzip.ts) and TextDecoder: the same in the browser worker and Node.
 
+import { collectBytes } from '../input/bytes.ts';
 import { gunzipChunks, hasGzipMagic } from '../input/gzip.ts';
 import { DEFAULT_LIMITS } from '../input/limits.ts';
 
@@ -28,22 +29,10 @@ function base64Bytes(text: string): Uint8Array | null {
 }
 
 async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
-  const out: Uint8Array[] = [];
-  let length = 0;
   async function* one(): AsyncGenerator<Uint8Array> {
     yield bytes;
   }
-  for await (const chunk of gunzipChunks(one(), DEFAULT_LIMITS.maxDecompressedBytes)) {
-    out.push(chunk);
-    length += chunk.byteLength;
-  }
-  const joined = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of out) {
-    joined.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return joined;
+  return collectBytes(gunzipChunks(one(), DEFAULT_LIMITS.maxDecompressedBytes));
 }
 
 /** The body as text, or why it cannot be read; null when the capture recorded no body. */

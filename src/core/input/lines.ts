@@ -2,6 +2,7 @@
 // multi-byte UTF-8 sequence) and decoded one by one with a fatal decoder, so an invalid byte is reported with its
 // offset and only its own line is lost. UTF-16 (recognised by its BOM only) is decoded as a stream.
 
+import { concatBytes } from './bytes.ts';
 import { InputError, throwIfAborted, WorkLimitError } from './errors.ts';
 import { formatBytes } from './limits.ts';
 import { firstInvalidUtf8Offset } from './utf8-check.ts';
@@ -111,7 +112,7 @@ export async function* textLines(
     headBytes += next.value.byteLength;
   }
   if (headBytes === 0) throw new InputError('the file is empty (0 bytes)');
-  const first = concat(head, headBytes);
+  const first = concatBytes(head, headBytes);
   const encoding = encodingFromBom(first);
   if (encoding === 'utf-8') {
     const sniffed = first.subarray(0, BINARY_SNIFF_BYTES);
@@ -170,7 +171,7 @@ async function* utf8Lines(chunks: AsyncIterable<Uint8Array>, options: LineReader
         error: `line is longer than the record limit of ${formatBytes(options.maxRecordBytes)}; skipped`,
       };
     }
-    let bytes = concat(pending, pendingBytes);
+    let bytes = concatBytes(pending, pendingBytes);
     pending.length = 0;
     pendingBytes = 0;
     let bomBytes = 0;
@@ -287,13 +288,4 @@ function stripCr(text: string): string {
   return text.length > 0 && text.charCodeAt(text.length - 1) === 0x0d ? text.slice(0, -1) : text;
 }
 
-function concat(parts: Uint8Array[], total: number): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return out;
-}
+
