@@ -7,7 +7,7 @@ import { unreadableFiles } from './core/analysis/unreadable.ts';
 import { ANALYSIS_SCHEMA, buildRecord, type ErrorRecord, type FileRecord, type RequestRecord } from './core/analysis/record.ts';
 import type { ModelUse } from './core/analysis/types.ts';
 import { analyzeClearing } from './core/clearing/analyze.ts';
-import type { InputError as ClearingInputError } from './core/clearing/inputs.ts';
+import { parsedJsonInput, type InputError as ClearingInputError } from './core/clearing/inputs.ts';
 import type { ClearingRecord } from './core/clearing/record.ts';
 import { evaluateDupesInput, type DupesRecord } from './core/dupes/index.ts';
 import type { InputFile, InputLimits, ReadProgress } from './core/input/index.ts';
@@ -221,12 +221,7 @@ export function dupes(input: Content | NamedContent, options: DupesOptions = {})
 /** JSON text (string or bytes) parsed, anything else taken as parsed already; null (not_json) when it does not parse. */
 function jsonInput(value: unknown, input: ClearingInputError['input'], errors: ClearingInputError[]): unknown {
   if (typeof value !== 'string' && !(value instanceof Uint8Array)) return value;
-  try {
-    return JSON.parse(typeof value === 'string' ? value : decoder.decode(value));
-  } catch {
-    errors.push({ input, reason: 'not_json', at: '' });
-    return null;
-  }
+  return parsedJsonInput(typeof value === 'string' ? value : decoder.decode(value), input, errors);
 }
 
 /**

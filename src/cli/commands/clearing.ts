@@ -8,7 +8,7 @@ import initSqlJs from 'sql.js';
 import type { Command, CliIO } from '../io.ts';
 import { analyzeClearing, type JournalSource } from '../../core/clearing/analyze.ts';
 import { API_CODES, CODE_MEANINGS, GLOBAL_CODES, type InputName } from '../../core/clearing/codes.ts';
-import type { InputError } from '../../core/clearing/inputs.ts';
+import { parsedJsonInput, type InputError } from '../../core/clearing/inputs.ts';
 import { SIDECAR_BYTE_LIMIT } from '../../core/clearing/thresholds.ts';
 import { installedQualificationStatus } from '../../node/qualification.ts';
 import { checkOutputPath, SQLITE_COMPANION_SUFFIXES, SafeOutputError, writeExclusive } from '../fs/safe-output.ts';
@@ -218,12 +218,7 @@ function readJson(file: string | null, input: InputName, errors: InputError[]): 
     errors.push({ input, reason: missing ? 'missing' : 'unreadable', at: '' });
     return null;
   }
-  try {
-    return JSON.parse(text);
-  } catch {
-    errors.push({ input, reason: 'not_json', at: '' });
-    return null;
-  }
+  return parsedJsonInput(text, input, errors);
 }
 
 function located(error: InputError): string {

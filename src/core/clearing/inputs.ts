@@ -11,6 +11,19 @@ export interface InputError {
   at: string;
 }
 
+/**
+ * A small JSON input's text parsed; text that is not JSON becomes a located `not_json` error (null), never an
+ * exception. Every front end reads these inputs through this one function.
+ */
+export function parsedJsonInput(text: string, input: InputName, errors: InputError[]): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    errors.push({ input, reason: 'not_json', at: '' });
+    return null;
+  }
+}
+
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: InputError };
 
 export interface Weights {

@@ -7,7 +7,7 @@ import type { SqlJsStatic } from 'sql.js';
 import sqlWasmUrl from 'sql.js/dist/sql-wasm.wasm?url';
 import { analyzeClearing, type ClearingOutcome, type JournalSource } from '../../core/clearing/analyze.ts';
 import type { InputName } from '../../core/clearing/codes.ts';
-import type { InputError } from '../../core/clearing/inputs.ts';
+import { parsedJsonInput, type InputError } from '../../core/clearing/inputs.ts';
 import { checkQualification } from '../../core/clearing/qualification-record.ts';
 import { QUALIFICATION_EXPECTED } from '../../core/clearing/qualification-expected.ts';
 import { QueryError, type WorkerSession } from '../session.ts';
@@ -65,12 +65,7 @@ async function readJson(blob: Blob | null, input: InputName, errors: InputError[
     errors.push({ input, reason: 'unreadable', at: '' });
     return null;
   }
-  try {
-    return JSON.parse(text);
-  } catch {
-    errors.push({ input, reason: 'not_json', at: '' });
-    return null;
-  }
+  return parsedJsonInput(text, input, errors);
 }
 
 function journalSource(file: ClearingFile): JournalSource {
