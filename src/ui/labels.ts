@@ -1,13 +1,6 @@
 // How an input is named on screen: its source, and the formats or transcript kinds it was read as.
-import type { WireFormat } from '../core/model.ts';
+import { TRANSCRIPT_LABELS, WIRE_FORMAT_LABELS } from '../core/formats/labels.ts';
 import type { Source } from './screen.ts';
-
-/** Transcript kinds a file can be read as: the header says the requests were rebuilt from them. */
-const TRANSCRIPT_LABELS: Record<string, string> = {
-  'pi-session': 'pi session',
-  'claude-code': 'Claude Code transcript',
-  'codex-rollout': 'Codex rollout',
-};
 
 /** "pi session" (the kinds read) when every file is a transcript, else null: the wire formats say more then. */
 export function transcriptKinds(files: readonly { format: string | null }[]): string | null {
@@ -16,11 +9,8 @@ export function transcriptKinds(files: readonly { format: string | null }[]): st
   return [...new Set(kinds)].join(', ');
 }
 
-export const FORMAT_LABELS: Record<WireFormat, string> = {
-  'anthropic-messages': 'Anthropic Messages',
-  'openai-chat': 'OpenAI Chat Completions',
-  'openai-responses': 'OpenAI Responses',
-};
+/** The wire formats by name (the core's table, which the terminal and the HTML report use too). */
+export const FORMAT_LABELS = WIRE_FORMAT_LABELS;
 
 export function sourceLabel(source: Source): string {
   if (source.kind === 'example') return `${source.entry.title} (synthetic example)`;

@@ -54,16 +54,16 @@ describe('--fail-on, --html and --content parsing', () => {
 
 describe('ctxray analyze with findings', () => {
   it('prints the findings and cost, names tools only with --content', async () => {
-    const plain = await run([REORDERED]);
+    const plain = await run([REORDERED, '-v']);
     expect(plain.code).toBe(0);
     expect(plain.stdout).toContain('warning tools_reordered tools[1]');
     expect(plain.stdout).not.toContain('[grep_search, list_dir]');
-    const withContent = await run([REORDERED, '--content']);
+    const withContent = await run([REORDERED, '--content', '-v']);
     expect(withContent.stdout).toContain('[grep_search, list_dir] → [list_dir, grep_search]');
   });
 
   it('says "No findings" on the fixed example and exits 0 even with --fail-on info', async () => {
-    const result = await run([FIXED, '--fail-on', 'info']);
+    const result = await run([FIXED, '--fail-on', 'info', '-v']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('No findings');
   });

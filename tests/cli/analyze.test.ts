@@ -97,7 +97,7 @@ describe('argument parsing', () => {
 
 describe('ctxray analyze (in process)', () => {
   it('prints tokens by category per request and per file, exact OpenAI and ≈ Claude counts', async () => {
-    const result = await run(['chat.jsonl', 'claude.json']);
+    const result = await run(['chat.jsonl', 'claude.json', '-v']);
     expect(result.code).toBe(0);
     const out = result.stdout;
     expect(out).not.toContain(ESC);
@@ -120,14 +120,14 @@ describe('ctxray analyze (in process)', () => {
   });
 
   it('reads gzip and stdin', async () => {
-    expect((await run(['chat.jsonl.gz'])).stdout).toContain('#0 line 1');
-    const viaStdin = await run(['-'], {}, GPT4O_HELLO);
+    expect((await run(['chat.jsonl.gz', '-v'])).stdout).toContain('#0 line 1');
+    const viaStdin = await run(['-', '-v'], {}, GPT4O_HELLO);
     expect(viaStdin.code).toBe(0);
     expect(viaStdin.stdout).toContain('(stdin)');
   });
 
   it('reports a broken line with its place and analyzes the rest', async () => {
-    const result = await run(['broken.jsonl']);
+    const result = await run(['broken.jsonl', '-v']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('2 requests');
     expect(result.stdout).toMatch(/broken\.jsonl:2: /);
@@ -187,7 +187,7 @@ describe('--json', () => {
 
 describe('bin/ctxray.mjs analyze (spawned)', () => {
   it('exits 0 on success, honours NO_COLOR and reads stdin', () => {
-    const ok = spawn(['-'], GPT4O_HELLO, { NO_COLOR: '1' });
+    const ok = spawn(['-', '-v'], GPT4O_HELLO, { NO_COLOR: '1' });
     expect(ok.status).toBe(0);
     expect(ok.stdout).toContain('#0 line 1');
     expect(ok.stdout).not.toContain(ESC);

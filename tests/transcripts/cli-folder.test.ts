@@ -103,7 +103,7 @@ describe('ctxray analyze <folder> (synthetic transcripts)', () => {
   });
 
   it('prints the same tables in the terminal, spawned, exit 0', () => {
-    const result = spawn(['logs']);
+    const result = spawn(['logs', '-v']);
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('ctxray analyze: 4 files, 2 sessions, 3 requests');
     expect(result.stdout).toMatch(/2026-03-01\s+2\s+2\s+6,210/);
@@ -154,7 +154,7 @@ describe('ctxray analyze <folder> (synthetic transcripts)', () => {
     const second = { ...first, tools: [tool('beta'), tool('alpha')], messages: [...first.messages, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'more' }] };
     fs.mkdirSync(path.join(dir, 'requests'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'requests', 'synthetic-log.jsonl'), `${JSON.stringify(first)}\n${JSON.stringify(second)}\n`);
-    const failing = await run(['requests', '--fail-on', 'warning']);
+    const failing = await run(['requests', '--fail-on', 'warning', '-v']);
     expect(failing.code).toBe(2);
     expect(failing.stderr).toMatch(/--fail-on warning: \d+ finding\(s\) at least that severe \(.*tools_reordered/);
     expect(failing.stdout).toMatch(/Findings by code[\s\S]*tools_reordered \(warning\): 1 finding on 1 request/);

@@ -5,6 +5,20 @@ import type { InputLimits } from '../../core/input/index.ts';
 import type { WireFormat } from '../../core/model.ts';
 import type { PriceOverrides } from '../../core/pricing/overrides.ts';
 import type { AgentId } from '../../core/agents/locations.ts';
+import type { Grouping } from '../../core/period/index.ts';
+
+export interface AnalyzePeriod {
+  since: number | null;
+  until: number | null;
+  zone: string;
+  by: Grouping | null;
+}
+
+/** The zone `--tz` defaults to: this machine's. */
+export const localZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/** The window and grouping asked for, or the whole input in the local zone (set only when a flag was given). */
+export const periodOf = (args: Pick<AnalyzeArgs, 'period'>): AnalyzePeriod => args.period ?? { since: null, until: null, zone: localZone(), by: null };
 
 export interface AnalyzeArgs {
   inputs: string[];
@@ -33,4 +47,6 @@ export interface AnalyzeArgs {
   /** --prices: the file named, and its rates once loaded and validated. */
   prices?: string;
   priceOverrides?: PriceOverrides;
+  /** --since / --until (ms; a bare --until date includes that day), --tz (IANA; the local zone by default), --by. */
+  period?: AnalyzePeriod;
 }

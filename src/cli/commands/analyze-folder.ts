@@ -15,7 +15,8 @@ import type { CliIO } from '../io.ts';
 import type { ProgressReporter } from '../progress.ts';
 import { workLimitMessage } from '../work-limits.ts';
 import { renderFolderReport } from '../report/folder.ts';
-import type { AnalyzeArgs } from './analyze-args.ts';
+import { renderFolderBrief } from '../report/folder-brief.ts';
+import { periodOf, type AnalyzeArgs } from './analyze-args.ts';
 import { jsonTextSafe } from '../terminal-safe.ts';
 
 /** One session to read: its files, and whether each was found in a folder (then unreadable is skipped, not fatal). */
@@ -148,7 +149,10 @@ function report(args: AnalyzeArgs, run: FolderRun, folder: FolderAnalysis, skipp
     if (jsonToStdout) io.stderr(`ctxray analyze: ${note}`);
     else io.stdout(note);
   }
-  if (!jsonToStdout) io.stdout(renderFolderReport(folder, { color: run.color }));
+  if (!jsonToStdout) {
+    const full = args.verbose || periodOf(args).by !== null;
+    io.stdout(full ? renderFolderReport(folder, { color: run.color }) : renderFolderBrief(folder, { color: run.color, zone: periodOf(args).zone }));
+  }
   if (args.json !== null) {
     const json = jsonTextSafe(JSON.stringify(folderRecord(folder), null, 2)) + '\n';
     if (jsonToStdout) {

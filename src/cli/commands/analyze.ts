@@ -24,7 +24,9 @@ import { renderTranscriptReport } from '../report/transcripts.ts';
 import { companionFiles, describeFsError, lazyFileStream } from '../fs/folder-inputs.ts';
 import { analyzeFolderInputs, FolderUsageError, hasFolderInput } from './analyze-folder.ts';
 import { jsonTextSafe } from '../terminal-safe.ts';
-import type { AnalyzeArgs } from './analyze-args.ts';
+import { checkZone, GROUPINGS, parseBound, PeriodError, periodTable, periodRecord } from '../../core/period/index.ts';
+import { renderBrief, renderGroups } from '../report/brief.ts';
+import { periodOf, type AnalyzeArgs } from './analyze-args.ts';
 import { loadPricesFile } from '../prices-file.ts';
 import { AGENT_NAMES, renderAgentSearch, searchAgentFolders } from '../agent-folders.ts';
 import type { AgentId } from '../../core/agents/locations.ts';
@@ -81,10 +83,11 @@ const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
 
 export class UsageError extends Error {}
 
-const VALUE_OPTIONS = new Set(['--agent', '--format', '--model', '--prices', '--json', '--html', '--fail-on', ...Object.keys(WORK_LIMIT_FLAGS)]);
+const VALUE_OPTIONS = new Set(['--agent', '--format', '--model', '--prices', '--json', '--html', '--fail-on', '--since', '--until', '--tz', '--by', ...Object.keys(WORK_LIMIT_FLAGS)]);
 
 export function parseAnalyzeArgs(argv: readonly string[]): AnalyzeArgs {
   const args: AnalyzeArgs = { inputs: [], format: 'auto', model: null, json: null, force: false, verbose: false, help: false };
+  const bounds: { since?: string; until?: string } = {};
   let optionsEnded = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
@@ -151,6 +154,20 @@ export function parseAnalyzeArgs(argv: readonly string[]): AnalyzeArgs {
         args.failOn = severity;
         break;
       }
+      case '--since':
+      case '--until':
+        bounds[name === '--since' ? 'since' : 'until'] = value ?? '';
+        args.period = periodOf(args);
+        break;
+      case '--tz':
+        args.period = { ...periodOf(args), zone: value ?? '' };
+        break;
+      case '--by': {
+        const by = GROUPINGS.find((g) => g === value);
+        if (by === undefined) throw new UsageError(`--by must be one of ${GROUPINGS.join(', ')} (got "${value ?? ''}")`);
+        args.period = { ...periodOf(args), by };
+        break;
+      }
       case '-v':
       case '--verbose':
         args.verbose = true;
@@ -169,9 +186,27 @@ export function parseAnalyzeArgs(argv: readonly string[]): AnalyzeArgs {
     }
   }
   if (args.agent !== undefined && args.inputs.length > 0) throw new UsageError('--agent picks the default folders of an agent: give it without paths');
+  parsePeriod(args, bounds);
   if (args.html !== undefined && args.html === args.json) throw new UsageError('--html and --json name the same file');
   if (args.inputs.filter((input) => input === '-').length > 1) throw new UsageError('- (stdin) can be given only once');
   return args;
+}
+
+/** --tz checked, --since / --until read in it; a window that ends before it starts is refused. */
+function parsePeriod(args: AnalyzeArgs, bounds: { since?: string; until?: string }): void {
+  if (args.period === undefined) return;
+  const zone = args.period.zone;
+  try {
+    checkZone(zone);
+    const now = Date.now();
+    if (bounds.since !== undefined) args.period.since = parseBound(bounds.since, { zone, now, end: false });
+    if (bounds.until !== undefined) args.period.until = parseBound(bounds.until, { zone, now, end: true });
+  } catch (error) {
+    if (!(error instanceof PeriodError)) throw error;
+    throw new UsageError(`--since/--until/--tz: ${error.message}`);
+  }
+  const { since, until } = args.period;
+  if (since !== null && until !== null && until <= since) throw new UsageError('--until must be later than --since');
 }
 
 /** Which opened files were found beside a named one (unreadable ones are skipped, not fatal). */
@@ -380,14 +415,18 @@ export const analyzeCommand: Command = async (argv, io) => {
   }
   for (const line of usageWarningLines(analysis)) io.stderr(`ctxray analyze: warning: ${line}\n`);
   const color = colorEnabled(io.env, process.stdout.isTTY === true);
-  if (!jsonToStdout) {
+  if (!jsonToStdout && args.verbose) {
     io.stdout(renderTerminalReport(analysis, { color, verbose: args.verbose }));
     const usageOnly = analysis.requests.length > 0 && analysis.requests.every((request) => request.notes.some((n) => n.code === 'usage_only'));
     if (analysis.cache) io.stdout(renderCacheSummary(analysis.cache, { models: analysis.modelUse, color, content: args.content === true, verbose: args.verbose, usageOnly }));
     const fileNames = analysis.files.map((file) => file.name);
     // Recorded against simulated means nothing without bodies: the usage-only line already gives the recorded figures.
     if (!usageOnly) io.stdout(renderTranscriptReport(analysis, { color, fileNames, summary: folders.indices.size > 0 || fileNames.length > 1 }));
+  } else if (!jsonToStdout) {
+    io.stdout(renderBrief(analysis, { color, period: periodOf(args) }));
   }
+  const period = args.period !== undefined ? periodTable(analysis, args.period) : null;
+  if (period !== null && period.by !== null && !jsonToStdout) io.stdout(renderGroups(period, { color }));
   if (args.html !== undefined && analysis.cache) {
     const failure = writeOutput('--html', args.html, args, io, renderHtmlReport(analysis, analysis.cache, { content: args.content === true }));
     if (failure !== null) {
@@ -396,7 +435,9 @@ export const analyzeCommand: Command = async (argv, io) => {
     }
   }
   if (args.json !== null) {
-    const json = jsonTextSafe(JSON.stringify(buildRecord(analysis), null, 2)) + '\n';
+    const record = buildRecord(analysis);
+    if (period !== null) record['period'] = periodRecord(period);
+    const json = jsonTextSafe(JSON.stringify(record, null, 2)) + '\n';
     if (jsonToStdout) {
       io.stdout(json);
       for (const error of analysis.errors) {
@@ -458,7 +499,8 @@ function interruptible(io: CliIO, finishProgress: () => void): { signal: AbortSi
  * --calibrate (one count_tokens call for one log).
  */
 async function analyzeFolderCommand(args: AnalyzeArgs, io: CliIO, showProgress: boolean): Promise<number> {
-  const refused = args.html !== undefined ? '--html' : args.calibrate === true ? '--calibrate' : null;
+  const windowed = periodOf(args).since !== null || periodOf(args).until !== null;
+  const refused = args.html !== undefined ? '--html' : args.calibrate === true ? '--calibrate' : windowed ? '--since/--until' : null;
   if (refused !== null) {
     io.stderr(`ctxray analyze: ${refused} takes log files, not a folder (a folder is read one session at a time); give a session's file\n`);
     return 1;

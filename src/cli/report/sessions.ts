@@ -2,13 +2,13 @@
 // subagent calls counted in their parent's row), per project and per UTC day — requests, recorded input, output,
 // cache read and write, recorded cost, hit rate and what misses cost. Names are the paths inside the folder.
 import type { GroupRow, SessionRow, SessionTable } from '../../core/transcripts/index.ts';
+import { formatLabel } from '../../core/formats/labels.ts';
+import { formatCount, formatFraction, formatUsd } from '../../core/text/format.ts';
 
 /** Sessions listed in the terminal; every one is in the JSON record's sessions[]. */
 export const TERMINAL_SESSIONS = 25;
 
-const number = new Intl.NumberFormat('en-US');
-const dollars = new Intl.NumberFormat('en-US', { minimumFractionDigits: 4, maximumFractionDigits: 4 });
-const pct = (value: number | null): string => (value === null ? 'n/a' : `${(value * 100).toFixed(1)}%`);
+const number = { format: formatCount };
 
 function table(header: readonly string[], rows: readonly (readonly string[])[], textColumns: readonly number[]): string[] {
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => (row[c] ?? '').length)));
@@ -27,9 +27,9 @@ function figures(row: SessionRow | GroupRow, requests: string): string[] {
     number.format(r.output),
     number.format(r.cacheRead),
     number.format(r.cacheWrite5m + r.cacheWrite1h),
-    `$${dollars.format(row.cost)}`,
-    pct(row.hitRate),
-    row.misses === null ? 'n/a' : `$${dollars.format(row.misses.cost)}`,
+    formatUsd(row.cost),
+    formatFraction(row.hitRate),
+    row.misses === null ? 'n/a' : formatUsd(row.misses.cost),
   ];
 }
 
@@ -42,7 +42,7 @@ export function renderSessions(sessions: SessionTable, bold: (text: string) => s
       ['session', 'agent', 'start (UTC)', ...FIGURES],
       shown.map((s) => [
         s.file,
-        s.agent,
+        formatLabel(s.agent),
         s.start === null ? '(no time)' : s.start.slice(0, 16).replace('T', ' '),
         ...figures(s, s.subagents.files > 0 ? `${number.format(s.requests)} (${number.format(s.subagents.requests)} in ${number.format(s.subagents.files)} subagents)` : number.format(s.requests)),
       ]),

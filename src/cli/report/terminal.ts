@@ -10,13 +10,13 @@ export interface TerminalOptions {
   verbose: boolean;
 }
 
-interface Style {
+export interface Style {
   bold: (text: string) => string;
   dim: (text: string) => string;
   warn: (text: string) => string;
 }
 
-function styleOf(color: boolean): Style {
+export function styleOf(color: boolean): Style {
   const wrap = (open: number, close: number) => (text: string) => (color ? `${ownSgr(open)}${text}${ownSgr(close)}` : text);
   return { bold: wrap(1, 22), dim: wrap(2, 22), warn: wrap(33, 39) };
 }
@@ -119,7 +119,7 @@ function verboseLines(analysis: Analysis, i: number, tokens: RequestTokens, styl
 const FORMAT_WARNINGS = new Set(['missing_message_array', 'foreign_fields', 'usage_only']);
 
 /** One warning per such note in a file: its text, how many requests, where the first is, which fields were kept. */
-function formatWarningLines(analysis: Analysis, f: number, style: Style): string[] {
+export function formatWarningLines(analysis: Analysis, f: number, style: Style): string[] {
   const seen = new Map<string, { message: string; count: number; first: string; fields: Set<string> }>();
   for (const request of analysis.requests) {
     if (request.file !== f) continue;

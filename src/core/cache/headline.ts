@@ -50,3 +50,11 @@ const usd = new Intl.NumberFormat('en-US', { minimumFractionDigits: 4, maximumFr
 export function actualText(headline: CostHeadline): string {
   return headline.priced === 0 && headline.unpricedModels.length > 0 ? 'not priced' : `$${usd.format(headline.actual)}`;
 }
+
+/**
+ * The one line every view prints beside "lost to misses" and "optimized", so the two never read as one figure
+ * told twice: they count different things and need not agree.
+ */
+export const SAVINGS_STORY =
+  "lost to misses: what each cache miss cost over a read, avoidable or not; savings: what the findings' fixes " +
+  'would avoid, misses and never-cached history alike (optimized = cost − savings)';

@@ -28,6 +28,8 @@ export interface FindingCount {
   severity: Severity;
   findings: number;
   requests: number;
+  /** The fix of its first finding (the terminal's one-screen answer shows it). */
+  fix: string;
 }
 
 export interface FolderAnalysis {
@@ -208,7 +210,7 @@ export function addSession(folder: FolderAnalysis, analysis: Analysis, options: 
   folder.misses.sort(byCostDescending);
   for (const finding of cache.findings) {
     const count = folder.findings.find((f) => f.code === finding.code);
-    if (count === undefined) folder.findings.push({ code: finding.code, severity: finding.severity, findings: 1, requests: finding.requests.length });
+    if (count === undefined) folder.findings.push({ code: finding.code, severity: finding.severity, findings: 1, requests: finding.requests.length, fix: finding.fix });
     else {
       count.findings++;
       count.requests += finding.requests.length;
