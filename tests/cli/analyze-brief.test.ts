@@ -59,10 +59,10 @@ describe('analyze: the answer in one screen', () => {
   it('on the cache-bust example: cost, hit rate, lost to misses, optimized and both findings with their fix', async () => {
     const run = await runInProcess(analyzeCommand, [BUST], dir);
     expect(lineCount(run.stdout)).toBeLessThanOrEqual(40);
-    expect(run.stdout).toMatch(/^cost +\$4\.3699 {2}simulated: the log records no usage$/m);
+    expect(run.stdout).toMatch(/^cost +\$4\.3566 {2}simulated: the log records no usage$/m);
     expect(run.stdout).toMatch(/^cache hit rate +0\.0% /m);
-    expect(run.stdout).toMatch(/^lost to misses +\$0\.4026 {2}on 24 misses: setup_changed \$0\.3880 \(23\), cold_start \$0\.0146 \(1\)$/m);
-    expect(run.stdout).toMatch(/^optimized +\$0\.8248 {2}fixing the findings would save \$3\.5451 \(81\.1%\)$/m);
+    expect(run.stdout).toMatch(/^lost to misses +\$0\.3465 {2}on 24 misses: setup_changed \$0\.3319 \(23\), cold_start \$0\.0146 \(1\)$/m);
+    expect(run.stdout).toMatch(/^optimized +\$0\.8248 {2}fixing the findings would save \$3\.5318 \(81\.1%\)$/m);
     expect(run.stdout).toContain('warning volatile_value_in_prefix:');
     expect(run.stdout.match(/^ {4}fix: /gm)?.length).toBe(2);
   });
