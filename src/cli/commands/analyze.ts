@@ -61,8 +61,14 @@ options:
   --content       show tool names and block excerpts in the terminal findings and the HTML report
   --fail-on <s>   exit 2 when a finding is at least this severe: error | warning | info
   --force         replace an existing --json or --html file (inputs are never overwritten)
-  -v, --verbose   list every segment of every request, with the overhead split and notes; reading progress on
-                  stderr (shown anyway when stderr is a terminal)
+  --since <t>     only requests at or after t: a date (2026-01-16), a wall time (2026-01-16T11:00, in --tz),
+                  an ISO time with its offset (2026-01-16T11:00Z) or an age (30m, 12h, 7d, 2w)
+  --until <t>     only requests before t (a bare date includes that day); --json gets a period section
+  --tz <zone>     IANA zone of the times, days, weeks and months shown (default: this machine's)
+  --by <g>        a row per group: session | project | day | week | month | model
+  -v, --verbose   the full report: every request with its segments, overhead split and notes, the cache and
+                  transcript tables (the default is one screen); reading progress on stderr (shown anyway when
+                  stderr is a terminal)
   -h, --help      show this help
 
 work limits (a read that reaches one stops with its code, e.g. LIMIT_RECORDS, and exits 1; raise only):
