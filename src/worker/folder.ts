@@ -4,7 +4,8 @@
 // folder of hundreds of sessions holds rows, never more than one session's analysis, and the rows are the ones
 // `ctxray analyze <folder> --json` gives in `sessions[]`. Each row names the inputs it was read from, so the page
 // can open that session's full analysis.
-import { holdsNoRequestsByDesign } from '../core/analysis/unreadable.ts';
+import { holdsNoRequestsByDesign, onlyCopies } from '../core/analysis/unreadable.ts';
+import { SeenCalls } from '../core/input/seen-calls.ts';
 import { InputError, WorkLimitError, type InputFile, type InputLimits } from '../core/input/index.ts';
 import { claudeCodeSessionId, emptyFolder, foldSession, isFlatAgentFile, sessionGroups } from '../core/folder/index.ts';
 import { GENERATED_BY } from '../core/analysis/version.ts';
@@ -68,6 +69,8 @@ export async function analyzeFolder(inputs: readonly InputBlob[], options: Folde
   const groups = sessionGroups(inputs.map(pathOf), (i) => ids[i] ?? null);
   const bytesTotal = inputs.reduce((sum, input) => sum + input.blob.size, 0);
   const folder = emptyFolder(GENERATED_BY, PRICED_ON);
+  // A call copied into another session's file is counted once over the whole drop.
+  const seenCalls = new SeenCalls();
   const inputsOf = new Map<SessionRow, { inputs: number[]; days: (string | null)[] }>();
   const skipped: string[] = [];
   let bytesBefore = 0;
@@ -89,12 +92,13 @@ export async function analyzeFolder(inputs: readonly InputBlob[], options: Folde
     try {
       const { analysis: read, parts } = await foldSession(folder, files, {
         signal: options.signal,
+        seenCalls,
         onProgress: (p) => options.onProgress({ file: group[p.file] ?? group[0]!, bytesRead: bytesBefore + (offsets[p.file] ?? 0) + p.bytesRead, bytesTotal, records: records + p.records, sessions }),
         ...(options.limits !== undefined && { limits: options.limits }),
       });
       read.files.forEach((file, j) => {
         records += file.records;
-        if (file.requests === 0 && (file.errors > 0 || !holdsNoRequestsByDesign(file))) {
+        if (file.requests === 0 && !onlyCopies(read, j) && (file.errors > 0 || !holdsNoRequestsByDesign(file))) {
           const error = read.errors.find((e) => e.file === j);
           skipped.push(`${files[j]?.folderPath ?? file.name}: ${error?.message ?? 'no request bodies found'}`);
         }

@@ -21,6 +21,9 @@ const title = present ? 'a folder of real sessions (../shared/fixtures/real/tran
 type RawLine = Record<string, any>;
 const linesOf = (file: string): RawLine[] =>
   fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as RawLine);
+/** A line whose API call is another's: its message and request ids prefixed (a copy would be counted once). */
+const withOwnIds = (l: RawLine, prefix: string): RawLine =>
+  l.type === 'assistant' && l.message?.id ? { ...l, requestId: `${prefix}_${l.requestId ?? ''}`, message: { ...l.message, id: `${prefix}_${l.message.id}` } } : l;
 const sessionIdOf = (file: string): string => linesOf(file).find((l) => typeof l.sessionId === 'string')!.sessionId as string;
 
 /** A Claude Code file's own API calls and recorded sums: the usage of each message id's last line. */
@@ -62,7 +65,8 @@ beforeAll(() => {
   put(cc('tool_heavy.jsonl'), `projects/-real-a/${sessionIdOf(cc('tool_heavy.jsonl'))}.jsonl`);
   put(cc('session-624a4a58.jsonl'), `projects/-real-b/${sessionIdOf(cc('session-624a4a58.jsonl'))}.jsonl`);
   // tool_heavy's lines as a subagent of the short session (flat layout of older Claude Code versions).
-  const derived = linesOf(cc('tool_heavy.jsonl')).map((l) => JSON.stringify({ ...l, sessionId: short(), isSidechain: true, agentId: 'derived1' }));
+  // Its calls get ids of their own: the same message and request ids in two files are one call, counted once.
+  const derived = linesOf(cc('tool_heavy.jsonl')).map((l) => JSON.stringify({ ...withOwnIds(l, 'derived1'), sessionId: short(), isSidechain: true, agentId: 'derived1' }));
   fs.writeFileSync(path.join(dir, 'projects/-real-a/agent-derived1.jsonl'), derived.join('\n') + '\n');
   for (const name of fs.readdirSync(path.join(real, 'codex'))) put(path.join(real, 'codex', name), `projects/codex/${name}`);
   for (const name of fs.readdirSync(path.join(real, 'gemini-cli'))) put(path.join(real, 'gemini-cli', name), `projects/gemini/chats/${name}`);

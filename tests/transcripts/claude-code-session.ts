@@ -38,13 +38,22 @@ export function syntheticClaudeCodeSession(id: string, start: string, calls: Ses
   return lines.map((line) => JSON.stringify(line)).join('\n') + '\n';
 }
 
-/** The same lines as a subagent's own transcript: every line a sidechain of `agentId` (session id kept). */
+/**
+ * The same lines as a subagent's own transcript: every line a sidechain of `agentId` (session id kept). Its calls
+ * are its own, as a real subagent's are: message and request ids get the agent's prefix (the same ids in two
+ * files are one call, counted once).
+ */
 export function asSubagent(text: string, agentId: string): string {
   return (
     text
       .trim()
       .split('\n')
-      .map((line) => JSON.stringify({ ...(JSON.parse(line) as object), isSidechain: true, agentId }))
+      .map((line) => {
+        const value = JSON.parse(line) as { requestId?: string; message?: { id?: string } };
+        const message = value.message?.id === undefined ? value.message : { ...value.message, id: `${agentId}_${value.message.id}` };
+        const requestId = value.requestId === undefined ? {} : { requestId: `${agentId}_${value.requestId}` };
+        return JSON.stringify({ ...value, ...requestId, message, isSidechain: true, agentId });
+      })
       .join('\n') + '\n'
   );
 }

@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { GENERATED_BY } from '../../core/analysis/version.ts';
-import { holdsNoRequestsByDesign, unreadableFiles } from '../../core/analysis/unreadable.ts';
+import { holdsNoRequestsByDesign, onlyCopies, unreadableFiles } from '../../core/analysis/unreadable.ts';
+import { SeenCalls } from '../../core/input/seen-calls.ts';
 import { SEVERITY_RANK } from '../../core/cache/index.ts';
 import { emptyFolder, foldSession, folderRecord, type FolderAnalysis } from '../../core/folder/index.ts';
 import { InputError, WorkLimitError, type InputFile, type ReadProgress } from '../../core/input/index.ts';
@@ -85,6 +86,8 @@ export async function analyzeFolderInputs(args: AnalyzeArgs, run: FolderRun): Pr
   const names = sessions.flatMap((session, s) => session.files.map((file) => `[${(s + 1).toLocaleString('en-US')}/${sessions.length.toLocaleString('en-US')}] ${file.name}`));
   const progress = run.progress(names);
   const folder: FolderAnalysis = emptyFolder(GENERATED_BY, PRICED_ON);
+  // One registry for the whole run: a call copied into another session's file is counted once, folder-wide.
+  const seenCalls = new SeenCalls();
   let bytesBefore = 0;
   try {
     for (const session of sessions) {
@@ -97,6 +100,7 @@ export async function analyzeFolderInputs(args: AnalyzeArgs, run: FolderRun): Pr
           format: args.format,
           model: args.model,
           prices: args.priceOverrides ?? null,
+          seenCalls,
           usageCalibration: args.usageCalibration !== false,
           signal: run.signal,
           ...(args.limits !== undefined && { limits: args.limits }),
@@ -125,7 +129,7 @@ export async function analyzeFolderInputs(args: AnalyzeArgs, run: FolderRun): Pr
         return 1;
       }
       analysis.files.forEach((file, i) => {
-        if (session.files[i]?.inFolder === true && file.requests === 0 && file.errors === 0 && !holdsNoRequestsByDesign(file)) skipped.push(`${file.name}: no request bodies found`);
+        if (session.files[i]?.inFolder === true && file.requests === 0 && file.errors === 0 && !holdsNoRequestsByDesign(file) && !onlyCopies(analysis, i)) skipped.push(`${file.name}: no request bodies found`);
       });
     }
   } finally {

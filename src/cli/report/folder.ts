@@ -2,6 +2,7 @@
 // their prices, token totals, cost, misses by cause and findings by code over every session, then the time-range
 // summary and the session, project and day tables. No per-request lines: a session's own are
 // `ctxray analyze <its file>`.
+import { duplicateLines } from './duplicates.ts';
 import type { FolderAnalysis } from '../../core/folder/index.ts';
 import { folderSummary } from '../../core/folder/index.ts';
 import { sessionTableOf } from '../../core/transcripts/index.ts';
@@ -29,6 +30,7 @@ export function renderFolderReport(folder: FolderAnalysis, options: FolderTermin
         (folder.errors.length > 0 ? `, ${plural(folder.errors.length, 'unreadable record')}` : ''),
     ),
     '  each session read and analysed on its own (with its subagents); per-request detail: ctxray analyze <session file>',
+    ...duplicateLines(folder.duplicateCalls, (file) => folder.fileNames[file] ?? `file ${file + 1}`),
   ];
   for (const use of folder.models) {
     const count = plural(use.requests, 'request');

@@ -1,5 +1,6 @@
 // Human summary of an analysis for the terminal: tokens by category per file and per request, the model each
 // request is priced as (and when the prices were checked), estimates marked with ≈, errors with their place.
+import { duplicateLines } from './duplicates.ts';
 import type { Analysis, AnalysisFile, TokenTotals } from '../../core/analysis/types.ts';
 import { CATEGORIES, type Category, type ParsedRequest } from '../../core/model.ts';
 import type { RequestTokens } from '../../core/tokens/counter.ts';
@@ -174,6 +175,7 @@ export function renderTerminalReport(analysis: Analysis, options: TerminalOption
     ),
   );
   out.push(...modelLines(analysis, style));
+  out.push(...duplicateLines(analysis.duplicateCalls, (file) => analysis.files[file]?.name ?? `file ${file + 1}`));
   if (analysis.requests.some((_, i) => !(analysis.tokens[i]?.exact ?? true))) {
     out.push(style.dim('  ≈ marks estimates: Claude counts always, OpenAI counts with tools, media or unverified framing'));
   }

@@ -8,6 +8,7 @@ import { TokenCounter } from '../tokens/counter.ts';
 import { modelUseOf, resolveModel } from './models.ts';
 import { addRequest, emptyTotals } from './totals.ts';
 import type { PriceOverrides } from '../pricing/overrides.ts';
+import type { SeenCalls } from '../input/seen-calls.ts';
 import type { Analysis, AnalysisFile, ResolvedModel } from './types.ts';
 import { GENERATED_BY } from './version.ts';
 
@@ -17,6 +18,8 @@ export interface AnalyzeOptions {
   model?: string | null;
   /** Negotiated rates (`--prices`), validated: they replace the table's for the models they name. */
   prices?: PriceOverrides | null;
+  /** API calls counted by earlier reads (a folder's sessions), so a copy of one is dropped (input/seen-calls.ts). */
+  seenCalls?: SeenCalls;
   signal?: AbortSignal;
   onProgress?: (progress: ReadProgress) => void;
   /** Lower input limits than the defaults (the web worker's tab holds far less than the CLI's process). */
@@ -32,6 +35,7 @@ export async function analyzeInput(files: InputFile[], options: AnalyzeOptions =
     ...(options.signal !== undefined && { signal: options.signal }),
     ...(options.onProgress !== undefined && { onProgress: options.onProgress }),
     ...(options.limits !== undefined && { limits: options.limits }),
+    ...(options.seenCalls !== undefined && { seenCalls: options.seenCalls }),
   });
   const analysis = await analyzeRead(
     read,
@@ -93,5 +97,6 @@ export async function analyzeRead(read: ReadResult, fileNames: readonly string[]
     errors: read.errors,
     distinctTexts: read.distinctTexts,
     ...(read.usageWarnings !== undefined && read.usageWarnings.length > 0 && { usageWarnings: read.usageWarnings }),
+    ...(read.duplicateCalls !== undefined && read.duplicateCalls.length > 0 && { duplicateCalls: read.duplicateCalls }),
   });
 }

@@ -1,6 +1,7 @@
 // The versioned JSON record of an analysis (`--json`), described by docs/analysis.schema.json.
 // It carries counts, codes, JSON paths and hashes only: never request text, tool names or ids, and file names only
 // as paths relative to the folder given (sessions[].file), never absolute ones.
+import type { DroppedCalls } from '../input/seen-calls.ts';
 import { unrecordedParts, type UnrecordedPart } from '../cache/unrecorded-setup.ts';
 import type { CacheMarker, Category, ParsedRequest, RecordedUsage, WireFormat } from '../model.ts';
 import type { OverheadTokens, RequestTokens, Tokenizer } from '../tokens/counter.ts';
@@ -91,8 +92,15 @@ export const RECORD_SECTIONS: ReadonlyArray<readonly [key: string, build: Record
   ['transcripts', transcriptsRecord],
   ['summary', summaryRecord],
   ['sessions', sessionsRecord],
+  ['duplicates', (analysis) => duplicatesRecord(analysis.duplicateCalls ?? [])],
   ['errors', errorsSection],
 ];
+
+/** Calls dropped as copies of calls counted in an earlier file: how many, and how many per file (by index). */
+export function duplicatesRecord(dropped: readonly DroppedCalls[]): { calls: number; byFile: DroppedCalls[] } | undefined {
+  if (dropped.length === 0) return undefined;
+  return { calls: dropped.reduce((sum, d) => sum + d.calls, 0), byFile: dropped.map((d) => ({ file: d.file, calls: d.calls })) };
+}
 
 export function buildRecord(
   analysis: Analysis,

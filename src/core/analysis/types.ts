@@ -2,6 +2,7 @@
 import type { SessionLink } from '../formats/types.ts';
 import type { Category, ParsedRequest, ReadError, WireFormat } from '../model.ts';
 import type { MatchVia } from '../pricing/lookup.ts';
+import type { DroppedCalls } from '../input/seen-calls.ts';
 import type { PricedModel } from '../pricing/table.ts';
 import type { RequestTokens } from '../tokens/counter.ts';
 import type { Calibration } from '../cache/calibrate.ts';
@@ -92,4 +93,6 @@ export interface Analysis {
   conversations?: Conversations;
   findings?: Finding[];
   nearDuplicates?: NearDuplicateGroup[];
+  /** Calls dropped as copies of calls an earlier file recorded (a resumed or copied session), per file. */
+  duplicateCalls?: DroppedCalls[];
 }

@@ -2,16 +2,24 @@
 import type { Analysis, AnalysisFile } from './types.ts';
 
 /** An input that yielded no request at all is unreadable: that is exit 1, with its errors shown. */
-export function unreadableFiles(analysis: Pick<Analysis, 'errors'> & { files: readonly Pick<AnalysisFile, 'name' | 'requests' | 'envelope' | 'format'>[] }, include: (file: number) => boolean = () => true): string[] {
+export function unreadableFiles(
+  analysis: Pick<Analysis, 'errors' | 'duplicateCalls'> & { files: readonly Pick<AnalysisFile, 'name' | 'requests' | 'envelope' | 'format'>[] },
+  include: (file: number) => boolean = () => true,
+): string[] {
   const messages: string[] = [];
   analysis.files.forEach((file, index) => {
-    if (file.requests > 0 || !include(index)) return;
+    if (file.requests > 0 || !include(index) || onlyCopies(analysis, index)) return;
     const errors = analysis.errors.filter((error) => error.file === index);
     if (holdsNoRequestsByDesign(file) && errors.length === 0) return;
     if (errors.length === 0) messages.push(`${file.name}: no request bodies found`);
     for (const error of errors) messages.push(`${file.name}${error.line > 0 && error.recordNumber === undefined ? `:${error.line}` : ''}: ${error.message}`);
   });
   return messages;
+}
+
+/** Every call of the file was a copy of one an earlier file recorded (a resumed or copied session): read, not empty. */
+export function onlyCopies(analysis: Pick<Analysis, 'duplicateCalls'>, file: number): boolean {
+  return (analysis.duplicateCalls ?? []).some((dropped) => dropped.file === file);
 }
 
 /**

@@ -4,6 +4,7 @@
 // model, token category and miss cause, cost totals, the time-range summary's sums with its costliest
 // conversations, finding counts by code, and unreadable records. Per-request rows are not kept: a session's full
 // record is that of its own file (docs/transcripts.md, "A folder in bounded memory").
+import type { DroppedCalls } from '../input/seen-calls.ts';
 import type { ReadError } from '../model.ts';
 import type { MissCause } from '../cache/misses.ts';
 import type { FindingCode, Severity } from '../cache/findings.ts';
@@ -56,6 +57,8 @@ export interface FolderAnalysis {
   findings: FindingCount[];
   /** Conversations of the sessions added so far (the summary numbers them folder-wide). */
   conversations: number;
+  /** Calls dropped as copies of calls an earlier session's file recorded, `file` folder-wide. */
+  duplicateCalls: DroppedCalls[];
 }
 
 export function emptyFolder(generatedBy: string, pricedOn: string): FolderAnalysis {
@@ -76,6 +79,7 @@ export function emptyFolder(generatedBy: string, pricedOn: string): FolderAnalys
     errors: [],
     findings: [],
     conversations: 0,
+    duplicateCalls: [],
   };
 }
 
@@ -181,6 +185,7 @@ export function addSession(folder: FolderAnalysis, analysis: Analysis, options: 
   folder.analyses++;
   if (options.calibrated) folder.calibrated++;
   folder.requests += analysis.requests.length;
+  for (const dropped of analysis.duplicateCalls ?? []) folder.duplicateCalls.push({ file: dropped.file + fileOffset, calls: dropped.calls });
   mergeRows(
     folder.models,
     analysis.modelUse,

@@ -9,6 +9,7 @@ import { modelUseOf } from '../analysis/models.ts';
 import type { Analysis, ModelUse } from '../analysis/types.ts';
 import { usageMisses } from '../cache/usage-misses.ts';
 import type { InputFile } from '../input/index.ts';
+import type { DroppedCalls } from '../input/seen-calls.ts';
 import { sessionPartsOf } from '../transcripts/index.ts';
 import { sessionParts, type SessionPart } from '../transcripts/sessions.ts';
 import { mergeRows } from './accumulate.ts';
@@ -26,9 +27,11 @@ export interface UsageFolder {
   parts: SessionPart[];
   /** Unreadable records, `file` folder-wide. */
   errors: ReadError[];
+  /** Calls dropped as copies of calls an earlier file recorded, `file` folder-wide. */
+  duplicateCalls: DroppedCalls[];
 }
 
-export const emptyUsageFolder = (): UsageFolder => ({ files: [], analyses: 0, fullAnalyses: 0, requests: 0, models: [], parts: [], errors: [] });
+export const emptyUsageFolder = (): UsageFolder => ({ files: [], analyses: 0, fullAnalyses: 0, requests: 0, models: [], parts: [], errors: [], duplicateCalls: [] });
 
 /** A session read one way or the other: its files and errors (indices its own), for the caller's checks. */
 export interface UsageSession {
@@ -49,8 +52,18 @@ export function usageParts(read: UsageRead): SessionPart[] {
   return sessionParts(read, (r) => misses[r] ?? null);
 }
 
-function add(folder: UsageFolder, session: { files: readonly UsageFile[]; errors: readonly ReadError[]; models: ModelUse[]; requests: number; parts: SessionPart[] }): void {
+interface SessionSums {
+  files: readonly UsageFile[];
+  errors: readonly ReadError[];
+  models: ModelUse[];
+  requests: number;
+  parts: SessionPart[];
+  duplicateCalls: readonly DroppedCalls[];
+}
+
+function add(folder: UsageFolder, session: SessionSums): void {
   const offset = folder.files.length;
+  for (const dropped of session.duplicateCalls) folder.duplicateCalls.push({ file: dropped.file + offset, calls: dropped.calls });
   folder.files.push(...session.files);
   for (const error of session.errors) folder.errors.push({ ...error, file: error.file + offset });
   folder.analyses++;
@@ -75,17 +88,18 @@ export async function foldSessionUsage(folder: UsageFolder, files: InputFile[], 
     ...(options.limits !== undefined && { limits: options.limits }),
     ...(options.signal !== undefined && { signal: options.signal }),
     ...(options.onProgress !== undefined && { onProgress: options.onProgress }),
+    ...(options.seenCalls !== undefined && { seenCalls: options.seenCalls }),
   });
   options.signal?.throwIfAborted();
   if (read !== null) {
     const parts = usageParts(read);
-    add(folder, { files: read.files, errors: read.errors, models: modelUseOf(read.models), requests: read.requests.length, parts });
+    add(folder, { files: read.files, errors: read.errors, models: modelUseOf(read.models), requests: read.requests.length, parts, duplicateCalls: read.duplicateCalls });
     return { read, parts, full: false };
   }
   const analysis = await analyzeInput(files, options);
   options.signal?.throwIfAborted();
   const parts = sessionPartsOf(analysis);
-  add(folder, { files: analysis.files, errors: analysis.errors, models: analysis.modelUse, requests: analysis.requests.length, parts });
+  add(folder, { files: analysis.files, errors: analysis.errors, models: analysis.modelUse, requests: analysis.requests.length, parts, duplicateCalls: analysis.duplicateCalls ?? [] });
   folder.fullAnalyses++;
   return { read: analysis, parts, full: true };
 }

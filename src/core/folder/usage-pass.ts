@@ -19,6 +19,7 @@ import { textLines } from '../input/lines.ts';
 import { readRecords, type RawRecord } from '../input/records.ts';
 import { decodedChunks, rawChunks } from '../input/source.ts';
 import { recordedUsage } from '../input/usage.ts';
+import { SeenCalls, type DroppedCalls } from '../input/seen-calls.ts';
 
 /** One API call as the usage pass sees it: enough to price it and place it in the tables. */
 export interface UsageCall extends PricedRequest {
@@ -38,6 +39,8 @@ export interface UsageRead {
   requests: UsageCall[];
   models: ResolvedModel[];
   errors: ReadError[];
+  /** Calls dropped as copies of calls an earlier file recorded, per file of this session (as the full read drops them). */
+  duplicateCalls: DroppedCalls[];
 }
 
 export interface UsageReadOptions {
@@ -48,6 +51,8 @@ export interface UsageReadOptions {
   limits?: Partial<InputLimits>;
   signal?: AbortSignal;
   onProgress?: (p: ReadProgress) => void;
+  /** Calls counted by earlier sessions of the folder (input/seen-calls.ts). */
+  seenCalls?: SeenCalls;
 }
 
 const CLAUDE_CODE = 'claude-code';
@@ -61,11 +66,13 @@ class NotClaudeCode extends Error {}
  */
 export async function readSessionUsage(files: readonly InputFile[], options: UsageReadOptions = {}): Promise<UsageRead | null> {
   const limits = resolveLimits(options.limits);
-  const read: UsageRead = { files: [], requests: [], models: [], errors: [] };
+  const read: UsageRead = { files: [], requests: [], models: [], errors: [], duplicateCalls: [] };
+  // Tentative: a session the pass gives up on is read again in full, and must find its calls unclaimed.
+  const seen = new SeenCalls(options.seenCalls ?? null);
   const conversations = { lanes: new Map<string, number>(), count: 0 };
   try {
     for (let f = 0; f < files.length; f++) {
-      const reader = new UsageFileReader({ input: files[f]!, file: f, limits, options, read, conversations });
+      const reader = new UsageFileReader({ input: files[f]!, file: f, limits, options, read, conversations, seen });
       read.files.push(await reader.read());
     }
   } catch (error) {
@@ -76,6 +83,8 @@ export async function readSessionUsage(files: readonly InputFile[], options: Usa
     const over = read.requests[limits.maxRequests]!;
     throw new WorkLimitError('LIMIT_REQUESTS', 'requests per input', limits.maxRequests, over.line, over.file);
   }
+  read.duplicateCalls = seen.takeDropped();
+  seen.commit();
   linkSubagents(read.files);
   read.requests.forEach((call, i) => {
     call.index = i;
@@ -91,6 +100,7 @@ interface FileReaderContext {
   options: UsageReadOptions;
   read: UsageRead;
   conversations: { lanes: Map<string, number>; count: number };
+  seen: SeenCalls;
 }
 
 /** One file, as input/index.ts's FileReader reads a transcript: the same limits, errors and counts. */
@@ -104,7 +114,7 @@ class UsageFileReader {
   private layout: () => string | null = () => null;
 
   constructor(private readonly ctx: FileReaderContext) {
-    this.walk = new ClaudeCodeCalls({ file: ctx.file, keepMessages: false });
+    this.walk = new ClaudeCodeCalls({ file: ctx.file, keepMessages: false, seen: ctx.seen });
   }
 
   async read(): Promise<UsageFile> {
@@ -131,7 +141,7 @@ class UsageFileReader {
       envelope: 'transcript',
       layout: this.layout(),
       records: this.records,
-      requests: this.walk.calls.length,
+      requests: this.walk.calls.filter((call) => !call.duplicate).length,
       errors: errors.length - (this.suppressed > 0 ? 1 : 0) + this.suppressed,
       ...(input.folderPath !== undefined && { folderPath: input.folderPath }),
       session: this.walk.session,
@@ -203,6 +213,7 @@ class UsageFileReader {
   private addCalls(): void {
     const { read, conversations, file } = this.ctx;
     for (const call of this.walk.calls) {
+      if (call.duplicate) continue;
       // A compaction starts the lane's history afresh: a conversation of its own, as the miss rule sees it.
       const lane = `${file}\u0000${call.lane}`;
       let conversation = conversations.lanes.get(lane);

@@ -6,6 +6,7 @@
 import type { ReadError } from '../model.ts';
 import { isObject, stringField, type JsonObject } from '../input/json-value.ts';
 import { toEpochMs } from '../input/timestamp.ts';
+import type { SeenCalls } from '../input/seen-calls.ts';
 import type { SessionLink } from './types.ts';
 
 export interface Message {
@@ -30,6 +31,8 @@ export interface ApiCall {
   compacted: boolean;
   /** 0 for the main conversation, then each sidechain in the order it first appears (ParsedRequest.thread). */
   thread: number;
+  /** An earlier file already recorded this call (same message and request id): kept in the history, not a request. */
+  duplicate: boolean;
 }
 
 export function blocksOf(content: unknown): unknown[] {
@@ -48,6 +51,8 @@ export interface CallWalkOptions {
   file: number;
   /** Keep each history's messages (the full importer); the usage pass needs only the calls. */
   keepMessages: boolean;
+  /** Calls counted by earlier files of the read or folder (input/seen-calls.ts). */
+  seen?: SeenCalls;
 }
 
 export class ClaudeCodeCalls {
@@ -108,14 +113,14 @@ export class ClaudeCodeCalls {
       this.seen(lane, at);
       return;
     }
-    this.assistant({ line, lane, at, message, messages });
+    this.assistant({ line, lane, at, message, messages, requestId: stringField(value, 'requestId') });
   }
 
   private seen(lane: string, at: number | null): void {
     this.lastSeen.set(lane, at ?? this.lastSeen.get(lane) ?? null);
   }
 
-  private assistant(line: { line: number; lane: string; at: number | null; message: JsonObject; messages: Message[] }): void {
+  private assistant(line: { line: number; lane: string; at: number | null; message: JsonObject; messages: Message[]; requestId: string | null }): void {
     const { lane, message, messages } = line;
     const id = stringField(message, 'id');
     const model = stringField(message, 'model');
@@ -130,7 +135,8 @@ export class ClaudeCodeCalls {
       if (this.options.keepMessages) messages.push({ role: 'assistant', content: [] });
       const sentAt = this.lastSeen.get(lane) ?? null;
       const compacted = this.compacted.delete(lane);
-      call = { id, model, history: messages, at: messages.length - 1, lane, usage: null, line: line.line, sentAt, compacted, thread: this.lanes.threadOf(lane) };
+      const duplicate = line.requestId !== null && this.options.seen !== undefined && !this.options.seen.claim(id, line.requestId, this.options.file);
+      call = { id, model, history: messages, at: messages.length - 1, lane, usage: null, line: line.line, sentAt, compacted, thread: this.lanes.threadOf(lane), duplicate };
       this.byId.set(id, call);
       this.calls.push(call);
     }

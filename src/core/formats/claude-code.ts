@@ -44,10 +44,11 @@ export const claudeCodeImporter: TranscriptImporter = {
     first.every((r) => isClaudeCodeRecord(r.value)) &&
     first.some((r) => isObject(r.value) && (isMessageRecord(r.value) || METADATA_TYPES.has(String(r.value['type'])) || 'sessionId' in r.value)),
   importFile(records: readonly TranscriptRecord[], ctx: TranscriptContext): TranscriptImport {
-    const walk = new ClaudeCodeCalls({ file: ctx.file, keepMessages: true });
+    const walk = new ClaudeCodeCalls({ file: ctx.file, keepMessages: true, ...(ctx.seenCalls !== undefined && { seen: ctx.seenCalls }) });
     for (const { line, value } of records) walk.add(line, value);
     walk.finish();
-    const requests: ParsedRequest[] = walk.calls.map((call) =>
+    // A call an earlier file recorded (a resumed or copied session) is counted there only.
+    const requests: ParsedRequest[] = walk.calls.filter((call) => !call.duplicate).map((call) =>
       importRebuilt(
         {
           format: 'anthropic-messages',

@@ -7,6 +7,7 @@ import type { JsonObject } from '../input/json-value.ts';
 import type { ImportContext } from './segment-builder.ts';
 import type { TextStore } from '../text/store.ts';
 import type { WorkBudget } from '../input/budget.ts';
+import type { SeenCalls } from '../input/seen-calls.ts';
 
 export type WireImporter = (body: JsonObject, ctx: ImportContext) => ParsedRequest;
 
@@ -32,6 +33,8 @@ export interface TranscriptContext {
   companions?: Map<string, unknown>;
   /** The names of every file of this read, so an importer can tell a partner file that will not come. */
   readFiles?: readonly string[];
+  /** API calls already counted by earlier files (input/seen-calls.ts): an importer drops its copies of them. */
+  seenCalls?: SeenCalls;
 }
 
 export interface TranscriptImport {

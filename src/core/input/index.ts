@@ -20,6 +20,7 @@ import { ResentJsonParser } from './resent-json.ts';
 import { decodedChunks, rawChunks } from './source.ts';
 import { recordedUsage } from './usage.ts';
 import { checkedRecordedUsage, rejectImpossibleUsage, type UsageWarning } from './usage-check.ts';
+import { SeenCalls, type DroppedCalls } from './seen-calls.ts';
 
 export { DEFAULT_LIMITS, type InputLimits } from './limits.ts';
 export { InputError, WorkLimitError, type WorkLimitCode } from './errors.ts';
@@ -53,6 +54,8 @@ export interface ReadOptions {
   limits?: Partial<InputLimits>;
   /** Transcript importers to try; defaults to the registry's. */
   transcriptImporters?: readonly TranscriptImporter[];
+  /** Calls counted by earlier reads (a folder's sessions); by default each read has its own. */
+  seenCalls?: SeenCalls;
 }
 
 export interface FileSummary {
@@ -78,6 +81,8 @@ export interface ReadResult {
   distinctTexts: number;
   /** Recorded usage values refused as impossible (the request falls back to the simulation), one per value. */
   usageWarnings?: UsageWarning[];
+  /** Calls dropped as copies of calls counted earlier (input/seen-calls.ts), per file of this read. */
+  duplicateCalls?: DroppedCalls[];
 }
 
 /** A batch output record waiting for the request with its custom_id. */
@@ -122,8 +127,9 @@ export async function readRequests(files: InputFile[], options: ReadOptions = {}
   const budget = new WorkBudget(limits, store);
   const companions = new Map<string, unknown>();
   const readFiles = files.map((file) => file.name);
+  const seenCalls = options.seenCalls ?? new SeenCalls();
   for (let f = 0; f < files.length; f++) {
-    const reader = new FileReader(files[f]!, f, { readFiles, limits, store, resent, requests, errors, outputs, options, turns, budget, companions });
+    const reader = new FileReader(files[f]!, f, { readFiles, limits, store, resent, requests, errors, outputs, options, turns, budget, companions, seenCalls });
     const summary = await reader.read();
     if (isOutputKind(summary.envelope as EnvelopeKind)) outputFiles.add(f);
     summaries.push(summary);
@@ -141,7 +147,7 @@ export async function readRequests(files: InputFile[], options: ReadOptions = {}
     request.index = i;
   });
   const usageWarnings = rejectImpossibleUsage(requests);
-  return { requests, errors, files: summaries, distinctTexts: store.distinctTexts, usageWarnings };
+  return { requests, errors, files: summaries, distinctTexts: store.distinctTexts, usageWarnings, duplicateCalls: seenCalls.takeDropped() };
 }
 
 interface ReadState {
@@ -160,6 +166,7 @@ interface ReadState {
   budget: WorkBudget;
   /** Files an importer holds until their partner file is read (TranscriptContext.companions). */
   companions: Map<string, unknown>;
+  seenCalls: SeenCalls;
 }
 
 /** Reads one file into the shared state. */
@@ -308,7 +315,16 @@ class FileReader {
   }
 
   private async importTranscript(importer: TranscriptImporter, records: TranscriptRecord[]): Promise<void> {
-    const context = { store: this.state.store, file: this.file, fileName: this.input.name, signal: this.state.options.signal, budget: this.state.budget, companions: this.state.companions, readFiles: this.state.readFiles };
+    const context = {
+      store: this.state.store,
+      file: this.file,
+      fileName: this.input.name,
+      signal: this.state.options.signal,
+      budget: this.state.budget,
+      companions: this.state.companions,
+      readFiles: this.state.readFiles,
+      seenCalls: this.state.seenCalls,
+    };
     const result = await importer.importFile(records, context);
     this.state.requests.push(...result.requests);
     this.state.errors.push(...result.errors);

@@ -1,0 +1,98 @@
+// Counted once: the same API call (message id + request id) in two files — a session copied into another project
+// folder, or resumed into a new file that repeats its history — is counted in the first file read only, in the
+// full read, the folder's usage pass and the folder run, and the drop is reported by file. The real 1.0.108
+// session (../shared/fixtures/real, read in place) has 20 calls, each with both ids; copies are made in memory.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyzeInput } from '../../src/core/analysis/analyze.ts';
+import { buildRecord } from '../../src/core/analysis/record.ts';
+import { emptyUsageFolder, foldSessionUsage } from '../../src/core/folder/usage-folder.ts';
+import { readRequests } from '../../src/core/input/index.ts';
+import { SeenCalls } from '../../src/core/input/seen-calls.ts';
+import { analyzeCommand } from '../../src/cli/commands/analyze.ts';
+import type { CliIO } from '../../src/cli/io.ts';
+import { analysisValidator } from '../analysis/schema.ts';
+
+const file = path.resolve(__dirname, '../../../shared/fixtures/real/transcripts/claude-code/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl');
+const present = fs.existsSync(file);
+const text = present ? fs.readFileSync(file, 'utf8') : '';
+const enc = (t: string) => new TextEncoder().encode(t);
+
+/** The session resumed into a new file: its lines again under a new session id, then one new call of its own. */
+function resumed(): string {
+  const lines = text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const last = lines[lines.length - 1]!;
+  const again = lines.map((l) => ({ ...l, sessionId: 'resumed-1' }));
+  const user = { ...last, type: 'user', uuid: 'r-u', parentUuid: last['uuid'], sessionId: 'resumed-1', message: { role: 'user', content: 'one more thing' } };
+  const call = { ...last, uuid: 'r-a', parentUuid: 'r-u', sessionId: 'resumed-1', requestId: 'req_synthetic_new', message: { ...(last['message'] as object), id: 'msg_synthetic_new' } };
+  return [...again, user, call].map((l) => JSON.stringify(l)).join('\n') + '\n';
+}
+
+describe.skipIf(!present)(present ? 'API calls counted once across files' : `duplicates: SKIPPED, ${file} is absent`, () => {
+  it('drops a copied session whole and a resumed one down to its new call', async () => {
+    const read = await readRequests([
+      { name: 'a/5c0375b4.jsonl', bytes: enc(text) },
+      { name: 'b/copy.jsonl', bytes: enc(text) },
+      { name: 'c/resumed.jsonl', bytes: enc(resumed()) },
+    ]);
+    expect(read.files.map((f) => f.requests)).toEqual([20, 0, 1]);
+    expect(read.duplicateCalls).toEqual([
+      { file: 1, calls: 20 },
+      { file: 2, calls: 20 },
+    ]);
+    // The resumed file's new call still carries the whole history it was sent with: the 20 calls' messages.
+    expect(read.requests[20]!.messageCount).toBeGreaterThan(read.requests[19]!.messageCount);
+  });
+
+  it('keeps the cost of one copy and says where the copies were, by file index in the record', async () => {
+    const one = await analyzeInput([{ name: 'a.jsonl', bytes: enc(text) }]);
+    const two = await analyzeInput([
+      { name: 'a.jsonl', bytes: enc(text) },
+      { name: 'b.jsonl', bytes: enc(text) },
+    ]);
+    expect(two.cache!.cost.billed.totals.total).toBeCloseTo(one.cache!.cost.billed.totals.total, 12);
+    const record = buildRecord(two);
+    expect(record['duplicates']).toEqual({ calls: 20, byFile: [{ file: 1, calls: 20 }] });
+    const validate = analysisValidator();
+    expect(validate(record), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+    expect(JSON.stringify(record)).not.toContain('b.jsonl');
+  });
+
+  it('holds across sessions of a folder in the usage pass, as in the full read', async () => {
+    const seenCalls = new SeenCalls();
+    const folder = emptyUsageFolder();
+    await foldSessionUsage(folder, [{ name: 'a.jsonl', bytes: enc(text) }], { seenCalls });
+    await foldSessionUsage(folder, [{ name: 'b.jsonl', bytes: enc(resumed()) }], { seenCalls });
+    expect(folder.requests).toBe(21);
+    expect(folder.duplicateCalls).toEqual([{ file: 1, calls: 20 }]);
+  });
+
+  describe('ctxray analyze <folder>', () => {
+    let dir: string;
+    beforeAll(() => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxray-dup-'));
+      for (const project of ['-home-u-one', '-home-u-two']) {
+        fs.mkdirSync(path.join(dir, project));
+        fs.writeFileSync(path.join(dir, project, '5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl'), text);
+      }
+    });
+    afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    it('counts a session copied into two projects once, and says so', async () => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const io: CliIO = { stdout: (t) => out.push(t), stderr: (t) => err.push(t), readStdin: () => Promise.resolve(new Uint8Array()), env: {}, cwd: dir };
+      expect(await analyzeCommand(['.', '--json', '-'], io)).toBe(0);
+      const record = JSON.parse(out.join('')) as { folder: { requests: number }; duplicates: unknown };
+      expect(record.folder.requests).toBe(20);
+      expect(record.duplicates).toEqual({ calls: 20, byFile: [{ file: 1, calls: 20 }] });
+      expect(err.join('')).not.toContain('no request bodies found');
+      out.length = 0;
+      expect(await analyzeCommand(['.'], io)).toBe(0);
+      expect(out.join('')).toContain('20 API calls counted once');
+      expect(out.join('')).toMatch(/-home-u-two.5c0375b4-57a5-4f26-b12d-d022ee4e51b7\.jsonl: 20/);
+    }, 120_000);
+  });
+});
