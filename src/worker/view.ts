@@ -21,6 +21,8 @@ const BASE_FIELD_NAMES = [
   'modelUse',
   'errors',
   'distinctTexts',
+  // Calls dropped as copies of earlier files' calls: the CLI reports them; the app's views do not show them yet.
+  'duplicateCalls',
 ] as const;
 const BASE_FIELDS: ReadonlySet<string> = new Set(BASE_FIELD_NAMES);
 
