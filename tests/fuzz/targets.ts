@@ -14,6 +14,8 @@ import { WIRE_IMPORTERS } from '../../src/core/formats/wire.ts';
 import type { WireFormat } from '../../src/core/model.ts';
 import { analyzeInput } from '../../src/core/analysis/analyze.ts';
 import { buildRecord } from '../../src/core/analysis/record.ts';
+import { usageCalibratedAnalysis } from '../../src/core/analysis/attach.ts';
+import { recordViolation } from '../contracts/validators.ts';
 import { Planter, MARKER_PREFIX } from '../leaks/plant.ts';
 import { evaluateDupesInput } from '../../src/core/dupes/evaluate.ts';
 import { dupesMarkdown } from '../../src/core/dupes/markdown.ts';
@@ -92,7 +94,7 @@ async function readViolation(files: { name: string; bytes: Uint8Array }[], limit
 }
 
 function dupesViolation(record: Awaited<ReturnType<typeof evaluateDupesInput>>): string | null {
-  const problem = dupesRecordViolation(record);
+  const problem = dupesRecordViolation(record) ?? recordViolation('dupes', record);
   if (problem) return problem;
   // Both views must render any record without throwing.
   JSON.stringify(record);
@@ -526,7 +528,18 @@ export async function fuzzTargets(): Promise<FuzzTarget[]> {
           if (problem) return problem;
         }
         JSON.stringify(record);
-        return clearingRecordViolation(record);
+        return clearingRecordViolation(record) ?? recordViolation('clearing', record);
+      },
+    },
+    {
+      name: 'analysis:record-validates',
+      weight: 2,
+      arbitrary: fc.tuple(mutationOf(logs.length), nameFor),
+      async run(input) {
+        // Whatever a mutated log holds, the analysis record (calibrated on its usage, as analyze does) keeps its schema.
+        const [mutation, name] = input as [Mutation, string];
+        const analysis = await analyzeInput([{ name: name === '' ? 'log.jsonl' : name, bytes: applyMutation(logs, mutation) }]);
+        return recordViolation('analysis', buildRecord(usageCalibratedAnalysis(analysis).analysis));
       },
     },
     {
