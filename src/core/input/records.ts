@@ -13,8 +13,9 @@ import { looksLikeYaml, yamlRecords } from './yaml.ts';
 import { jsonrepair } from 'jsonrepair';
 
 /** A record: the parsed JSON value, or why it could not be parsed. `line` as in ReadError. */
-/** `cut`: the document breaks before its end (its errors come first); the value is what was read before the break. */
-export type RawRecord = { line: number; value: unknown; cut?: boolean } | { line: number; error: string };
+import type { RawRecord } from './raw-record.ts';
+
+export type { RawRecord } from './raw-record.ts';
 
 /** How the file holds its records. */
 export type RecordLayout = 'jsonl' | 'json-array' | 'json-document' | 'batch-body' | 'yaml-document';

@@ -5,7 +5,7 @@
 // gives its errors, located, then what was read before the break.
 
 import { parseDocument } from 'yaml';
-import type { RawRecord } from './records.ts';
+import type { RawRecord } from './raw-record.ts';
 
 /** A first content line that only YAML starts with: a directive, a document marker, `key:` or a list item. */
 export function looksLikeYaml(firstLine: string): boolean {
