@@ -91,6 +91,9 @@ describe.skipIf(!present)(present ? 'API calls counted once across files' : `dup
       expect(err.join('')).not.toContain('no request bodies found');
       out.length = 0;
       expect(await analyzeCommand(['.'], io)).toBe(0);
+      expect(out.join('')).toContain('20 API calls counted once: copies in 1 later file');
+      out.length = 0;
+      expect(await analyzeCommand(['.', '-v'], io)).toBe(0);
       expect(out.join('')).toContain('20 API calls counted once');
       expect(out.join('')).toMatch(/-home-u-two.5c0375b4-57a5-4f26-b12d-d022ee4e51b7\.jsonl: 20/);
     }, 120_000);

@@ -29,6 +29,8 @@ export function renderFolderBrief(folder: FolderAnalysis, options: { color: bool
     `  read: ${[...agents.entries()].map(([agent, n]) => `${agent} ×${formatCount(n)}`).join(', ')}; prices as of ${folder.pricedOn}`,
   ];
   if (folder.errors.length > 0) lines.push(style.warn(`  ${plural(folder.errors.length, 'unreadable record')} skipped (-v lists them)`));
+  const copies = folder.duplicateCalls.reduce((sum, d) => sum + d.calls, 0);
+  if (copies > 0) lines.push(`  ${plural(copies, 'API call')} counted once: copies in ${plural(folder.duplicateCalls.length, 'later file')} of calls an earlier file recorded (-v lists them)`);
   const cost = folder.cost;
   if (cost !== null) {
     const { recordedRequests: recorded, simulatedRequests: simulated } = cost.basis;
