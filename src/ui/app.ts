@@ -84,7 +84,7 @@ export class App {
     installShortcuts({
       step: (delta) => this.session?.stepRequest(delta),
       focusFilter: () => document.getElementById('request-filter')?.focus(),
-      focusTable: () => this.session?.focusTable(),
+      focusTable: () => this.session?.focusTable({ unfold: true }),
       cancelLoad: () => {
         if (!this.running) return false;
         this.cancel(this.running);
@@ -212,7 +212,7 @@ export class App {
       });
       this.go({ type: 'opened', loaded: { source, view }, folder }, session);
       // The focus was on what opened the input (a button, the paste box) which is gone: the table comes next.
-      if (document.activeElement === document.body || !document.activeElement?.isConnected) this.session?.focusTable();
+      if (document.activeElement === document.body || !document.activeElement?.isConnected) this.session?.focusTable({ unfold: false });
     } catch (error) {
       if (this.running !== controller) return; // superseded by a newer open, which owns the screen now
       if (controller.signal.aborted || (error instanceof WorkerFailure && error.kind === 'cancelled')) {

@@ -7,6 +7,7 @@ import { el } from './dom.ts';
 import { formatCount, formatUsd } from '../render/format.ts';
 import type { GroupRow, SessionRow } from '../core/transcripts/index.ts';
 import type { FolderSessionRow, FolderView } from '../worker/folder.ts';
+import { exportButtons, type Cell } from './export.ts';
 import { createVirtualGrid, gridCell, type GridColumn, type GridHandle } from './virtual-grid.ts';
 import { createFolderCharts } from './folder-charts.ts';
 import type { SeriesBucketing } from '../core/transcripts/daily.ts';
@@ -80,6 +81,14 @@ function sortKey(row: Row, column: ColumnId): number | string {
     case 'lost':
       return row.misses?.cost ?? -1;
   }
+}
+
+/** A cell's value for an export: the raw number (no formatting), null where there is none. */
+function exportValue(row: Row, column: ColumnId): Cell {
+  if (column === 'hitRate') return row.hitRate;
+  if (column === 'lost') return row.misses?.cost ?? null;
+  if (column === 'start') return isSession(row) ? row.start : null;
+  return sortKey(row, column);
 }
 
 /** Positions of `rows` sorted by a column (ties keep the worker's order: costliest first, days by date). */
@@ -202,6 +211,9 @@ export function createFolderTable(folder: FolderView, label: string, state: Fold
     );
     const rows = all.map((entry) => entry.row);
     const columns = COLUMNS[state.tab];
+    // What the table shows, in its order: the tab's rows (a project's or day's sessions when filtered).
+    const table = () => ({ columns, rows: (grid?.order ?? []).map((i) => columns.map((c) => exportValue(rows[i]!, c.id))) });
+    tabs.append(exportButtons({ name: `ctxray-${state.tab}`, label: `the ${TAB_TITLES[state.tab].toLowerCase()} table`, table }));
     let column: ColumnId = state.tab === 'days' ? 'name' : 'cost';
     let descending = state.tab !== 'days';
     const open = (item: number): void => {

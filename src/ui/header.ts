@@ -77,12 +77,22 @@ export function renderHeader(header: HTMLElement, ctx: HeaderContext): void {
   const back = folder && loaded
     ? el('button', { className: 'folder-back', text: '← Sessions', attrs: { type: 'button', id: 'folder-back', title: `Back to the sessions in ${folder.label}` }, on: { click: () => ctx.backToFolder() } })
     : null;
+  // On a phone the pickers and buttons fold behind "Options" (styles.css), so the picture starts on the first screen.
+  const more = loaded
+    ? el('button', { className: 'header-more', text: 'Options', attrs: { type: 'button', 'aria-expanded': 'false', 'aria-controls': 'header-options' } })
+    : null;
+  more?.addEventListener('click', () => more.setAttribute('aria-expanded', String(header.classList.toggle('options-open'))));
+  header.classList.remove('options-open');
   const actions = el('div', { className: 'actions' }, [
     back,
-    loaded ? formatPicker(ctx) : null,
-    loaded ? modelPicker(ctx, loaded) : null,
-    el('button', { text: 'Open…', attrs: { type: 'button', id: 'open-files', title: 'Open request files' }, on: { click: () => ctx.openFiles() } }),
-    loaded ? el('button', { text: 'Copy link', attrs: { type: 'button', id: 'copy-link', title: ctx.linkTitle }, on: { click: () => ctx.copyLink() } }) : null,
+    more,
+    el('div', { className: 'header-options', attrs: { id: 'header-options' } }, [
+      loaded ? formatPicker(ctx) : null,
+      loaded ? modelPicker(ctx, loaded) : null,
+      el('button', { text: 'Open…', attrs: { type: 'button', id: 'open-files', title: 'Open request files' }, on: { click: () => ctx.openFiles() } }),
+      loaded ? el('button', { text: 'Copy link', attrs: { type: 'button', id: 'copy-link', title: ctx.linkTitle }, on: { click: () => ctx.copyLink() } }) : null,
+    ]),
   ]);
+  header.classList.toggle('has-options', loaded !== null);
   header.replaceChildren(brand, sourceInfo(screen, loaded), actions);
 }

@@ -29,7 +29,7 @@ function stepButton(ctx: RequestBarContext, delta: number, label: string): HTMLB
 function stats(view: AnalysisView, request: RequestView): HTMLElement {
   const file = view.files[request.file];
   // Each term and its value in one group, so a wrapped line never separates them.
-  const stat = (term: string, value: HTMLElement): HTMLElement => el('div', { className: 'stat' }, [el('dt', { text: term }), value]);
+  const stat = (term: string, value: HTMLElement): HTMLElement => el('div', { className: `stat stat-${term.toLowerCase().replace(/ /g, '-')}` }, [el('dt', { text: term }), value]);
   return el('dl', { className: 'request-stats' }, [
     stat(
       'Tokens',
@@ -91,6 +91,16 @@ function missLine(ctx: RequestBarContext, request: RequestView): HTMLElement | n
   ]);
 }
 
+/** The notes folded to one line (the first, cut to the width) that opens to all of them, so they never push the picture down. */
+function notesOfRequest(notes: readonly string[]): HTMLElement | null {
+  if (notes.length === 0) return null;
+  const more = notes.length > 1 ? ` (+${notes.length - 1} more)` : '';
+  return el('details', { className: 'request-notes-box' }, [
+    el('summary', { className: 'request-notes-summary' }, [el('span', { className: 'request-notes-first', text: notes[0] ?? '' }), more]),
+    el('ul', { className: 'request-notes' }, notes.map((n) => el('li', { text: n }))),
+  ]);
+}
+
 export function renderRequestBar(ctx: RequestBarContext): HTMLElement {
   const request = ctx.view.requests[ctx.index];
   if (!request) return el('section', { className: 'request-bar' });
@@ -105,6 +115,6 @@ export function renderRequestBar(ctx: RequestBarContext): HTMLElement {
     ]),
     stats(ctx.view, request),
     missLine(ctx, request),
-    notes.length > 0 ? el('ul', { className: 'request-notes' }, notes.map((n) => el('li', { text: n }))) : null,
+    notesOfRequest(notes),
   ]);
 }

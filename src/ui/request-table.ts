@@ -9,6 +9,8 @@ import { formatCount, formatTokens, formatUsd } from '../render/format.ts';
 import type { MissCause, RequestRowsAnswer } from '../worker/handlers/request-rows.ts';
 import type { AnalysisView } from '../worker/view-model.ts';
 import { createVirtualGrid, gridCell, type GridColumn } from './virtual-grid.ts';
+import { fitWidth, longest } from './column-widths.ts';
+import { exportButtons, type Cell, type Table } from './export.ts';
 
 
 /** The cache analysis' miss causes (docs/cache.md, "Misses") in a few words each. */
@@ -122,6 +124,58 @@ export function sortRequests(order: number[], view: AnalysisView, rows: RequestR
   });
 }
 
+/**
+ * Column widths fitted to the values (so no number clips), as CSS variables: `--rt-cols` for every column and
+ * `--rt-cols-compact` for the side list's four (#, tokens, cost, miss; styles.css hides the others there).
+ */
+export function requestColumnWidths(view: AnalysisView, rows: RequestRowsAnswer | null): { all: string; compact: string } {
+  const n = view.requests.length;
+  const width = (title: string, text: (i: number) => string): string => fitWidth(longest(n, text, title));
+  const index = width('#', (i) => String(i + 1));
+  const tokens = width('Tokens', (i) => formatTokens(view.requests[i]!.total, view.requests[i]!.exact));
+  const cost = rows ? width('Cost', (i) => (rows.cost[i] === null || rows.cost[i] === undefined ? 'unpriced' : formatUsd(rows.cost[i]!))) : fitWidth(8);
+  const recorded = rows ? width('Recorded read', (i) => formatCount(rows.recordedRead[i] ?? 0)) : fitWidth(13);
+  const simulated = rows ? width('Simulated read', (i) => formatTokens(rows.simulatedRead[i] ?? 0, view.requests[i]!.exact)) : fitWidth(14);
+  const conversation = rows ? width('Conv.', (i) => String((rows.conversation[i] ?? 0) + 1)) : fitWidth(5);
+  const findings = width('Findings', () => '');
+  return {
+    all: `${index} minmax(9em, 1.6fr) ${conversation} ${tokens} ${recorded} ${simulated} ${cost} minmax(9em, 1fr) ${findings}`,
+    compact: `${index} ${tokens} ${cost} minmax(6em, 1fr)`,
+  };
+}
+
+const EXPORT_COLUMNS = [
+  { id: 'request', title: 'Request' },
+  { id: 'model', title: 'Model' },
+  { id: 'conversation', title: 'Conversation' },
+  { id: 'tokens', title: 'Tokens' },
+  { id: 'exact', title: 'Exact' },
+  { id: 'recordedRead', title: 'Recorded cache read' },
+  { id: 'simulatedRead', title: 'Simulated cache read' },
+  { id: 'cost', title: 'Cost (USD)' },
+  { id: 'miss', title: 'Miss' },
+  { id: 'missBlock', title: 'Miss block' },
+  { id: 'findings', title: 'Findings' },
+] as const;
+
+/** Request `i` as an export row: 1-based numbers as on screen, raw counts and USD, finding codes joined by spaces. */
+export function exportRow(view: AnalysisView, rows: RequestRowsAnswer | null, i: number): Cell[] {
+  const request = view.requests[i]!;
+  return [
+    i + 1,
+    request.model,
+    rows ? (rows.conversation[i] ?? 0) + 1 : null,
+    request.total,
+    request.exact,
+    rows?.recordedRead[i] ?? null,
+    rows?.simulatedRead[i] ?? null,
+    rows?.cost[i] ?? null,
+    rows?.missCause[i] ?? null,
+    rows?.missBlock[i] ?? null,
+    rows ? (rows.findings[i] ?? []).map((f) => rows.findingCodes[f] ?? '').join(' ') : null,
+  ];
+}
+
 export interface RequestTableHandle {
   readonly element: HTMLElement;
   /** Mark the open request (its row is scrolled into view). */
@@ -161,7 +215,13 @@ export function createRequestTable(view: AnalysisView, selected: number, onOpen:
     el('option', { text: 'Any findings', attrs: { value: 'any' } }),
     el('option', { text: 'With a finding', attrs: { value: 'with' } }),
   ]);
-  const toolbar = el('div', { className: 'rt-toolbar' }, [search, modelIds.length > 1 ? modelSelect : null, conversationInput, missSelect, findingSelect, count]);
+  // The export holds the requests the table shows (filtered, in its order), with raw numbers.
+  const exportTable = (): Table => ({
+    columns: EXPORT_COLUMNS,
+    rows: grid.order.map((i) => exportRow(view, rows, i)),
+  });
+  const exporter = exportButtons({ name: 'ctxray-requests', label: 'the request table', table: exportTable });
+  const toolbar = el('div', { className: 'rt-toolbar' }, [search, modelIds.length > 1 ? modelSelect : null, conversationInput, missSelect, findingSelect, count, exporter]);
 
   const cells = (i: number): HTMLElement[] => {
     const request = view.requests[i]!;
@@ -194,10 +254,16 @@ export function createRequestTable(view: AnalysisView, selected: number, onOpen:
       sortColumn = column;
       reorder();
     },
-    visibleRows: 8,
+    visibleRows: 16,
     open: selected,
   });
   const element = el('section', { className: 'request-table', attrs: { 'aria-label': 'Requests' } }, [toolbar, grid.element]);
+  const fitColumns = (): void => {
+    const widths = requestColumnWidths(view, rows);
+    element.style.setProperty('--rt-cols', widths.all);
+    element.style.setProperty('--rt-cols-compact', widths.compact);
+  };
+  fitColumns();
 
   const reorder = (): void => {
     const order = sortRequests(filterRequests(view, rows, filter), view, rows, sortColumn, descending);
@@ -255,6 +321,7 @@ export function createRequestTable(view: AnalysisView, selected: number, onOpen:
       const causes = [...new Set(answer.missCause.filter((c): c is MissCause => c !== null))];
       missSelect.append(...causes.map((c) => el('option', { text: `Miss: ${missLabel(c)}`, attrs: { value: c } })));
       findingSelect.append(...[...new Set(answer.findingCodes)].map((code) => el('option', { text: code, attrs: { value: code } })));
+      fitColumns();
       reorder();
     },
     focus() {

@@ -40,11 +40,12 @@ export const tokensPanel: Panel = {
     const tableHost = el('div', { className: 'table-host' });
     const findingsHost = el('div', { className: 'findings-host' });
     void renderFindingsStrip(findingsHost, ctx);
+    // The findings beside the treemap (below it on a narrow screen), so the picture starts near the top.
     container.append(
-      findingsHost,
       el('div', { className: 'tokens-layout' }, [
         el('div', { className: 'tokens-main' }, [mapHost, tableHost]),
         el('aside', { className: 'tokens-side' }, [
+          findingsHost,
           el('h2', { className: 'section-title', text: 'By category' }),
           totalsHost,
           contentHost,

@@ -77,9 +77,41 @@ export class SessionScreen {
       () => undefined,
     );
     this.panelHost = el('div');
-    main.replaceChildren(this.requestBarHost, table.element, this.stripHost, this.tabsHost, this.panelHost);
+    main.replaceChildren(
+      el('div', { className: 'session-layout' }, [
+        this.requestList(table),
+        el('div', { className: 'session-main' }, [this.requestBarHost, this.tabsHost, this.panelHost]),
+      ]),
+    );
     this.updateRequest();
   }
+
+  /**
+   * The request list beside the picture (the DevTools Network pattern): a side column on a wide screen; on a
+   * narrow one it is folded behind a button, so the selected request's treemap is on the first screen.
+   */
+  private requestList(table: RequestTableHandle): HTMLElement {
+    const count = this.view.requests.length;
+    const toggle = el('button', {
+      className: 'requests-toggle',
+      text: `Requests (${count})`,
+      attrs: { type: 'button', id: 'requests-toggle', 'aria-expanded': 'false', 'aria-controls': 'requests-list' },
+    });
+    const list = el('div', { className: 'requests-list', attrs: { id: 'requests-list' } }, [table.element, this.stripHost]);
+    const side = el('aside', { className: 'requests-side folded', attrs: { 'aria-label': 'Request list' } }, [toggle, list]);
+    this.unfold = () => {
+      side.classList.remove('folded');
+      toggle.setAttribute('aria-expanded', 'true');
+    };
+    toggle.addEventListener('click', () => {
+      const folded = side.classList.toggle('folded');
+      toggle.setAttribute('aria-expanded', String(!folded));
+    });
+    return side;
+  }
+
+  /** Shows the request list where it is folded (a narrow screen). */
+  private unfold: () => void = () => undefined;
 
   /** The screen is left: its panel's work stops, and late answers are ignored. */
   unmount(): void {
@@ -88,7 +120,9 @@ export class SessionScreen {
     this.table = null;
   }
 
-  focusTable(): void {
+  /** `unfold`: show a folded list first (the `t` shortcut); after opening an input a folded list stays folded. */
+  focusTable(options: { unfold: boolean }): void {
+    if (options.unfold) this.unfold();
     this.table?.focus();
   }
 
