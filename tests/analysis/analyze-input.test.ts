@@ -118,7 +118,7 @@ describe('analyzeRead', () => {
   it('treats an empty model override as none', async () => {
     const analysis = await analyzeInput([{ name: 'a.jsonl', bytes: encoder.encode(chat) }], { model: '' });
     expect(analysis.models[0]).toMatchObject({ id: 'gpt-4o', source: 'request' });
-    expect(analysis.modelUse).toEqual([{ id: 'gpt-4o', requests: 1, known: true, pricedAs: 'gpt-4o' }]);
+    expect(analysis.modelUse).toEqual([{ id: 'gpt-4o', requests: 1, known: true, pricedAs: 'gpt-4o', via: 'api', pricedOn: '2026-11-10', priceSource: 'table' }]);
   });
 
   it('takes each file’s record, request and error counts, layout and envelope from the read', async () => {

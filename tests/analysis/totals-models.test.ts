@@ -83,7 +83,7 @@ describe('modelUseOf', () => {
   it('counts the requests of each model in first-seen order', () => {
     const models = [requestNaming('gpt-4o'), requestNaming('no-such-model-1'), requestNaming('gpt-4o'), requestNaming(null)].map((r) => resolveModel(r, null));
     expect(modelUseOf(models)).toEqual([
-      { id: 'gpt-4o', requests: 2, known: true, pricedAs: 'gpt-4o' },
+      { id: 'gpt-4o', requests: 2, known: true, pricedAs: 'gpt-4o', via: 'api', pricedOn: '2026-11-10', priceSource: 'table' },
       { id: 'no-such-model-1', requests: 1, known: false, pricedAs: null },
       { id: null, requests: 1, known: false, pricedAs: null },
     ]);
