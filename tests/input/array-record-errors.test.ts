@@ -53,7 +53,7 @@ describe('ctxray analyze on a JSON array with bad elements', () => {
     try {
       fs.writeFileSync(path.join(dir, 'array.json'), ARRAY);
       const bin = path.resolve(__dirname, '../../bin/ctxray.mjs');
-      const result = spawnSync(process.execPath, [bin, 'analyze', 'array.json'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 });
+      const result = spawnSync(process.execPath, [bin, 'analyze', 'array.json', '-v'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 });
       expect(result.status).toBe(0);
       expect(result.stdout).toContain('  array.json: record 2 (line 4): record is a JSON number, not an object\n');
       expect(result.stdout).not.toContain('array.json:2:');

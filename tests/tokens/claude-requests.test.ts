@@ -125,7 +125,7 @@ describe('ctxray analyze applies the calibration from recorded usage by default'
     try {
       const file = path.join(dir, 'synthetic-capture.jsonl');
       const request = { model: 'claude-sonnet-4-5', max_tokens: 8, messages: [{ role: 'user', content: 'Synthetic question about caching. '.repeat(30) }] };
-      writeFileSync(file, JSON.stringify({ request, response: { usage: { input_tokens: 500, output_tokens: 4 } } }) + '\n');
+      writeFileSync(file, JSON.stringify({ request, response: { usage: { input_tokens: 300, output_tokens: 4 } } }) + '\n');
       const run = async (argv: string[]) => {
         const out: string[] = [];
         const err: string[] = [];
@@ -143,7 +143,7 @@ describe('ctxray analyze applies the calibration from recorded usage by default'
       expect(plain.record.calibration).toBeUndefined();
       expect(plain.err).not.toContain('calibrated');
       // One request: rescaled to its own recorded prompt, up to per-segment rounding.
-      expect(Math.abs(calibrated.record.requests[0]!.tokens.total - 500)).toBeLessThanOrEqual(2);
+      expect(Math.abs(calibrated.record.requests[0]!.tokens.total - 300)).toBeLessThanOrEqual(2);
       expect(plain.record.requests[0]!.tokens.total).not.toBe(calibrated.record.requests[0]!.tokens.total);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -93,10 +93,10 @@ describe('folder sessions', () => {
   });
 
   it('prints the sessions, project and day tables, the costliest session first', async () => {
-    const { code, stdout } = await run(['projects']);
+    const { code, stdout } = await run(['projects', '-v']);
     expect(code).toBe(0);
     const table = stdout.slice(stdout.indexOf('Sessions (2'));
-    expect(table).toMatch(/-synthetic-proj-a\/s1\.jsonl\s+claude-code\s+2026-03-01 10:00\s+3 \(1 in 1 subagents\)\s+1,410\s+190\s+3,000\s+2,200\s+\$0\.0162/);
+    expect(table).toMatch(/-synthetic-proj-a\/s1\.jsonl\s+Claude Code transcript\s+2026-03-01 10:00\s+3 \(1 in 1 subagents\)\s+1,410\s+190\s+3,000\s+2,200\s+\$0\.0162/);
     expect(table.indexOf('s1.jsonl')).toBeLessThan(table.indexOf('s2.jsonl'));
     expect(table).toMatch(/Per project[\s\S]*-synthetic-proj-a\s+1\s+3\s/);
     expect(table).toMatch(/Per day \(UTC\)[\s\S]*2026-03-02\s+1\s+1\s+500/);
