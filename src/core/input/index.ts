@@ -311,7 +311,9 @@ class FileReader {
       return;
     }
     if (transcript !== null) transcriptRecords.push(transcriptRecord(record));
-    else this.wireRecord(record.line, record.value);
+    // A request body cut off mid-write is not a request: closing what was open would invent its end. Only
+    // containers (a HAR, a cassette) read what came before their break; the break itself is already an error.
+    else if (record.cut !== true) this.wireRecord(record.line, record.value);
   }
 
   private async importTranscript(importer: TranscriptImporter, records: TranscriptRecord[]): Promise<void> {
