@@ -112,16 +112,17 @@ export function renderTreemap(host: HTMLElement, request: RequestView, options: 
     const hostBox = host.getBoundingClientRect();
     const margin = 4;
     const width = tip.offsetWidth;
-    const height = tip.offsetHeight;
     // A rectangle much larger than the tip (a zoomed block fills the map) keeps it inside its own top-left corner,
     // off the breadcrumb and the search above the map.
-    const inside = box.height >= 3 * height && box.width >= width + 2 * margin;
+    const inside = box.height >= 3 * tip.offsetHeight && box.width >= width + 2 * margin;
     const left = inside ? Math.max(margin, box.left + margin) : Math.min(Math.max(margin, box.left), Math.max(margin, window.innerWidth - width - margin));
+    // Its height is taken where it will stand: near the map's right edge it wraps narrower, and so grows taller.
+    tip.style.left = `${left - hostBox.left}px`;
+    const height = tip.offsetHeight;
     const below = box.bottom + margin;
     const top = inside
       ? Math.min(Math.max(margin, box.top + margin), Math.max(margin, window.innerHeight - height - margin))
       : below + height <= window.innerHeight - margin ? below : Math.max(margin, box.top - height - margin);
-    tip.style.left = `${left - hostBox.left}px`;
     tip.style.top = `${top - hostBox.top}px`;
   };
 
