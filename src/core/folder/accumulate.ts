@@ -141,6 +141,19 @@ export function mergeRows<T>(into: T[], from: readonly T[], key: (row: T) => unk
  * of all (each session keeps every code and its costliest conversations, which hold the folder's). Conversation
  * numbers and file indices are made folder-wide.
  */
+/** A session's model rows summed into the folder's, by model id, first seen first. */
+export function addModelUse(into: ModelUse[], from: readonly ModelUse[]): void {
+  mergeRows(
+    into,
+    from,
+    (m) => m.id,
+    (a, b) => {
+      a.requests += b.requests;
+    },
+    (m) => ({ ...m }),
+  );
+}
+
 function addSummary(into: TimeRangeSummary | null, from: TimeRangeSummary, fileOffset: number, conversationOffset: number): TimeRangeSummary {
   const conversations = from.topConversations.map((c): ConversationTotals => ({ ...c, models: [...c.models], conversation: c.conversation + conversationOffset, file: c.file + fileOffset }));
   if (into === null) {
@@ -186,15 +199,7 @@ export function addSession(folder: FolderAnalysis, analysis: Analysis, options: 
   if (options.calibrated) folder.calibrated++;
   folder.requests += analysis.requests.length;
   for (const dropped of analysis.duplicateCalls ?? []) folder.duplicateCalls.push({ file: dropped.file + fileOffset, calls: dropped.calls });
-  mergeRows(
-    folder.models,
-    analysis.modelUse,
-    (m) => m.id,
-    (a, b) => {
-      a.requests += b.requests;
-    },
-    (m) => ({ ...m }),
-  );
+  addModelUse(folder.models, analysis.modelUse);
   addTokenTotals(folder.totals, analysis.totals);
   for (const error of analysis.errors) folder.errors.push({ ...error, file: error.file + fileOffset });
   folder.parts.push(...sessionPartsOf(analysis));

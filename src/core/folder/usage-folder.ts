@@ -12,7 +12,7 @@ import type { InputFile } from '../input/index.ts';
 import type { DroppedCalls } from '../input/seen-calls.ts';
 import { sessionPartsOf } from '../transcripts/index.ts';
 import { sessionParts, type SessionPart } from '../transcripts/sessions.ts';
-import { mergeRows } from './accumulate.ts';
+import { addModelUse } from './accumulate.ts';
 import { readSessionUsage, type UsageFile, type UsageRead } from './usage-pass.ts';
 
 export interface UsageFolder {
@@ -68,15 +68,7 @@ function add(folder: UsageFolder, session: SessionSums): void {
   for (const error of session.errors) folder.errors.push({ ...error, file: error.file + offset });
   folder.analyses++;
   folder.requests += session.requests;
-  mergeRows(
-    folder.models,
-    session.models,
-    (m) => m.id,
-    (a, b) => {
-      a.requests += b.requests;
-    },
-    (m) => ({ ...m }),
-  );
+  addModelUse(folder.models, session.models);
   folder.parts.push(...session.parts);
 }
 
