@@ -2,8 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { dropFolder, expect, folderFiles, hasRealFixtures, REAL_FIXTURES, ROOT, test } from './fixtures.ts';
-import { buildRealSessionFolder } from '../tests/conformance/real-session-folder.ts';
+import { dropFolder, expect, folderFiles, realSessionFolder, ROOT, test } from './fixtures.ts';
 import type { Page } from '@playwright/test';
 
 async function downloaded(page: Page, button: string): Promise<{ name: string; text: string }> {
@@ -31,20 +30,13 @@ test('the request table exports the rows it shows as CSV, raw numbers and the mi
 });
 
 test.describe('a dropped folder', () => {
-  test.skip(!hasRealFixtures, `${REAL_FIXTURES} is absent`);
-  let dir = '';
-  test.beforeAll(() => {
-    dir = buildRealSessionFolder(path.join(REAL_FIXTURES, 'transcripts'), { nested: false, agents: ['codex', 'gemini-cli'] });
-  });
-  test.afterAll(() => {
-    if (dir !== '') fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const folder = realSessionFolder();
 
   test('the session table exports one CSV line per session with the CLI’s requests and cost', async ({ page }) => {
-    const out = execFileSync(process.execPath, [path.join(ROOT, 'bin/ctxray.mjs'), 'analyze', 'projects', '--json', '-'], { cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const out = execFileSync(process.execPath, [path.join(ROOT, 'bin/ctxray.mjs'), 'analyze', 'projects', '--json', '-'], { cwd: folder(), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     const sessions = (JSON.parse(out) as { sessions: { file: string; requests: number; cost: number }[] }).sessions;
     await page.goto('./');
-    await dropFolder(page, 'projects', folderFiles(path.join(dir, 'projects')));
+    await dropFolder(page, 'projects', folderFiles(path.join(folder(), 'projects')));
     await expect(page.locator('#folder-table')).toHaveAttribute('data-rows', String(sessions.length));
     const { name, text } = await downloaded(page, 'ctxray-sessions-csv');
     expect(name).toBe('ctxray-sessions.csv');

@@ -1,15 +1,31 @@
 // Shared e2e helpers. Every test runs under a fixture that records each request the browser makes and fails the
 // test if any goes to another origin (the CSP proof covers the whole suite), or if the page throws.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test as base, type Page, type Request } from '@playwright/test';
-import { filesBelow } from '../tests/conformance/real-session-folder.ts';
+import { buildRealSessionFolder, filesBelow } from '../tests/conformance/real-session-folder.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const REAL_FIXTURES = path.resolve(ROOT, '../shared/fixtures/real');
 export const hasRealFixtures = existsSync(REAL_FIXTURES);
+/**
+ * Inside a describe: skips it when the real fixtures are absent, else lays the real Codex and Gemini CLI sessions
+ * out as a `projects` folder for its tests (removed after them). The getter gives the folder's parent.
+ */
+export function realSessionFolder(): () => string {
+  let dir = '';
+  test.skip(!hasRealFixtures, `${REAL_FIXTURES} is absent`);
+  test.beforeAll(() => {
+    dir = buildRealSessionFolder(path.join(REAL_FIXTURES, 'transcripts'), { nested: false, agents: ['codex', 'gemini-cli'] });
+  });
+  test.afterAll(() => {
+    if (dir !== '') rmSync(dir, { recursive: true, force: true });
+  });
+  return () => dir;
+}
+
 /** The build the suite serves (see playwright.config.ts). */
 export const DIST = path.join(ROOT, 'test-results', `dist-${Number(process.env.CTXRAY_E2E_PORT ?? 4317)}`);
 

@@ -1,10 +1,8 @@
 // The picture above the fold (issue #26.3): at 1440×900 and 390×844 the selected request's treemap starts in the
 // top 45% of the first screen, on an example and on a session opened from a dropped folder; no numeric cell of the
 // request list clips its number (scrollWidth > clientWidth), and the list, unfolded on a phone, fits the screen.
-import fs from 'node:fs';
 import path from 'node:path';
-import { dropFolder, expect, folderFiles, hasRealFixtures, REAL_FIXTURES, test } from './fixtures.ts';
-import { buildRealSessionFolder } from '../tests/conformance/real-session-folder.ts';
+import { dropFolder, expect, folderFiles, realSessionFolder, test } from './fixtures.ts';
 import type { Page } from '@playwright/test';
 
 const SIZES = [
@@ -53,21 +51,14 @@ for (const size of SIZES) {
 }
 
 test.describe('a session opened from a dropped folder', () => {
-  test.skip(!hasRealFixtures, `${REAL_FIXTURES} is absent`);
-  let dir = '';
-  test.beforeAll(() => {
-    dir = buildRealSessionFolder(path.join(REAL_FIXTURES, 'transcripts'), { nested: false, agents: ['codex', 'gemini-cli'] });
-  });
-  test.afterAll(() => {
-    if (dir !== '') fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const folder = realSessionFolder();
 
   for (const size of SIZES) {
     test(`at ${size.width}×${size.height}: the treemap is above the fold and no number clips`, async ({ browser }) => {
       const context = await browser.newContext({ viewport: size });
       const page = await context.newPage();
       await page.goto('./');
-      await dropFolder(page, 'projects', folderFiles(path.join(dir, 'projects')));
+      await dropFolder(page, 'projects', folderFiles(path.join(folder(), 'projects')));
       await page.locator('#folder-table .rt-body .rt-row').first().click();
       await expect(page.locator('#folder-back')).toBeVisible();
       await checkSession(page, `folder session ${size.width}`, size);
