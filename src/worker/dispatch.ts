@@ -12,16 +12,12 @@ import type { InputBlob, ProgressInfo } from './inputs.ts';
 import { QueryError, quoteName, type WorkerSession } from './session.ts';
 import { buildView, sectionsOf } from './view.ts';
 import { analyzeFolder } from './folder.ts';
+import { APP_LIMITS } from './limits.ts';
+
+export { APP_MAX_DECOMPRESSED_BYTES } from './limits.ts';
 
 /** Progress messages at most this often: a 500 MB file must not flood the page with messages. */
 const PROGRESS_INTERVAL_MS = 80;
-
-/**
- * Most bytes one file may decompress to in the app: 2 GiB instead of the CLI's 8 GiB. A browser tab has far less
- * memory and patience than a CLI process, and a gzip bomb must reach its limit in seconds, after which the page
- * replaces this worker (src/ui/app.ts). Larger logs are for `ctxray analyze`.
- */
-export const APP_MAX_DECOMPRESSED_BYTES = 2 * 1024 * 1024 * 1024;
 
 /** The id a refusal carries when the message had no usable id of its own (the page matches no request to it). */
 export const UNADDRESSED = -1;
@@ -107,7 +103,7 @@ export function createDispatcher(post: (message: FromWorker) => void): (data: un
       ...(message.options.model !== undefined && { model: message.options.model }),
       signal,
       onProgress,
-      limits: { maxDecompressedBytes: APP_MAX_DECOMPRESSED_BYTES },
+      limits: APP_LIMITS,
     });
     signal.throwIfAborted();
     session = { requests: analysis.requests, sections: sectionsOf(analysis), analysis, inputs: message.inputs };
@@ -119,7 +115,7 @@ export function createDispatcher(post: (message: FromWorker) => void): (data: un
 
   /** A folder's table: the session on screen stays (the table opens sessions as new analyses). */
   async function analyzeFolderMessage(message: Extract<ToWorker, { type: 'analyze-folder' }>, signal: AbortSignal): Promise<void> {
-    const folder = await analyzeFolder(message.inputs, { signal, onProgress: progressPoster(message.id), limits: { maxDecompressedBytes: APP_MAX_DECOMPRESSED_BYTES } });
+    const folder = await analyzeFolder(message.inputs, { signal, onProgress: progressPoster(message.id), limits: APP_LIMITS });
     signal.throwIfAborted();
     post({ type: 'folder-analyzed', id: message.id, folder });
   }

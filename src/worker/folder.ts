@@ -7,7 +7,7 @@
 import { holdsNoRequestsByDesign, onlyCopies } from '../core/analysis/unreadable.ts';
 import { SeenCalls } from '../core/input/seen-calls.ts';
 import { InputError, WorkLimitError, type InputFile, type InputLimits } from '../core/input/index.ts';
-import { claudeCodeSessionId, emptyFolder, foldSession, isFlatAgentFile, sessionGroups } from '../core/folder/index.ts';
+import { claudeCodeSessionId, emptyFolder, foldSession, isFlatAgentFile, sessionGroups, type FolderAnalysis } from '../core/folder/index.ts';
 import { GENERATED_BY } from '../core/analysis/version.ts';
 import { PRICED_ON } from '../core/pricing/table.ts';
 import { sessionTableOf, type GroupRow, type SessionRow } from '../core/transcripts/index.ts';
@@ -41,6 +41,8 @@ export interface FolderOptions {
   signal: AbortSignal;
   onProgress: (progress: ProgressInfo) => void;
   limits?: Partial<InputLimits>;
+  /** The sums to fold into (a comparison reads its record, src/worker/handlers/compare.ts); a fresh one by default. */
+  into?: FolderAnalysis;
 }
 
 /** How much of a flat `agent-*.jsonl` is read to find the session it belongs to (as the CLI's listing reads). */
@@ -68,7 +70,7 @@ export async function analyzeFolder(inputs: readonly InputBlob[], options: Folde
   const ids = await flatSessionIds(inputs);
   const groups = sessionGroups(inputs.map(pathOf), (i) => ids[i] ?? null);
   const bytesTotal = inputs.reduce((sum, input) => sum + input.blob.size, 0);
-  const folder = emptyFolder(GENERATED_BY, PRICED_ON);
+  const folder = options.into ?? emptyFolder(GENERATED_BY, PRICED_ON);
   // A call copied into another session's file is counted once over the whole drop.
   const seenCalls = new SeenCalls();
   const inputsOf = new Map<SessionRow, { inputs: number[]; days: (string | null)[] }>();

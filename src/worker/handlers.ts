@@ -13,6 +13,7 @@ import { clearingQuery } from './handlers/clearing.ts';
 import { transcriptSummaryQuery, transcriptsQuery } from './handlers/transcripts.ts';
 import { requestRowsQuery } from './handlers/request-rows.ts';
 import { clearingRolesQuery } from './handlers/clearing-roles.ts';
+import { compareQuery } from './handlers/compare.ts';
 
 /**
  * Answers one query. `session` is null until an input has been analyzed (handlers that work on their own inputs,
@@ -37,4 +38,5 @@ export const QUERY_HANDLERS: { readonly [N in QueryName]: QueryHandler<N> } = {
   'transcript-summary': transcriptSummaryQuery,
   'request-rows': requestRowsQuery,
   'clearing-roles': clearingRolesQuery,
+  compare: compareQuery,
 };

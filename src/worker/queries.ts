@@ -11,6 +11,7 @@ import type { ClearingOutcome } from '../core/clearing/analyze.ts';
 import type { TranscriptsAnswer, TranscriptSummaryAnswer } from './handlers/transcripts.ts';
 import type { RequestRowsAnswer } from './handlers/request-rows.ts';
 import type { ClearingRolesAnswer } from './handlers/clearing-roles.ts';
+import type { CompareAnswer, CompareParams } from './handlers/compare.ts';
 import type { SectionName } from './view-model.ts';
 
 export interface Queries {
@@ -31,6 +32,8 @@ export interface Queries {
   'transcript-summary': { params: undefined; answer: TranscriptSummaryAnswer };
   'request-rows': { params: undefined; answer: RequestRowsAnswer };
   'clearing-roles': { params: { files: ClearingFile[] }; answer: ClearingRolesAnswer };
+  /** Two runs before → after (the session on screen, files, a saved record or a folder): the ctxray.compare/1 record. */
+  compare: { params: CompareParams; answer: CompareAnswer };
 }
 
 export type QueryName = keyof Queries;

@@ -49,3 +49,29 @@ describe('transition', () => {
     expect(transition(START, { type: 'folder-opened', folder })).toEqual({ kind: 'folder', folder });
   });
 });
+
+describe('transition to and from a comparison', () => {
+  const compared = { record: {} as never, names: { before: 'a.jsonl', after: 'b.jsonl' } };
+
+  it('keeps the session it started from (with its open request and folder) and goes back to it', () => {
+    const a = loaded(3);
+    const session: Screen = { kind: 'session', loaded: a, folder };
+    const compare = transition(session, { type: 'compared', compared, request: 2 });
+    expect(compare).toEqual({ kind: 'compare', compared, back: { kind: 'session', loaded: a, folder, request: 2 } });
+    expect(loadedOf(compare)).toBeNull();
+    expect(folderOf(compare)).toBe(folder);
+    expect(transition(compare, { type: 'back-from-compare' })).toEqual(session);
+  });
+
+  it('goes back to a folder or the start page; a second comparison keeps the first one\'s origin', () => {
+    const fromFolder = transition({ kind: 'folder', folder }, { type: 'compared', compared, request: 0 });
+    expect(transition(fromFolder, { type: 'back-from-compare' })).toEqual({ kind: 'folder', folder });
+    const again = transition(fromFolder, { type: 'compared', compared, request: 0 });
+    expect(transition(again, { type: 'back-from-compare' })).toEqual({ kind: 'folder', folder });
+    const fromStart = transition(START, { type: 'compared', compared, request: 0 });
+    expect(folderOf(fromStart)).toBeNull();
+    expect(transition(fromStart, { type: 'back-from-compare' })).toEqual(START);
+    expect(transition(START, { type: 'back-from-compare' })).toBe(START);
+    expect(transition(fromStart, { type: 'home' })).toBe(START);
+  });
+});

@@ -6,7 +6,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { GENERATED_BY } from '../../core/analysis/version.ts';
 import { ANALYSIS_SCHEMA } from '../../core/analysis/record.ts';
-import { COMPARE_METRICS, CompareInputError, compareRecord, compareSideOf, compareSides, metricOf, worseMetrics, type CompareMetric } from '../../core/compare/index.ts';
+import {
+  COMPARE_METRICS,
+  CompareInputError,
+  compareRecord,
+  compareSideOf,
+  compareSides,
+  isAnalysisRecordHead,
+  metricOf,
+  RECORD_HEAD_BYTES,
+  worseMetrics,
+  type CompareMetric,
+} from '../../core/compare/index.ts';
 import { checkOutputPath, writeOutputSafely } from '../fs/safe-output.ts';
 import type { CliIO, Command } from '../io.ts';
 import { renderCompareReport } from '../report/compare.ts';
@@ -71,11 +82,11 @@ function parseCompareArgs(argv: readonly string[]): CompareArgs {
 
 /** Whether a file starts as an analysis record: `analyze --json` writes its schema first. */
 function isRecordFile(full: string): boolean {
-  const head = Buffer.alloc(256);
+  const head = Buffer.alloc(RECORD_HEAD_BYTES);
   const fd = fs.openSync(full, 'r');
   try {
     const read = fs.readSync(fd, head, 0, head.length, 0);
-    return /^\s*\{\s*"schema"\s*:\s*"ctxray\.analysis\//.test(head.subarray(0, read).toString('utf8'));
+    return isAnalysisRecordHead(head.subarray(0, read).toString('utf8'));
   } finally {
     fs.closeSync(fd);
   }

@@ -1,8 +1,9 @@
 // `ctxray compare` on the terminal: the headline figures before → after with the change and its verdict, then the
 // token categories, miss causes and finding codes that changed. Names of the two inputs as given on the command line.
-import type { Change, Comparison, MetricRow, Unit } from '../../core/compare/index.ts';
+import type { Comparison, MetricRow } from '../../core/compare/index.ts';
 import type { CompareSide } from '../../core/compare/index.ts';
-import { formatCount, formatFraction, formatSigned, formatUsd } from '../../core/text/format.ts';
+import { formatCount, formatSigned, formatUsd } from '../../core/text/format.ts';
+import { compareChangeText as changeText, compareValueText as valueText, costBasisText, METRIC_LABELS as LABELS } from '../../render/compare-text.ts';
 import { ownSgr } from '../terminal-safe.ts';
 
 export interface CompareTerminalOptions {
@@ -10,44 +11,6 @@ export interface CompareTerminalOptions {
   sides: { before: CompareSide; after: CompareSide };
   color: boolean;
 }
-
-const LABELS: Record<MetricRow['metric'], string> = {
-  requests: 'requests',
-  tokens: 'prompt tokens',
-  cost: 'cost',
-  optimized: 'optimized cost',
-  potentialSavings: 'potential savings',
-  hitRate: 'cache hit rate',
-  cacheRead: 'cache read',
-  cacheWrite: 'cache write',
-  lostToMisses: 'lost to misses',
-  missedTokens: 'missed tokens',
-  findings: 'findings',
-  errors: 'unreadable records',
-};
-
-function valueText(value: number | null, unit: Unit): string {
-  if (value === null) return 'n/a';
-  if (unit === 'usd') return formatUsd(value);
-  if (unit === 'fraction') return formatFraction(value);
-  return formatCount(value);
-}
-
-/** The change: signed, in the unit (a hit rate in percentage points), with the relative change where there is one. */
-function changeText(row: Change, unit: Unit): string {
-  if (row.change === null) return 'n/a';
-  if (row.change === 0) return 'same';
-  if (unit === 'fraction') return `${formatSigned(row.change * 100, (size) => size.toFixed(1))} pp`;
-  const size = formatSigned(row.change, (s) => valueText(s, unit));
-  return row.relative === null ? size : `${size} (${formatSigned(row.relative, (s) => formatFraction(s))})`;
-}
-
-const costBasis = (side: CompareSide): string => {
-  if (side.cost === null) return 'not priced';
-  const { recordedRequests, simulatedRequests } = side.cost;
-  if (simulatedRequests === 0) return 'recorded cost';
-  return recordedRequests === 0 ? 'simulated cost' : `cost recorded for ${formatCount(recordedRequests)}, simulated for ${formatCount(simulatedRequests)}`;
-};
 
 function table(rows: readonly string[][], widths: readonly number[]): string[] {
   return rows.map((cells) => `  ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')}`.trimEnd());
@@ -65,8 +28,8 @@ export function renderCompareReport(comparison: Comparison, options: CompareTerm
   const { before, after } = options.sides;
   const lines = [
     paint(1, 'ctxray compare'),
-    `  before: ${options.names.before} (${formatCount(before.requests)} requests, ${costBasis(before)})`,
-    `  after:  ${options.names.after} (${formatCount(after.requests)} requests, ${costBasis(after)})`,
+    `  before: ${options.names.before} (${formatCount(before.requests)} requests, ${costBasisText(before.cost)})`,
+    `  after:  ${options.names.after} (${formatCount(after.requests)} requests, ${costBasisText(after.cost)})`,
   ];
   const verdictMark = (row: MetricRow) => (row.verdict === 'better' ? paint(32, 'better') : row.verdict === 'worse' ? paint(31, 'worse') : '');
   const headline = comparison.metrics.map((row) => [LABELS[row.metric], valueText(row.before, row.unit), valueText(row.after, row.unit), changeText(row, row.unit), verdictMark(row)]);

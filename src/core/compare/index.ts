@@ -1,5 +1,5 @@
 // Comparing two analyses (`ctxray compare`, the app's "compare with"): records in, figures before → after out.
-export { compareSideOf, CompareInputError, type CompareSide } from './side.ts';
+export { compareSideOf, CompareInputError, isAnalysisRecordHead, RECORD_HEAD_BYTES, type CompareSide } from './side.ts';
 export {
   change,
   compareSides,
@@ -16,7 +16,7 @@ export {
   type Unit,
   type Verdict,
 } from './compare.ts';
-export { COMPARE_SCHEMA, compareRecord, type SideRecord } from './record.ts';
+export { COMPARE_SCHEMA, compareRecord, type CompareRecord, type SideRecord } from './record.ts';
 
 import { compareSides, type Comparison } from './compare.ts';
 import { compareSideOf, type CompareSide } from './side.ts';

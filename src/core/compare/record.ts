@@ -25,7 +25,15 @@ const sideRecord = (side: CompareSide): SideRecord => ({
   basis: side.cost === null ? null : { recordedRequests: side.cost.recordedRequests, simulatedRequests: side.cost.simulatedRequests },
 });
 
-export function compareRecord(options: { generatedBy: string; before: CompareSide; after: CompareSide; comparison: Comparison }): Record<string, unknown> {
+/** The record `ctxray compare --json` writes and the app exports: the two sides, then the comparison's rows. */
+export interface CompareRecord extends Comparison {
+  schema: typeof COMPARE_SCHEMA;
+  generatedBy: string;
+  before: SideRecord;
+  after: SideRecord;
+}
+
+export function compareRecord(options: { generatedBy: string; before: CompareSide; after: CompareSide; comparison: Comparison }): CompareRecord {
   return {
     schema: COMPARE_SCHEMA,
     generatedBy: options.generatedBy,

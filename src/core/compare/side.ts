@@ -127,6 +127,14 @@ function summaryFigures(record: Json, side: string): Pick<CompareSide, 'promptTo
   return { promptTokens, cacheRead, cacheWrite: numberAt(totals, 'cacheWrite', where), hitRate: promptTokens > 0 ? cacheRead / promptTokens : null };
 }
 
+/** How much of a file's start `isAnalysisRecordHead` needs: `analyze --json` writes its schema first. */
+export const RECORD_HEAD_BYTES = 256;
+
+/** Whether a file that starts with `head` is an analysis record (read as one) rather than a log to analyse. */
+export function isAnalysisRecordHead(head: string): boolean {
+  return /^\s*\{\s*"schema"\s*:\s*"ctxray\.analysis\//.test(head);
+}
+
 /** The figures of one analysis record; `side` names it in errors ("before", "after" or a file name). */
 export function compareSideOf(record: unknown, side: string): CompareSide {
   if (!isObject(record)) throw new CompareInputError(side, 'record', `expected a JSON object, got ${describe(record)}`);
