@@ -5,32 +5,11 @@
 // CSP does not govern; the app itself runs under its production policy as everywhere else in the suite.
 // Two examples by default; CTXRAY_AXE_ALL=1 runs every built-in example (all seven were clean when this was written).
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { dropFolder, expect, folderFiles, hasRealFixtures, REAL_FIXTURES, test } from './fixtures.ts';
 import { buildRealSessionFolder } from '../tests/conformance/real-session-folder.ts';
-
-const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface Found {
-  id: string;
-  impact: string;
-  help: string;
-  nodes: string[];
-}
-
-/** Serious and critical axe violations on the page as it is, each with up to 5 of its nodes and why. */
-async function seriousViolations(page: Page): Promise<Found[]> {
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, impact: v.impact ?? '', help: v.help, nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')} — ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 200)}`) }));
-  });
-}
+import { seriousViolations } from './axe.ts';
 
 /** Waits until `selector` has content that has not changed for 300 ms (a panel's answer came and was drawn). */
 async function settled(page: Page, selector: string): Promise<void> {

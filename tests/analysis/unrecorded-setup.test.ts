@@ -12,7 +12,7 @@ import { reconstructedTokens } from '../../src/core/cache/unrecorded-setup.ts';
 import { withUnrecordedSetup } from '../../src/core/analysis/with-unrecorded-setup.ts';
 import { agreementOf } from '../../src/core/transcripts/index.ts';
 import { buildView } from '../../src/worker/view.ts';
-import { renderHtmlReport } from '../../src/cli/report/html.ts';
+import { renderHtmlReport } from '../../src/render/report/html.ts';
 import { syntheticClaudeCodeSession } from '../transcripts/claude-code-session.ts';
 import { analysisValidator } from './schema.ts';
 
@@ -104,7 +104,8 @@ describe('the unrecorded setup as a part of the request (synthetic Claude Code s
     const html = renderHtmlReport(analysis, analysis.cache!, { content: false });
     const setup = analysis.tokens[2]!.byCategory.setup_inferred!;
     expect(html).toContain(`Tokens of request 3 (the largest, ≈9,052 tokens)`);
-    expect(html.match(/<rect class="f-setup_inferred"/g)).toHaveLength(1);
+    // One rectangle in each of the two layouts (wide and narrow), the same block.
+    expect(html.match(/<rect class="f-setup_inferred"/g)).toHaveLength(2);
     expect(html).toContain(`<title>system prompt and tools, not recorded, ≈${setup.toLocaleString('en-US')} inferred from recorded usage</title>`);
   });
 });

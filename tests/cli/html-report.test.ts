@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { analyzeInput } from '../../src/core/analysis/analyze.ts';
 import { analyzeCache } from '../../src/core/cache/index.ts';
-import { escapeHtml, MAX_DIFF_LINES, renderHtmlReport } from '../../src/cli/report/html.ts';
+import { escapeHtml, MAX_DIFF_LINES, renderHtmlReport } from '../../src/render/report/html.ts';
 
 // Synthetic two-turn session whose payload carries markup and a secret-looking tool name, and whose tool list is
 // reordered on the second turn (so there is a finding with a detail and a diff to draw).
@@ -32,8 +32,8 @@ describe('renderHtmlReport', () => {
     const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
     const hash = createHash('sha256').update(style, 'utf8').digest('base64');
     expect(html).toContain(`content="default-src &#39;none&#39;; style-src &#39;sha256-${hash}&#39;`);
-    // The only URL is the SVG namespace; no src=, no link rel=stylesheet.
-    expect(html.match(/https?:\/\/[^"\s<]+/g)).toEqual(['http://www.w3.org/2000/svg']);
+    // The only URL is the SVG namespace (of the wide and the narrow treemap); no src=, no link rel=stylesheet.
+    expect(html.match(/https?:\/\/[^"\s<]+/g)).toEqual(['http://www.w3.org/2000/svg', 'http://www.w3.org/2000/svg']);
     expect(html).not.toMatch(/\ssrc=|<link/i);
     expect(html).not.toMatch(/\sstyle="/);
   });

@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { analyzeInput } from '../../src/core/analysis/analyze.ts';
 import { buildRecord } from '../../src/core/analysis/record.ts';
 import { evaluateDupesInput } from '../../src/core/dupes/evaluate.ts';
-import { renderHtmlReport } from '../../src/cli/report/html.ts';
+import { renderHtmlReport } from '../../src/render/report/html.ts';
 import { largeInput, type ScaleCase } from './scale-inputs.ts';
 
 export interface ScaleReport {

@@ -36,7 +36,7 @@ import { main } from '../../src/cli/main.ts';
 import { terminalSafe } from '../../src/cli/terminal-safe.ts';
 import { renderTerminalReport } from '../../src/cli/report/terminal.ts';
 import { renderCacheSummary } from '../../src/cli/report/findings-terminal.ts';
-import { renderHtmlReport } from '../../src/cli/report/html.ts';
+import { renderHtmlReport } from '../../src/render/report/html.ts';
 import { applyByteEdit, applyMutation, byteEdit, hostileJsonValue, jsonEdit, applyJsonEdits, mutationOf, type Mutation } from './mutate.ts';
 import {
   anthropicBody,

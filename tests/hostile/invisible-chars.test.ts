@@ -2,7 +2,7 @@
 // given back exactly.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderHtmlReport } from '../../src/cli/report/html.ts';
+import { renderHtmlReport } from '../../src/render/report/html.ts';
 import { analyzeInput } from '../../src/core/analysis/analyze.ts';
 import { codePointLabel, joinPieces, splitInvisible, visibleLabel } from '../../src/core/text/invisible.ts';
 

@@ -19,7 +19,7 @@ import { usageWarningLines } from '../report/usage-warnings.ts';
 import { renderTerminalReport } from '../report/terminal.ts';
 import { SEVERITY_RANK, type Severity } from '../../core/cache/index.ts';
 import { renderCacheSummary } from '../report/findings-terminal.ts';
-import { renderHtmlReport } from '../report/html.ts';
+import { renderHtmlReport } from '../../render/report/html.ts';
 import { renderTranscriptReport } from '../report/transcripts.ts';
 import { companionFiles, describeFsError, lazyFileStream } from '../fs/folder-inputs.ts';
 import { analyzeFolderInputs, FolderUsageError, hasFolderInput } from './analyze-folder.ts';
