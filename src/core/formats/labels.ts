@@ -15,6 +15,12 @@ export const TRANSCRIPT_LABELS: Record<string, string> = {
   'codex-rollout': 'Codex rollout',
   'gemini-cli': 'Gemini CLI session',
   'cline-task': 'Cline task',
+  har: 'HAR capture',
+  'vcr-cassette': 'VCR cassette',
+  nock: 'nock recording',
+  'otel-spans': 'OpenTelemetry spans',
+  'litellm-log': 'LiteLLM log',
+  'langfuse-observations': 'Langfuse export',
 };
 
 /** "Gemini CLI session", "OpenAI Chat Completions", or the id itself for one this table does not name. */

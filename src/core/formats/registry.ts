@@ -15,11 +15,13 @@ import { harImporter } from './har.ts';
 import { vcrCassetteImporter } from './cassette-vcr.ts';
 import { nockImporter } from './cassette-nock.ts';
 import { otelSpansImporter } from './otel-spans.ts';
+import { liteLlmImporter } from './litellm-log.ts';
+import { langfuseImporter } from './langfuse-observations.ts';
 
 export const FIRST_RECORDS_FOR_DETECTION = 8;
 
 /** Transcript importers, asked in order. */
-export const TRANSCRIPT_IMPORTERS: TranscriptImporter[] = [harImporter, vcrCassetteImporter, nockImporter, otelSpansImporter, codexRolloutImporter, clineTaskImporter, piSessionImporter, geminiCliImporter, claudeCodeImporter];
+export const TRANSCRIPT_IMPORTERS: TranscriptImporter[] = [harImporter, vcrCassetteImporter, nockImporter, otelSpansImporter, liteLlmImporter, langfuseImporter, codexRolloutImporter, clineTaskImporter, piSessionImporter, geminiCliImporter, claudeCodeImporter];
 
 /** Whether files of this format (`AnalysisFile.format`) record their compactions (`recordsCompactions`). */
 export function recordsCompactions(format: string | null | undefined): boolean {

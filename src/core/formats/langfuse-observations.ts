@@ -1,0 +1,86 @@
+// Langfuse observations → one request per GENERATION. Read as Langfuse exports them: the UI's export (a JSON array
+// or JSONL of observations), the public API's pages (`{data: [...], meta}` from /api/public/observations) and a
+// trace with its observations (`/api/public/traces/{id}`, or `{trace, observations}`). Fields in camelCase as the
+// API writes them, snake_case as the ClickHouse columns are named. The prompt is `input` (a message list, a request
+// body, or a string), the model `model`, the time `startTime`. Usage: `usageDetails` in Langfuse's convention,
+// where each key is priced on its own, so `input` excludes the cached tokens (cache_read_input_tokens,
+// input_cached_tokens, input_cache_read; writes as cache_creation_input_tokens or input_cache_creation); the
+// legacy `usage` ({input, output}) and promptTokens / completionTokens when that is all there is. Spans, events,
+// tools and other observation types are no LLM call: skipped and counted by type.
+
+import type { ParsedRequest, ReadError, RecordedUsage } from '../model.ts';
+import { isObject, numberField, objectField, stringField, type JsonObject } from '../input/json-value.ts';
+import { toEpochMs } from '../input/timestamp.ts';
+import { jsonOrSelf, loggedCallRequest } from './logged-call.ts';
+import type { TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './types.ts';
+
+/** A field under its API (camelCase) or column (snake_case) name. */
+function field(object: JsonObject, camel: string): unknown {
+  if (camel in object) return object[camel];
+  return object[camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)];
+}
+
+export function isObservation(value: unknown): value is JsonObject {
+  return isObject(value) && typeof value['type'] === 'string' && typeof field(value, 'traceId') === 'string' && field(value, 'startTime') !== undefined;
+}
+
+/** The observations of one record: one observation, an API page, or a trace holding its observations. */
+function observationsOf(value: unknown): unknown[] {
+  if (isObservation(value) || !isObject(value)) return [value];
+  if (Array.isArray(value['data'])) return value['data'];
+  if (Array.isArray(value['observations'])) return value['observations'];
+  return [value];
+}
+
+function sumOf(details: JsonObject, keys: readonly string[]): number {
+  return keys.reduce((sum, key) => sum + (numberField(details, key) ?? 0), 0);
+}
+
+const READ_KEYS = ['cache_read_input_tokens', 'input_cached_tokens', 'input_cache_read'] as const;
+const WRITE_KEYS = ['cache_creation_input_tokens', 'input_cache_creation'] as const;
+
+export function observationRecorded(observation: JsonObject): RecordedUsage | null {
+  const details = jsonOrSelf(field(observation, 'usageDetails'));
+  if (isObject(details) && numberField(details, 'input') !== null) {
+    const write1h = numberField(details, 'input_cache_creation_1h') ?? numberField(details, 'ephemeral_1h_input_tokens') ?? 0;
+    const write = Math.max(sumOf(details, WRITE_KEYS), write1h);
+    return { input: numberField(details, 'input')!, cacheRead: sumOf(details, READ_KEYS), cacheWrite5m: write - write1h, cacheWrite1h: write1h, output: numberField(details, 'output') ?? 0 };
+  }
+  const usage = objectField(observation, 'usage') ?? {};
+  const input = numberField(usage, 'input') ?? numberField(observation, 'promptTokens') ?? numberField(observation, 'prompt_tokens');
+  if (input === null) return null;
+  const output = numberField(usage, 'output') ?? numberField(observation, 'completionTokens') ?? numberField(observation, 'completion_tokens') ?? 0;
+  return { input, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, output };
+}
+
+function generationRequest(observation: JsonObject, line: number, ctx: TranscriptContext): ParsedRequest {
+  const parameters = jsonOrSelf(field(observation, 'modelParameters'));
+  const model = stringField(observation, 'model') ?? (typeof field(observation, 'providedModelName') === 'string' ? (field(observation, 'providedModelName') as string) : null);
+  return loggedCallRequest(
+    { model, prompt: observation['input'], tools: isObject(parameters) ? parameters['tools'] : null, recorded: observationRecorded(observation), line, timestamp: toEpochMs(field(observation, 'startTime')) },
+    ctx,
+  );
+}
+
+export const langfuseImporter: TranscriptImporter = {
+  id: 'langfuse-observations',
+  matchesName: () => false,
+  matchesRecords: (first) => first.length > 0 && first.every((record) => observationsOf(record.value).some(isObservation)),
+  importFile(records: readonly TranscriptRecord[], ctx: TranscriptContext): TranscriptImport {
+    const requests: ParsedRequest[] = [];
+    const errors: ReadError[] = [];
+    const skipped = new Map<string, number>();
+    for (const record of records) {
+      for (const observation of observationsOf(record.value)) {
+        if (!isObservation(observation)) errors.push({ file: ctx.file, line: record.line, message: 'not a Langfuse observation: no type, traceId and startTime' });
+        else if (observation['type'] === 'GENERATION') requests.push(generationRequest(observation, record.line, ctx));
+        else skipped.set(String(observation['type']), (skipped.get(String(observation['type'])) ?? 0) + 1);
+      }
+    }
+    if (skipped.size > 0 && requests.length === 0) {
+      const byType = [...skipped].sort((a, b) => b[1] - a[1]).map(([type, n]) => `${type} ${n}`).join(', ');
+      errors.push({ file: ctx.file, line: records[0]?.line ?? 1, message: `this Langfuse export holds no GENERATION (LLM call): ${byType}` });
+    }
+    return { requests, errors };
+  },
+};

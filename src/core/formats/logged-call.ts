@@ -1,0 +1,61 @@
+// One call as an observability or gateway log keeps it (a LiteLLM spend log row, a Langfuse generation): the model,
+// the prompt in whatever shape the logger stored it (a message list, a request body, a string, JSON text of
+// either), the tools when kept apart, and the usage the provider reported. Rebuilt into the request body the client
+// sent, in the wire format its shape names; a call whose prompt the logger did not keep is a usage-only request.
+
+import type { ParsedRequest, RecordedUsage } from '../model.ts';
+import { isObject, type JsonObject } from '../input/json-value.ts';
+import { detectWireFormat } from './detect.ts';
+import { note } from './notes.ts';
+import { importRebuilt } from './transcript-requests.ts';
+import type { TranscriptContext } from './types.ts';
+
+export interface LoggedCall {
+  /** The model the call went to (it replaces an alias the body may name). */
+  model: string | null;
+  /** The stored prompt: a request body, a message list, a string, or JSON text of one of these. */
+  prompt: unknown;
+  /** Tool definitions the logger kept beside the prompt, if any. */
+  tools: unknown;
+  recorded: RecordedUsage | null;
+  line: number;
+  timestamp: number | null;
+}
+
+/** JSON text as its value; any other value as itself. Loggers store JSON columns as text as often as not. */
+export function jsonOrSelf(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const trimmed = value.trim();
+  if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return value;
+  try {
+    return JSON.parse(trimmed) as unknown;
+  } catch {
+    return value;
+  }
+}
+
+/** The request body a stored prompt stands for, or null when the logger kept none. */
+function bodyOf(call: LoggedCall): JsonObject | null {
+  const prompt = jsonOrSelf(call.prompt);
+  let body: JsonObject | null = null;
+  if (Array.isArray(prompt) && prompt.length > 0) body = { messages: prompt };
+  else if (typeof prompt === 'string' && prompt !== '') body = { messages: [{ role: 'user', content: prompt }] };
+  else if (isObject(prompt) && (Array.isArray(prompt['messages']) || 'input' in prompt)) body = { ...prompt };
+  if (body === null) return null;
+  // The logged model is the one the call went to; the body may name the gateway's alias for it.
+  if (call.model !== null) body['model'] = call.model;
+  const tools = jsonOrSelf(call.tools);
+  if (Array.isArray(tools) && tools.length > 0 && !('tools' in body)) body['tools'] = tools;
+  return body;
+}
+
+export function loggedCallRequest(call: LoggedCall, ctx: TranscriptContext): ParsedRequest {
+  const body = bodyOf(call);
+  if (body === null) {
+    const request = importRebuilt({ format: 'openai-chat', body: { model: call.model, messages: [] }, line: call.line, timestamp: call.timestamp, recorded: call.recorded, missing: [] }, ctx);
+    request.notes.push(note('usage_only'));
+    return request;
+  }
+  const format = detectWireFormat(body)?.format ?? 'openai-chat';
+  return importRebuilt({ format, body, line: call.line, timestamp: call.timestamp, recorded: call.recorded, missing: [] }, ctx);
+}
