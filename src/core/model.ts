@@ -11,6 +11,11 @@ export function providerOf(format: WireFormat): Provider {
   return format === 'anthropic-messages' ? 'anthropic' : 'openai';
 }
 
+/** The file recorded this call's usage but not its body (`usage_only`): there is nothing in it to explain. */
+export function isUsageOnly(request: Pick<ParsedRequest, 'notes'>): boolean {
+  return request.notes.some((note) => note.code === 'usage_only');
+}
+
 /**
  * Segment categories. The first eight have fixed palette colours (src/render/palette.ts); the order here is the
  * order of that palette and of every legend and table.

@@ -4,7 +4,7 @@
 // provider's cache rounding): a partial miss is a miss, priced for the part not read. Each miss gets one cause
 // from a fixed vocabulary, checked in this order, the tokens a hit would have read, and what the miss cost over
 // that hit. The vocabulary and the rules are documented in docs/cache.md ("Misses").
-import { providerOf, type ParsedRequest } from '../model.ts';
+import { isUsageOnly, providerOf, type ParsedRequest } from '../model.ts';
 import type { ModelPricing } from '../pricing/types.ts';
 import type { Conversations } from './conversations.ts';
 import { priceFigures, type BilledFigures, type PricedRequest } from './cost.ts';
@@ -137,6 +137,8 @@ function classify(input: MissInput, r: number, before: number | null, potential:
     const gapMs = request.timestamp - earlier.timestamp;
     if (gapMs > TTL_MS[ttl]) return cause('ttl_expired', { gapMs, ttl });
   }
+  // The causes below read the request's blocks; a usage-only call has none.
+  if (isUsageOnly(request)) return cause('unexplained');
   // The read stopped inside the system prompt and tools the log did not record: something in them changed.
   const setup = input.inferred.setupTokens[r] ?? 0;
   if (anthropic && setup > 0 && (input.cost.billed.requests[r]?.read ?? 0) < setup && input.cost.billed.requests[r]?.basis === 'recorded') {
@@ -188,7 +190,8 @@ function billedPredecessor(predecessorOf: readonly (number | null)[], prompts: r
 function couldRead(input: MissInput, prompts: readonly number[], r: number, before: number): number {
   const link = input.conversations.kind[r];
   const continued = input.conversations.continues[r];
-  if (link === 'continues' && continued === before) return cachedOf(input, prompts, before);
+  // Without a body there is no prefix to compare: it could read what the request before it had cached.
+  if ((link === 'continues' && continued === before) || isUsageOnly(input.requests[r]!)) return cachedOf(input, prompts, before);
   const prefix = input.conversations.continues[r] === before ? input.prefixes[r] : null;
   return prefixTokensThrough(input, r, prefix?.commonSegments ?? 0);
 }

@@ -1,4 +1,5 @@
 // Findings raised from the actual-scenario simulation's diagnostics (breakpoints, TTLs, lookback, expiry).
+import { isUsageOnly } from '../../model.ts';
 import type { ModelPricing } from '../../pricing/types.ts';
 import { LOOKBACK_POSITIONS, MAX_BREAKPOINTS } from '../anthropic.ts';
 import type { RequestCacheResult, SimulationEventCode } from '../types.ts';
@@ -39,7 +40,8 @@ export function checkSimulationEvents(groups: FindingGroups, input: FindingsInpu
   for (const result of input.costs.actual.simulation.requests) {
     const r = result.requestIndex;
     const request = input.requests[r];
-    if (request === undefined) continue;
+    // A usage-only call's blocks are inferred from its usage, not read: their diagnostics describe no real request.
+    if (request === undefined || isUsageOnly(request)) continue;
     for (const event of result.events) {
       const code = EVENT_FINDINGS[event.code];
       const path = event.segment === null ? null : (request.segments[event.segment]?.path ?? null);
