@@ -8,12 +8,20 @@ import { analyze } from '../../src/index.ts';
 
 const task = path.resolve(__dirname, '../../../shared/fixtures/real/transcripts/cline/exported_conversation_1769053680585');
 const present = fs.existsSync(task);
+/** The parts of the analysis record this test reads. */
+interface Record_ {
+  requests: { notes: string[] }[];
+  totals: { cost: { actual: number } };
+  misses: { cause: string; count: number }[];
+  findings: { code: string }[];
+}
+const run = async (names: string[]) => (await analyze(names.map(file))) as unknown as Record_;
 const file = (name: string) => ({ name: `task/${name}`, content: new Uint8Array(fs.readFileSync(path.join(task, name))) });
 
 describe.skipIf(!present)(present ? 'usage-only misses (real Cline task)' : `usage-only misses: SKIPPED, ${task} is absent`, () => {
   it('the UI log alone: the same misses as the task with its history, and no simulation finding', async () => {
-    const whole = await analyze(['api_conversation_history.json', 'ui_messages.json', 'task_metadata.json'].map(file));
-    const alone = await analyze([file('ui_messages.json')]);
+    const whole = await run(['api_conversation_history.json', 'ui_messages.json', 'task_metadata.json']);
+    const alone = await run(['ui_messages.json']);
     expect(alone.requests.every((r) => r.notes.includes('usage_only'))).toBe(true);
     expect(alone.totals.cost.actual).toBe(whole.totals.cost.actual);
     // With bodies the task has one miss, its cold start; without them the usage rule finds the same one.
