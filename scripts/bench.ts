@@ -56,7 +56,7 @@ interface StreamRun extends Timing {
   requests: number;
 }
 
-const runCase = <T>(mode: 'paired' | 'analysis', file: string, count: number): T => runCaseIn<T>(root, mode, file, count);
+const runCase = <T>(mode: 'paired' | 'analysis', file: string, count: number, speed = 'full'): T => runCaseIn<T>(root, mode, file, count, speed);
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -81,8 +81,9 @@ interface CaseResult {
 }
 
 function measure(input: BenchInput, count: number): CaseResult {
-  const paired = runCase<PairedRun>('paired', input.path, count);
-  const streamed = runCase<StreamRun>('analysis', input.path, 1);
+  const speed = input.speed ?? 'full';
+  const paired = runCase<PairedRun>('paired', input.path, count, speed);
+  const streamed = runCase<StreamRun>('analysis', input.path, 1, speed);
   const medianMs = median(paired.analysis.timesMs);
   const floorMs = median(paired.floor.timesMs);
   const cpuMedianMs = median(paired.analysis.cpuMs);
@@ -122,6 +123,10 @@ const inputs = analysisCases
       ...(await benchInputs(benchDir, gatewayMb)),
       ...piSession,
       ...(selected(`claude-projects-${folderSessions}`) ? [await claudeProjectsFolderInput(benchDir, folderSessions, folderMb, folderCallKb)] : []),
+      // The same folder's summary from recorded usage alone, against reading it and JSON.parse of every line.
+      ...(selected(`claude-projects-summary-${folderSessions}`)
+        ? [{ ...(await claudeProjectsFolderInput(benchDir, folderSessions, folderMb, folderCallKb)), name: `claude-projects-summary-${folderSessions}`, speed: 'summary' as const }]
+        : []),
       ...(only.includes(ISSUE_FOLDER) ? [{ ...(await claudeProjectsFolderInput(benchDir, 1000, 2000, 20)), name: ISSUE_FOLDER }] : []),
     ].filter((input) => selected(input.name))
   : [];

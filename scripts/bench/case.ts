@@ -14,7 +14,9 @@ import { main } from '../../src/cli/main.ts';
 import { processIO } from '../../src/cli/io.ts';
 import { loadEncoding } from '../../src/core/tokens/openai.ts';
 
-const [mode, file, runsText] = process.argv.slice(2);
+const [mode, file, runsText, speed] = process.argv.slice(2);
+// `summary`: a folder's summary from recorded usage (`ctxray analyze <folder>`, no --json) against the read floor.
+const summary = speed === 'summary';
 if ((mode !== 'floor' && mode !== 'analysis' && mode !== 'paired') || !file) {
   console.error('usage: case.ts <floor|analysis|paired> <file> <runs>');
   process.exit(1);
@@ -63,6 +65,34 @@ async function folderFloor(folder: string): Promise<number> {
   return records;
 }
 
+/** The floor of a folder's summary: read every file, decode it and JSON.parse every line; nothing tokenized. */
+function readFloor(folder: string): number {
+  let records = 0;
+  for (const entry of listFolder(folder, '.').files) {
+    const text = new TextDecoder().decode(readFileSync(entry.full));
+    let start = 0;
+    while (start < text.length) {
+      let end = text.indexOf('\n', start);
+      if (end === -1) end = text.length;
+      if (end > start) {
+        JSON.parse(text.slice(start, end));
+        records++;
+      }
+      start = end + 1;
+    }
+  }
+  return records;
+}
+
+/** `ctxray analyze <folder>` (the summary from recorded usage) in this process; its request count from the report. */
+async function folderSummary(folder: string): Promise<number> {
+  let stdout = '';
+  const io = { ...processIO(), stdout: (text: string) => void (stdout += text), stderr: () => undefined };
+  const exit = await main(['analyze', folder], io);
+  if (exit !== 0) throw new Error(`ctxray analyze ${folder} exited ${exit}`);
+  return Number(/, ([\d,]+) requests?/.exec(stdout)?.[1]?.replaceAll(',', '') ?? 'NaN');
+}
+
 /** `ctxray analyze <folder> --json -` in this process (one session at a time), stdout kept for its request count. */
 async function folderAnalysis(folder: string): Promise<number> {
   let stdout = '';
@@ -104,8 +134,8 @@ const folder = statSync(file).isDirectory();
 const bytes = mode === 'analysis' || folder ? null : new Uint8Array(readFileSync(file));
 for (let i = 0; i < runs; i++) {
   if (folder) {
-    if (mode !== 'analysis') requests = await timed(floorTiming, () => folderFloor(file));
-    if (mode !== 'floor') requests = await timed(analysisTiming, () => folderAnalysis(file));
+    if (mode !== 'analysis') requests = await timed(floorTiming, async () => (summary ? readFloor(file) : folderFloor(file)));
+    if (mode !== 'floor') requests = await timed(analysisTiming, () => (summary ? folderSummary(file) : folderAnalysis(file)));
     continue;
   }
   if (bytes !== null) requests = await timed(floorTiming, () => floor(bytes));

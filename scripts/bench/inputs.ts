@@ -13,6 +13,8 @@ export interface BenchInput {
   path: string;
   bytes: number;
   requests: number;
+  /** `summary`: a folder's summary from recorded usage, against the read floor (scripts/bench/case.ts). */
+  speed?: 'full' | 'summary';
 }
 
 export async function writeLines(path: string, lines: Iterable<Json>): Promise<number> {

@@ -10,7 +10,8 @@ export interface CaseTiming {
   requests: number;
 }
 
-export function runCase<T>(root: string, mode: 'paired' | 'analysis', file: string, count: number): T {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench/case.ts'), mode, file, String(count)], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 20 });
+/** `speed`: 'summary' times a folder's summary from recorded usage against the read floor (case.ts). */
+export function runCase<T>(root: string, mode: 'paired' | 'analysis', file: string, count: number, speed = 'full'): T {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench/case.ts'), mode, file, String(count), speed], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 20 });
   return JSON.parse(out.trim().split('\n').pop()!) as T;
 }

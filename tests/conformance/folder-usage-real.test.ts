@@ -34,7 +34,7 @@ suite(title, () => {
     let usagePass = 0;
     for (const group of groups) {
       const folder = emptyUsageFolder();
-      const fast = await foldSessionUsage(folder, inputs(group));
+      const fast = await foldSessionUsage(folder, () => inputs(group));
       const full = sessionPartsOf(await analyzeInput(inputs(group)));
       expect(fast.parts, group.map((file) => file.folderPath).join(' + ')).toEqual(full);
       if (!fast.full) usagePass++;
@@ -45,7 +45,7 @@ suite(title, () => {
 
   it('reads every Claude Code session with the pass, and every other agent in full', async () => {
     for (const group of sessions()) {
-      const fast = await foldSessionUsage(emptyUsageFolder(), inputs(group));
+      const fast = await foldSessionUsage(emptyUsageFolder(), () => inputs(group));
       const isClaudeCode = group.every((file) => file.folderPath.startsWith('-real-'));
       expect(fast.full, group[0]!.folderPath).toBe(!isClaudeCode);
     }

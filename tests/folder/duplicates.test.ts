@@ -63,8 +63,8 @@ describe.skipIf(!present)(present ? 'API calls counted once across files' : `dup
   it('holds across sessions of a folder in the usage pass, as in the full read', async () => {
     const seenCalls = new SeenCalls();
     const folder = emptyUsageFolder();
-    await foldSessionUsage(folder, [{ name: 'a.jsonl', bytes: enc(text) }], { seenCalls });
-    await foldSessionUsage(folder, [{ name: 'b.jsonl', bytes: enc(resumed()) }], { seenCalls });
+    await foldSessionUsage(folder, () => [{ name: 'a.jsonl', bytes: enc(text) }], { seenCalls });
+    await foldSessionUsage(folder, () => [{ name: 'b.jsonl', bytes: enc(resumed()) }], { seenCalls });
     expect(folder.requests).toBe(21);
     expect(folder.duplicateCalls).toEqual([{ file: 1, calls: 20 }]);
   });

@@ -49,4 +49,8 @@ export interface AnalyzeArgs {
   priceOverrides?: PriceOverrides;
   /** --since / --until (ms; a bare --until date includes that day), --tz (IANA; the local zone by default), --by. */
   period?: AnalyzePeriod;
+  /** --deep: each session's full analysis (findings, miss causes, token categories), as --json and --fail-on need. */
+  deep?: boolean;
+  /** --jobs N: worker threads for the sessions' full analyses (default: one per available core). */
+  jobs?: number;
 }

@@ -22,7 +22,7 @@ import { renderCacheSummary } from '../report/findings-terminal.ts';
 import { renderHtmlReport } from '../../render/report/html.ts';
 import { renderTranscriptReport } from '../report/transcripts.ts';
 import { companionFiles, describeFsError, lazyFileStream } from '../fs/folder-inputs.ts';
-import { analyzeFolderInputs, FolderUsageError, hasFolderInput } from './analyze-folder.ts';
+import { analyzeFolderInputs, FolderUsageError, hasFolderInput, needsDeep } from './analyze-folder.ts';
 import { jsonTextSafe } from '../terminal-safe.ts';
 import { checkZone, GROUPINGS, parseBound, PeriodError, periodTable, periodRecord } from '../../core/period/index.ts';
 import { renderBrief, renderGroups } from '../report/brief.ts';
@@ -66,6 +66,9 @@ options:
   --until <t>     only requests before t (a bare date includes that day); --json gets a period section
   --tz <zone>     IANA zone of the times, days, weeks and months shown (default: this machine's)
   --by <g>        a row per group: session | project | day | week | month | model
+  --deep          a folder: analyse every session in full (findings, miss causes, token categories; as
+                  --json and --fail-on do) instead of the summary from recorded usage alone
+  --jobs <n>      a folder's full analyses on n worker threads (default: one per available core)
   -v, --verbose   the full report: every request with its segments, overhead split and notes, the cache and
                   transcript tables (the default is one screen); reading progress on stderr (shown anyway when
                   stderr is a terminal)
@@ -76,20 +79,26 @@ ${WORK_LIMIT_HELP}
 
 A folder is read recursively (.jsonl, .json, .gz, in sorted order), one session at a time (a session's file
 with its subagents' transcripts, a task's two parts, any other file alone), so memory stays bounded by the
-largest session; its unreadable files are reported and skipped. It gives totals per session, project, day and
-model, the costliest conversations, misses by cause and findings by code; its --json has sessions[] and no
-per-request rows (--html and --calibrate take a session's file). Requests with recorded usage (agent transcripts)
-add observed vs simulated; several files add the same tables.
+largest session; its unreadable files are reported and skipped. By default it gives one screen from recorded
+usage alone, each line read once (Claude Code sessions; other agents' are analysed in full), --since/--until
+keeping the requests sent in the window; -v (or --by) every table, each session's row printed as it finishes.
+--deep, --json and --fail-on analyse every session in full, on --jobs worker threads: totals per model, the
+costliest conversations, misses by cause and findings by code; the --json has sessions[] and no per-request
+rows (--html and --calibrate take a session's file). Requests with
+recorded usage (agent transcripts) add observed vs simulated; several files add the same tables.
 '-' as an input reads standard input. NO_COLOR turns colors off (they are off when stdout is not a terminal).
 exit status: 0 ok, 1 bad arguments, unreadable input, a work limit reached or a failed --calibrate,
 2 when --fail-on is met, 130 when interrupted (Ctrl-C) while reading
 `;
 
+/** More worker threads than this only add memory: each holds a session. */
+const MAX_JOBS = 64;
+
 const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
 
 export class UsageError extends Error {}
 
-const VALUE_OPTIONS = new Set(['--agent', '--format', '--model', '--prices', '--json', '--html', '--fail-on', '--since', '--until', '--tz', '--by', ...Object.keys(WORK_LIMIT_FLAGS)]);
+const VALUE_OPTIONS = new Set(['--agent', '--format', '--model', '--prices', '--json', '--html', '--fail-on', '--since', '--until', '--tz', '--by', '--jobs', ...Object.keys(WORK_LIMIT_FLAGS)]);
 
 export function parseAnalyzeArgs(argv: readonly string[]): AnalyzeArgs {
   const args: AnalyzeArgs = { inputs: [], format: 'auto', model: null, json: null, force: false, verbose: false, help: false };
@@ -172,6 +181,15 @@ export function parseAnalyzeArgs(argv: readonly string[]): AnalyzeArgs {
         const by = GROUPINGS.find((g) => g === value);
         if (by === undefined) throw new UsageError(`--by must be one of ${GROUPINGS.join(', ')} (got "${value ?? ''}")`);
         args.period = { ...periodOf(args), by };
+        break;
+      }
+      case '--deep':
+        args.deep = true;
+        break;
+      case '--jobs': {
+        const jobs = Number(value);
+        if (!Number.isInteger(jobs) || jobs < 1 || jobs > MAX_JOBS) throw new UsageError(`--jobs must be a whole number from 1 to ${MAX_JOBS} (got "${value ?? ''}")`);
+        args.jobs = jobs;
         break;
       }
       case '-v':
@@ -506,9 +524,13 @@ function interruptible(io: CliIO, finishProgress: () => void): { signal: AbortSi
  */
 async function analyzeFolderCommand(args: AnalyzeArgs, io: CliIO, showProgress: boolean): Promise<number> {
   const windowed = periodOf(args).since !== null || periodOf(args).until !== null;
-  const refused = args.html !== undefined ? '--html' : args.calibrate === true ? '--calibrate' : windowed ? '--since/--until' : null;
+  const refused = args.html !== undefined ? '--html' : args.calibrate === true ? '--calibrate' : null;
   if (refused !== null) {
     io.stderr(`ctxray analyze: ${refused} takes log files, not a folder (a folder is read one session at a time); give a session's file\n`);
+    return 1;
+  }
+  if (windowed && needsDeep(args)) {
+    io.stderr("ctxray analyze: --since/--until on a folder take its summary from recorded usage (no --deep, --json or --fail-on); give a session's file for its full analysis in a window\n");
     return 1;
   }
   let progress: ProgressReporter | null = null;

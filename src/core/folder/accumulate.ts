@@ -247,3 +247,37 @@ export function folderSummary(folder: FolderAnalysis): TimeRangeSummary | null {
     topFindings: [...summary.topFindings].sort(byCostDescending).slice(0, SUMMARY_TOP),
   };
 }
+
+/**
+ * Folds the sums of sessions summed apart (a worker's one session, folded into an empty folder) into `into`, as
+ * if `into` had added them itself: files and conversations renumbered after its own, every sum added in the same
+ * order, so a folder read in parallel gives the record a serial read gives, byte for byte.
+ */
+export function mergeFolder(into: FolderAnalysis, from: FolderAnalysis): void {
+  const fileOffset = into.files.length;
+  for (const file of from.files) into.files.push({ ...file, index: file.index + fileOffset });
+  into.fileNames.push(...from.fileNames);
+  into.analyses += from.analyses;
+  into.calibrated += from.calibrated;
+  into.requests += from.requests;
+  for (const dropped of from.duplicateCalls) into.duplicateCalls.push({ file: dropped.file + fileOffset, calls: dropped.calls });
+  addModelUse(into.models, from.models);
+  addTokenTotals(into.totals, from.totals);
+  for (const error of from.errors) into.errors.push({ ...error, file: error.file + fileOffset });
+  into.parts.push(...from.parts);
+  if (from.cost !== null) into.cost = addCost(into.cost, from.cost);
+  if (from.misses.length > 0) {
+    mergeRows(into.misses, from.misses, (m) => m.cause, (a, b) => {
+      a.count += b.count;
+      a.tokens += b.tokens;
+      a.cost += b.cost;
+    }, (m) => ({ ...m }));
+    into.misses.sort(byCostDescending);
+  }
+  mergeRows(into.findings, from.findings, (f) => f.code, (a, b) => {
+    a.findings += b.findings;
+    a.requests += b.requests;
+  }, (f) => ({ ...f }));
+  if (from.summary !== null) into.summary = addSummary(into.summary, from.summary, fileOffset, into.conversations);
+  into.conversations += from.conversations;
+}

@@ -10,8 +10,8 @@ import type { Analysis, ModelUse } from '../analysis/types.ts';
 import { usageMisses } from '../cache/usage-misses.ts';
 import type { InputFile } from '../input/index.ts';
 import type { DroppedCalls } from '../input/seen-calls.ts';
-import { sessionPartsOf } from '../transcripts/index.ts';
-import { sessionParts, type SessionPart } from '../transcripts/sessions.ts';
+import { inWindowAt, type Window } from '../period/index.ts';
+import { sessionParts, type MissOf, type SessionPart, type SessionSource } from '../transcripts/sessions.ts';
 import { addModelUse } from './accumulate.ts';
 import { readSessionUsage, type UsageFile, type UsageRead } from './usage-pass.ts';
 
@@ -42,14 +42,31 @@ export interface UsageSession {
   full: boolean;
 }
 
-/** The session's parts from its usage pass, misses by the usage rule. */
-export function usageParts(read: UsageRead): SessionPart[] {
+/** The requests sent in the window (indices), or null for all of them (no window). */
+function keptIn(source: Pick<SessionSource, 'requests'>, window: Window | null): number[] | null {
+  return window === null ? null : source.requests.flatMap((call, r) => (inWindowAt(call.timestamp, window) ? [r] : []));
+}
+
+/** The parts of the kept requests; a miss stays priced as the whole session gives it. */
+function partsOf(source: SessionSource, missOf: MissOf | null, kept: readonly number[] | null): SessionPart[] {
+  if (kept === null) return sessionParts(source, missOf);
+  const inside = { files: source.files, requests: kept.map((r) => source.requests[r]!), models: kept.map((r) => source.models[r]!) };
+  return sessionParts(inside, missOf === null ? null : (k) => missOf(kept[k]!));
+}
+
+/** The session's parts from its usage pass, misses by the usage rule (the request before in its conversation). */
+export function usageParts(read: UsageRead, kept: readonly number[] | null = null): SessionPart[] {
   const misses = usageMisses({
     requests: read.requests,
     conversationOf: (r) => read.requests[r]!.conversation,
     pricingOf: (r) => read.models[r]?.pricing ?? null,
   });
-  return sessionParts(read, (r) => misses[r] ?? null);
+  return partsOf(read, (r) => misses[r] ?? null, kept);
+}
+
+export interface UsageFolderOptions extends AnalyzeOptions {
+  /** --since / --until: only the requests sent in it are counted (misses as the whole session prices them). */
+  window?: Window | null;
 }
 
 interface SessionSums {
@@ -72,9 +89,13 @@ function add(folder: UsageFolder, session: SessionSums): void {
   folder.parts.push(...session.parts);
 }
 
-/** Reads one session (its files together) and folds its rows into `folder`. Throws what a full read throws. */
-export async function foldSessionUsage(folder: UsageFolder, files: InputFile[], options: AnalyzeOptions = {}): Promise<UsageSession> {
-  const read = await readSessionUsage(files, {
+/**
+ * Reads one session (its files together) and folds its rows into `folder`. Throws what a full read throws.
+ * `files` opens the session's files: a session the pass does not read is opened again for the full analysis.
+ */
+export async function foldSessionUsage(folder: UsageFolder, files: () => InputFile[], options: UsageFolderOptions = {}): Promise<UsageSession> {
+  const { window = null, ...analyzeOptions } = options;
+  const read = await readSessionUsage(files(), {
     ...(options.model !== undefined && { model: options.model }),
     ...(options.prices !== undefined && { prices: options.prices }),
     ...(options.limits !== undefined && { limits: options.limits }),
@@ -84,14 +105,19 @@ export async function foldSessionUsage(folder: UsageFolder, files: InputFile[], 
   });
   options.signal?.throwIfAborted();
   if (read !== null) {
-    const parts = usageParts(read);
-    add(folder, { files: read.files, errors: read.errors, models: modelUseOf(read.models), requests: read.requests.length, parts, duplicateCalls: read.duplicateCalls });
+    const kept = keptIn(read, window);
+    const parts = usageParts(read, kept);
+    const models = modelUseOf(kept === null ? read.models : kept.map((r) => read.models[r]!));
+    add(folder, { files: read.files, errors: read.errors, models, requests: kept?.length ?? read.requests.length, parts, duplicateCalls: read.duplicateCalls });
     return { read, parts, full: false };
   }
-  const analysis = await analyzeInput(files, options);
+  const analysis = await analyzeInput(files(), analyzeOptions);
   options.signal?.throwIfAborted();
-  const parts = sessionPartsOf(analysis);
-  add(folder, { files: analysis.files, errors: analysis.errors, models: analysis.modelUse, requests: analysis.requests.length, parts, duplicateCalls: analysis.duplicateCalls ?? [] });
+  const misses = analysis.cache?.misses;
+  const kept = keptIn(analysis, window);
+  const parts = partsOf(analysis, misses === undefined ? null : (r) => misses.requests[r] ?? null, kept);
+  const models = kept === null ? analysis.modelUse : modelUseOf(kept.map((r) => analysis.models[r]!));
+  add(folder, { files: analysis.files, errors: analysis.errors, models, requests: kept?.length ?? analysis.requests.length, parts, duplicateCalls: analysis.duplicateCalls ?? [] });
   folder.fullAnalyses++;
   return { read: analysis, parts, full: true };
 }

@@ -26,6 +26,31 @@ export class SeenCalls {
     return false;
   }
 
+  /**
+   * The keys of the calls claimed here (opaque strings), for a caller that reads sessions apart — a pool of
+   * workers, each with its own registry — and counts them in the serial order: `heldOf` finds the ones an earlier
+   * session claimed, `holding` gives the registry to read the session again with, `claimAll` adds them.
+   */
+  claimedKeys(): string[] {
+    return [...this.keys];
+  }
+
+  /** Of `keys`, the ones this registry (or its parent) has claimed. */
+  heldOf(keys: readonly string[]): string[] {
+    return keys.filter((key) => this.has(key));
+  }
+
+  claimAll(keys: Iterable<string>): void {
+    for (const key of keys) this.keys.add(key);
+  }
+
+  /** A registry that has claimed `keys` already: a later session read on its own drops their copies. */
+  static holding(keys: Iterable<string>): SeenCalls {
+    const seen = new SeenCalls();
+    seen.claimAll(keys);
+    return seen;
+  }
+
   /** Makes a tentative registry's claims its parent's. */
   commit(): void {
     if (this.parent === null) return;

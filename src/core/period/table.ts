@@ -157,13 +157,16 @@ export function periodTable(analysis: Analysis, options: PeriodOptions): PeriodT
   };
 }
 
+export type Window = Pick<PeriodOptions, 'since' | 'until'>;
+
+/** Whether a request sent at `time` is in the window (one without a time is in no bounded window). */
+export function inWindowAt(time: number | null, window: Window): boolean {
+  if (window.since === null && window.until === null) return true;
+  if (time === null) return false;
+  return !((window.since !== null && time < window.since) || (window.until !== null && time >= window.until));
+}
+
 /** The window's requests (indices), for the views that list them (the costliest requests). */
-export function inWindow(analysis: Analysis, options: Pick<PeriodOptions, 'since' | 'until'>): number[] {
-  if (options.since === null && options.until === null) return analysis.requests.map((_, r) => r);
-  return analysis.requests.flatMap((request, r) => {
-    const time = request.timestamp;
-    if (time === null) return [];
-    if ((options.since !== null && time < options.since) || (options.until !== null && time >= options.until)) return [];
-    return [r];
-  });
+export function inWindow(analysis: Analysis, options: Window): number[] {
+  return analysis.requests.flatMap((request, r) => (inWindowAt(request.timestamp, options) ? [r] : []));
 }

@@ -1,0 +1,63 @@
+// `ctxray analyze <folder>` by default: the folder's summary from recorded usage alone (src/core/folder/usage-
+// folder.ts), each session read once in turn with one registry of the calls counted (a copy in a later file is
+// dropped), so it runs at the speed of reading. --since / --until keep the requests sent in the window; -v and
+// --by print every table, each session's row streamed as it settles; the default is one screen.
+import { emptyUsageFolder, foldSessionUsage, type UsageFolder } from '../../core/folder/usage-folder.ts';
+import { SeenCalls } from '../../core/input/seen-calls.ts';
+import { wallText } from '../../core/period/index.ts';
+import { PRICED_ON } from '../../core/pricing/table.ts';
+import { renderUsageFolderBrief } from '../report/folder-usage-brief.ts';
+import { renderUsageFolderReport } from '../report/folder-usage.ts';
+import { periodOf, type AnalyzeArgs } from './analyze-args.ts';
+import type { FolderRun } from './analyze-folder.ts';
+import { caught, eachSession, inputsOf, sessionOptions, streamRows, type LoopBase, type SessionLoop } from './folder-run.ts';
+
+/** Reads every session's recorded usage; returns the exit status. */
+export async function usageFolder(args: AnalyzeArgs, run: FolderRun, loop: LoopBase): Promise<number> {
+  const folder = emptyUsageFolder();
+  const seenCalls = new SeenCalls();
+  const period = periodOf(args);
+  const window = period.since === null && period.until === null ? null : { since: period.since, until: period.until };
+  const full = args.verbose || period.by !== null;
+  const status = await eachSession<null>(
+    {
+      ...loop,
+      ahead: 1,
+      start: async (session, onProgress) => {
+        try {
+          const read = await foldSessionUsage(folder, () => inputsOf(session), { ...sessionOptions(args), seenCalls, window, signal: run.signal, onProgress });
+          return { value: null, session: read.read, parts: read.parts };
+        } catch (error) {
+          return caught(error, session, run.signal);
+        }
+      },
+      fold: () => undefined,
+      ...(full && { onRows: (parts) => streamRows(run.io, parts) }),
+    },
+    loop.skipped,
+  );
+  return status ?? usageReport(args, run, { folder, skipped: loop.skipped });
+}
+
+/** The window as the brief says it, in the zone of the report. */
+function windowText(args: AnalyzeArgs): string | null {
+  const { since, until, zone } = periodOf(args);
+  if (since === null && until === null) return null;
+  const from = since === null ? '' : `from ${wallText(since, zone)}`;
+  const to = until === null ? '' : `before ${wallText(until, zone)}`;
+  return `${[from, to].filter((part) => part !== '').join(' ')} (${zone})`;
+}
+
+function usageReport(args: AnalyzeArgs, run: FolderRun, result: { folder: UsageFolder; skipped: readonly string[] }): number {
+  const { io } = run;
+  const { folder, skipped } = result;
+  if (skipped.length > 0) io.stderr(`ctxray analyze: skipped in folder input:\n${skipped.map((line) => `  ${line}`).join('\n')}\n`);
+  if (folder.requests === 0) {
+    io.stderr(`ctxray analyze: no request found in the folder input${windowText(args) === null ? '' : ` sent ${windowText(args)}`}\n`);
+    return 1;
+  }
+  const period = periodOf(args);
+  if (args.verbose || period.by !== null) io.stdout(renderUsageFolderReport(folder, { color: run.color, pricedOn: PRICED_ON }));
+  else io.stdout(renderUsageFolderBrief(folder, { color: run.color, zone: period.zone, pricedOn: PRICED_ON, window: windowText(args) }));
+  return 0;
+}

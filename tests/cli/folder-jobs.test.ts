@@ -1,0 +1,70 @@
+// `ctxray analyze <folder>` at both speeds, spawned on a folder of real sessions (../shared/fixtures/real, copied
+// into a temp folder laid out like ~/.claude/projects): the full analyses on two worker threads write the record a
+// serial run writes, byte for byte, and stop at the same work limit with the same message; the default summary
+// (recorded usage alone) totals what the full record's sessions[] total.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatUsd } from '../../src/core/text/format.ts';
+import { buildRealSessionFolder } from '../conformance/real-session-folder.ts';
+
+const repo = path.resolve(__dirname, '../..');
+const bin = path.join(repo, 'bin/ctxray.mjs');
+const real = path.resolve(repo, '../shared/fixtures/real/transcripts');
+const present = fs.existsSync(path.join(real, 'claude-code'));
+const suite = present ? describe : describe.skip;
+const title = present ? 'analyze <folder> --jobs (real sessions)' : `analyze <folder> --jobs: SKIPPED, ${real} is absent`;
+
+suite(title, () => {
+  let dir = '';
+  const run = (...args: string[]) => spawnSync(process.execPath, [bin, 'analyze', 'projects', ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 240_000 });
+  beforeAll(() => {
+    dir = buildRealSessionFolder(real, { nested: true, agents: ['codex', 'gemini-cli', 'pi'] });
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('writes the serial record byte for byte with --jobs 2, and the summary totals its sessions', { timeout: 480_000 }, () => {
+    const serial = run('--jobs', '1', '--json', 'serial.json');
+    expect(serial.status, serial.stderr).toBe(0);
+    const parallel = run('--jobs', '2', '--json', 'parallel.json');
+    expect(parallel.status, parallel.stderr).toBe(0);
+    const bytes = fs.readFileSync(path.join(dir, 'serial.json'), 'utf8');
+    expect(fs.readFileSync(path.join(dir, 'parallel.json'), 'utf8')).toBe(bytes);
+    expect(parallel.stdout).toBe(serial.stdout);
+
+    const record = JSON.parse(bytes) as { sessions: { requests: number; cost: number; misses: { cost: number } | null }[] };
+    expect(record.sessions).toHaveLength(9);
+    const summary = run();
+    expect(summary.status, summary.stderr).toBe(0);
+    const requests = record.sessions.reduce((sum, s) => sum + s.requests, 0);
+    // Summed in the order the day table sums them; to the cent is the contract.
+    const cost = record.sessions.reduce((sum, s) => sum + s.cost, 0);
+    const lost = record.sessions.reduce((sum, s) => sum + (s.misses?.cost ?? 0), 0);
+    const line = summary.stdout.split('\n').find((l) => l.startsWith('all sessions: '))!;
+    expect(line).toContain(`${requests.toLocaleString('en-US')} requests`);
+    expect(line).toContain(`cost ${formatUsd(cost)}`);
+    expect(line).toContain(`lost to misses ${formatUsd(lost)}`);
+    // Every session's row, the costliest first, is the record's.
+    for (const session of record.sessions.slice(0, 3)) expect(summary.stdout).toContain(formatUsd(session.cost));
+    expect(summary.stdout).toContain('3 sessions by the usage pass, 6 analysed in full');
+  });
+
+  it('stops at the first session past a work limit with the serial message, at any --jobs', { timeout: 240_000 }, () => {
+    const serial = run('--jobs', '1', '--deep', '--max-records', '40');
+    const parallel = run('--jobs', '2', '--deep', '--max-records', '40');
+    const fast = run('--max-records', '40');
+    expect(serial.status).toBe(1);
+    expect(serial.stderr).toMatch(/LIMIT_RECORDS/);
+    expect(parallel.status).toBe(1);
+    expect(parallel.stderr).toBe(serial.stderr);
+    expect(fast.status).toBe(1);
+    expect(fast.stderr).toBe(serial.stderr);
+  });
+
+  it('refuses a --jobs that is not a whole number from 1', () => {
+    const zero = run('--jobs', '0');
+    expect(zero.status).toBe(1);
+    expect(zero.stderr).toContain('--jobs must be a whole number from 1 to 64 (got "0")');
+  });
+});
