@@ -102,8 +102,8 @@ describe('ctxray analyze <folder> (synthetic transcripts)', () => {
     expect(stdout).not.toContain(dir);
   });
 
-  it('prints the same tables in the terminal, spawned, exit 0', () => {
-    const result = spawn(['logs', '-v']);
+  it('prints the same tables in the terminal with --deep -v, spawned, exit 0', () => {
+    const result = spawn(['logs', '--deep', '-v']);
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('ctxray analyze: 4 files, 2 sessions, 3 requests');
     expect(result.stdout).toMatch(/2026-03-01\s+2\s+2\s+6,210/);
