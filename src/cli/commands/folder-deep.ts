@@ -42,7 +42,7 @@ function serialDeep(args: AnalyzeArgs, loop: LoopBase & { folder: FolderAnalysis
         }
       },
       fold: () => undefined,
-      ...(args.verbose && { onRows: (parts) => streamRows(loop.io, parts) }),
+      ...(args.verbose && args.json !== '-' && { onRows: (parts) => streamRows(loop.io, parts) }),
     },
     loop.skipped,
   );
@@ -76,7 +76,7 @@ async function parallelDeep(args: AnalyzeArgs, loop: LoopBase & { folder: Folder
           return settled;
         },
         fold: (done) => mergeFolder(loop.folder, done.folder),
-        ...(args.verbose && { onRows: (parts) => streamRows(loop.io, parts) }),
+        ...(args.verbose && args.json !== '-' && { onRows: (parts) => streamRows(loop.io, parts) }),
       },
       loop.skipped,
     );

@@ -92,8 +92,11 @@ export async function eachSession<T>(loop: SessionLoop<T>, skipped: string[]): P
   sessions.reduce((offset, session, s) => ((fileOffsets[s] = offset), offset + session.files.length), 0);
   const inFlight = new Map<number, number>();
   let bytesDone = 0;
+  /** The session settled next: the progress line names its file (sessions read ahead add their bytes). */
+  let current = 0;
   const onProgress = (s: number) => (p: ReadProgress) => {
     inFlight.set(s, p.bytesRead + sessions[s]!.files.slice(0, p.file).reduce((sum, file) => sum + file.size, 0));
+    if (s !== current) return;
     let reading = bytesDone;
     for (const bytes of inFlight.values()) reading += bytes;
     progress?.update({ ...p, file: fileOffsets[s]! + p.file, bytesRead: reading, bytesTotal: total });
@@ -105,6 +108,7 @@ export async function eachSession<T>(loop: SessionLoop<T>, skipped: string[]): P
   try {
     for (let s = 0; s < sessions.length; s++) {
       loop.signal.throwIfAborted();
+      current = s;
       startUpTo(s + loop.ahead);
       const first = await started[s]!;
       const outcome = loop.reconcile === undefined ? first : await loop.reconcile(first, sessions[s]!, onProgress(s));
