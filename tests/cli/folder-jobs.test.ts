@@ -14,6 +14,7 @@ const bin = path.join(repo, 'bin/ctxray.mjs');
 const real = path.resolve(repo, '../shared/fixtures/real/transcripts');
 const present = fs.existsSync(path.join(real, 'claude-code'));
 const suite = present ? describe : describe.skip;
+const COPIED = '5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl';
 const title = present ? 'analyze <folder> --jobs (real sessions)' : `analyze <folder> --jobs: SKIPPED, ${real} is absent`;
 
 suite(title, () => {
@@ -21,6 +22,8 @@ suite(title, () => {
   const run = (...args: string[]) => spawnSync(process.execPath, [bin, 'analyze', 'projects', ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 240_000 });
   beforeAll(() => {
     dir = buildRealSessionFolder(real, { nested: true, agents: ['codex', 'gemini-cli', 'pi'] });
+    // A session whose 20 calls carry message and request ids: the copied-session test copies it into -real-c.
+    fs.copyFileSync(path.join(real, 'claude-code', COPIED), path.join(dir, 'projects', '-real-a', COPIED));
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -34,8 +37,11 @@ suite(title, () => {
     expect(parallel.stdout).toBe(serial.stdout);
 
     const record = JSON.parse(bytes) as { sessions: { requests: number; cost: number; misses: { cost: number } | null }[] };
-    expect(record.sessions).toHaveLength(9);
-    const summary = run();
+    expect(record.sessions).toHaveLength(10);
+    const brief = run();
+    expect(brief.status, brief.stderr).toBe(0);
+    expect(brief.stdout.split('\n').length).toBeLessThanOrEqual(40);
+    const summary = run('-v');
     expect(summary.status, summary.stderr).toBe(0);
     const requests = record.sessions.reduce((sum, s) => sum + s.requests, 0);
     // Summed in the order the day table sums them; to the cent is the contract.
@@ -45,9 +51,41 @@ suite(title, () => {
     expect(line).toContain(`${requests.toLocaleString('en-US')} requests`);
     expect(line).toContain(`cost ${formatUsd(cost)}`);
     expect(line).toContain(`lost to misses ${formatUsd(lost)}`);
+    expect(brief.stdout).toMatch(new RegExp(`^cost +\\${formatUsd(cost)}  recorded usage of`, 'm'));
+    expect(brief.stdout).toMatch(new RegExp(`^lost to misses +\\${formatUsd(lost)}  on`, 'm'));
     // Every session's row, the costliest first, is the record's.
     for (const session of record.sessions.slice(0, 3)) expect(summary.stdout).toContain(formatUsd(session.cost));
-    expect(summary.stdout).toContain('3 sessions by the usage pass, 6 analysed in full');
+    expect(summary.stdout).toContain('4 sessions by the usage pass, 6 analysed in full');
+  });
+
+  it('counts a session copied into another project once at --jobs 2, as the serial run does', { timeout: 480_000 }, () => {
+    type Record = { folder: { requests: number }; totals: unknown; cost: unknown; sessions: unknown[]; duplicates?: { calls: number; byFile: { file: number; calls: number }[] } };
+    const before = run('--jobs', '2', '--json', '-');
+    expect(before.status, before.stderr).toBe(0);
+    const base = JSON.parse(before.stdout) as Record;
+    // Another project holds a copy: read after -real-a (sorted), so its 20 calls are the copies.
+    fs.mkdirSync(path.join(dir, 'projects', '-real-c'));
+    fs.copyFileSync(path.join(real, 'claude-code', COPIED), path.join(dir, 'projects', '-real-c', COPIED));
+    try {
+      const serial = run('--jobs', '1', '--json', '-');
+      const parallel = run('--jobs', '2', '--json', '-');
+      expect(serial.status, serial.stderr).toBe(0);
+      expect(parallel.status, parallel.stderr).toBe(0);
+      expect(parallel.stdout).toBe(serial.stdout);
+      const record = JSON.parse(parallel.stdout) as Record;
+      // The copy adds no request, cost or session row; it is reported as 20 calls counted once, in the copy's file.
+      expect(record.folder.requests).toBe(base.folder.requests);
+      expect(record.cost).toEqual(base.cost);
+      expect(record.sessions).toEqual(base.sessions);
+      expect(record.duplicates!.calls).toBe((base.duplicates?.calls ?? 0) + 20);
+      expect(record.duplicates!.byFile.filter((d) => !(base.duplicates?.byFile ?? []).some((b) => b.calls === d.calls && b.file === d.file))).toEqual([
+        { file: expect.any(Number) as number, calls: 20 },
+      ]);
+      const brief = run();
+      expect(brief.stdout).toContain(`${record.duplicates!.calls} API calls counted once`);
+    } finally {
+      fs.rmSync(path.join(dir, 'projects', '-real-c'), { recursive: true, force: true });
+    }
   });
 
   it('stops at the first session past a work limit with the serial message, at any --jobs', { timeout: 240_000 }, () => {

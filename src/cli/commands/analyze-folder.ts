@@ -7,21 +7,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MAX_FOLDER_FILES, companionFiles, listFolderSessions, describeFsError, skipCauses, type FolderFile } from '../fs/folder-inputs.ts';
 import type { CliIO } from '../io.ts';
-import type { ProgressReporter } from '../progress.ts';
 import type { AnalyzeArgs } from './analyze-args.ts';
 import { deepFolder } from './folder-deep.ts';
-import type { SessionInput } from './folder-run.ts';
-import { usageFolder } from './folder-usage-run.ts';
+import type { FolderRun, SessionInput } from './folder-run.ts';
 
-export interface FolderRun {
-  io: CliIO;
-  signal: AbortSignal;
-  /** Progress on stderr, when shown; the runner creates it once it knows the files. */
-  progress: (names: readonly string[]) => ProgressReporter | null;
-  /** Writes --json under the CLI's output rules; returns an error message or null. */
-  writeJson: (data: string) => string | null;
-  color: boolean;
-}
+export type { FolderRun } from './folder-run.ts';
+import { usageFolder } from './folder-usage-run.ts';
 
 /** Raised for what the folder run refuses before reading (exit 1, the message said). */
 export class FolderUsageError extends Error {}

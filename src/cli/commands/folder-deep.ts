@@ -15,8 +15,7 @@ import { renderFolderBrief } from '../report/folder-brief.ts';
 import { renderFolderReport } from '../report/folder.ts';
 import { jsonTextSafe } from '../terminal-safe.ts';
 import { periodOf, type AnalyzeArgs } from './analyze-args.ts';
-import { caught, eachSession, inputsOf, sessionOptions, streamRows, taskFailureMessage, type Outcome, type SessionInput, type LoopBase, type SessionLoop } from './folder-run.ts';
-import type { FolderRun } from './analyze-folder.ts';
+import { caught, type FolderRun, eachSession, inputsOf, sessionOptions, streamRows, taskFailureMessage, type Outcome, type SessionInput, type LoopBase } from './folder-run.ts';
 
 /** Every session analysed in full; returns the exit status. */
 export async function deepFolder(args: AnalyzeArgs, run: FolderRun, loop: LoopBase): Promise<number> {

@@ -15,6 +15,16 @@ import { lazyFileStream } from '../fs/folder-inputs.ts';
 import { sessionLine } from '../report/folder-usage.ts';
 import type { AnalyzeArgs } from './analyze-args.ts';
 
+export interface FolderRun {
+  io: CliIO;
+  signal: AbortSignal;
+  /** Progress on stderr, when shown; the runner creates it once it knows the files. */
+  progress: (names: readonly string[]) => ProgressReporter | null;
+  /** Writes --json under the CLI's output rules; returns an error message or null. */
+  writeJson: (data: string) => string | null;
+  color: boolean;
+}
+
 /** One session to read: its files, and whether each was found in a folder (then unreadable is skipped, not fatal). */
 export interface SessionInput {
   files: { name: string; full: string; size: number; folderPath: string; inFolder: boolean }[];

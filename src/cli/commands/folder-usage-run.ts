@@ -9,8 +9,7 @@ import { PRICED_ON } from '../../core/pricing/table.ts';
 import { renderUsageFolderBrief } from '../report/folder-usage-brief.ts';
 import { renderUsageFolderReport } from '../report/folder-usage.ts';
 import { periodOf, type AnalyzeArgs } from './analyze-args.ts';
-import type { FolderRun } from './analyze-folder.ts';
-import { caught, eachSession, inputsOf, sessionOptions, streamRows, type LoopBase, type SessionLoop } from './folder-run.ts';
+import { caught, type FolderRun, eachSession, inputsOf, sessionOptions, streamRows, type LoopBase } from './folder-run.ts';
 
 /** Reads every session's recorded usage; returns the exit status. */
 export async function usageFolder(args: AnalyzeArgs, run: FolderRun, loop: LoopBase): Promise<number> {

@@ -47,7 +47,7 @@ export function renderUsageFolderBrief(folder: UsageFolder, options: UsageBriefO
   if (options.window !== null) lines.push(`  only requests ${options.window}`);
   if (folder.errors.length > 0) lines.push(style.warn(`  ${plural(folder.errors.length, 'unreadable record')} skipped (-v lists them)`));
   const copies = folder.duplicateCalls.reduce((sum, d) => sum + d.calls, 0);
-  if (copies > 0) lines.push(`  ${plural(copies, 'API call')} counted once: copies in ${plural(folder.duplicateCalls.length, 'later file')} of calls an earlier file recorded`);
+  if (copies > 0) lines.push(`  ${plural(copies, 'API call')} counted once: copies in ${plural(folder.duplicateCalls.length, 'later file')} of calls an earlier file recorded (-v lists them)`);
   const total = totalOf(table.days);
   const unpriced = table.sessions.reduce((sum, row) => sum + row.unpricedRequests, 0);
   const prompt = total.recorded.input + total.recorded.cacheRead + total.recorded.cacheWrite5m + total.recorded.cacheWrite1h;
@@ -56,7 +56,7 @@ export function renderUsageFolderBrief(folder: UsageFolder, options: UsageBriefO
     '',
     `${label('cost')}${formatUsd(total.cost)}  recorded usage of ${formatCount(recorded)} of ${plural(total.requests, 'request')}${unpriced > 0 ? style.warn(`; ${plural(unpriced, 'request')} on unpriced models left out`) : ''}`,
     `${label('cache hit rate')}${formatFraction(total.hitRate)}  (${formatCount(total.recorded.cacheRead)} of ${formatCount(prompt)} prompt tokens read from cache)`,
-    `${label('lost to misses')}${total.misses === null ? 'n/a' : `${formatUsd(total.misses.cost)}  on ${plural(total.misses.count, 'miss').replace(/misss$/, 'misses')}`}`,
+    `${label('lost to misses')}${total.misses === null ? 'n/a' : `${formatUsd(total.misses.cost)}  on ${formatCount(total.misses.count)} miss${total.misses.count === 1 ? '' : 'es'} (by the usage rule: a cache read below what the call before sent)`}`,
     style.dim('  findings, miss causes and what fixing them saves: --deep (every session analysed in full, on --jobs cores)'),
   );
   const costliest = table.sessions.slice(0, TOP_SESSIONS).map((row) => [row.file, formatLabel(row.agent), formatCount(row.requests), formatUsd(row.cost), formatFraction(row.hitRate), row.misses === null ? 'n/a' : formatUsd(row.misses.cost)]);

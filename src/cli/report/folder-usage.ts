@@ -5,6 +5,7 @@
 import type { UsageFolder } from '../../core/folder/usage-folder.ts';
 import { sessionTableOf, type GroupRow, type SessionRow } from '../../core/transcripts/index.ts';
 import { formatCount, formatFraction, formatUsd } from '../../core/text/format.ts';
+import { duplicateLines } from './duplicates.ts';
 import { renderSessions } from './sessions.ts';
 import { ownSgr } from '../terminal-safe.ts';
 
@@ -67,6 +68,7 @@ export function renderUsageFolderReport(folder: UsageFolder, options: UsageRepor
     ),
     `  recorded usage, each line read once (${plural(folder.analyses - folder.fullAnalyses, 'session')} by the usage pass, ${formatCount(folder.fullAnalyses)} analysed in full);` +
       ' findings, miss causes and token categories: --deep',
+    ...duplicateLines(folder.duplicateCalls, (file) => folder.files[file]?.name ?? `file ${file + 1}`),
   ];
   const costs = costByModel(folder);
   for (const use of folder.models) {
