@@ -5,10 +5,11 @@
 // are written as markers that carry a token drawn once per process, which no input can know: only those become
 // real sequences, so the same bytes arriving in data stay escaped even on a terminal.
 import { randomBytes } from 'node:crypto';
+import { escapedChars as escaped, UNSAFE_CHARS as UNSAFE } from '../core/text/json-safe.ts';
 import type { CliIO } from './io.ts';
 
-/** C0 and C1 controls (not \t, \n), DEL, and the bidi embedding, override, isolate and mark characters. */
-const UNSAFE = '[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]';
+export { jsonTextSafe } from '../core/text/json-safe.ts';
+
 /** Private-use brackets around this process's token: the start of an own-sequence marker. */
 const MARK = `\ue000${randomBytes(12).toString('hex')}`;
 const MARK_END = '\ue001';
@@ -26,12 +27,6 @@ export const OWN_ERASE_LINE = `${MARK}[K${MARK_END}`;
 /** The CLI's own carriage return, which starts a progress line's redraw. */
 export const OWN_LINE_START = `${MARK}\r${MARK_END}`;
 
-function escaped(text: string): string {
-  let out = '';
-  for (const ch of text) out += `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  return out;
-}
-
 /**
  * The text with every control character escaped. With `ownSequences` (a terminal stream, where the CLI colours
  * and erases), the CLI's own markers become their sequences; without it (a pipe or a file), they are dropped, so
@@ -43,16 +38,6 @@ export function terminalSafe(text: string, ownSequences = true): string {
     if (!ownSequences) return '';
     return own === '\r' ? own : `\u001b${own}`;
   });
-}
-
-const UNSAFE_PATTERN = new RegExp(UNSAFE, 'g');
-
-/**
- * JSON text (JSON.stringify's, which escapes C0 controls itself) with the C1, DEL and bidi characters it leaves raw
- * written as `\uXXXX` escapes too: the same value when parsed, and nothing that acts when the file is printed.
- */
-export function jsonTextSafe(json: string): string {
-  return json.replace(UNSAFE_PATTERN, escaped);
 }
 
 export interface TerminalStreams {

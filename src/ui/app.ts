@@ -4,7 +4,7 @@ import type { WireFormat } from '../core/model.ts';
 import type { InputBlob } from '../worker/inputs.ts';
 import { el } from './dom.ts';
 import { loadExampleIndex, type ExampleEntry } from './examples.ts';
-import { renderHeader } from './header.ts';
+import { renderHeader, saveAnalysis } from './header.ts';
 import { installDragAndDrop, installPaste } from './input-events.ts';
 import { sourceLabel } from './labels.ts';
 import { isFileLimitError } from './limit-errors.ts';
@@ -370,6 +370,7 @@ export class App {
       openFiles: () => this.fileInput.click(),
       copyLink: () => void copyLink(this.linkState()).then((message) => this.setMessage(message)),
       backToFolder: () => this.leave({ type: 'back-to-folder' }),
+      exportAnalysis: (format) => void saveAnalysis(this.client, format, (message) => this.setMessage(message)),
     });
     renderNotice(this.notice, this.message, () => this.setMessage(null));
     this.workspaceAbort?.abort();

@@ -3,8 +3,11 @@
 import type { WireFormat } from '../core/model.ts';
 import { formatCount } from '../render/format.ts';
 import { el } from './dom.ts';
+import { download } from './export.ts';
 import { FORMAT_LABELS, sourceLabel, transcriptKinds } from './labels.ts';
+import type { Message } from './notice.ts';
 import { folderOf, loadedOf, type Loaded, type Screen } from './screen.ts';
+import type { WorkerClient } from './worker-client.ts';
 
 export interface HeaderContext {
   screen: Screen;
@@ -18,6 +21,39 @@ export interface HeaderContext {
   openFiles(): void;
   copyLink(): void;
   backToFolder(): void;
+  /** Saves the analysis on screen as `ctxray analyze --json` (`record`) or `--html` (`html`) writes it. */
+  exportAnalysis(format: 'record' | 'html'): void;
+}
+
+/** The worker builds the file (the CLI's own code); the page only downloads it, or says why it could not. */
+export function saveAnalysis(client: Pick<WorkerClient, 'ask'>, format: 'record' | 'html', notify: (message: Message) => void): Promise<void> {
+  return client.ask('analysis-export', { format }).then(
+    (text) => (format === 'record' ? download('ctxray-analysis.json', text, 'application/json') : download('ctxray-report.html', text, 'text/html;charset=utf-8')),
+    (error: unknown) => notify({ kind: 'error', text: `The ${format === 'record' ? 'record' : 'report'} could not be saved: ${error instanceof Error ? error.message : String(error)}` }),
+  );
+}
+
+/**
+ * "Export": the analysis record and the HTML report of a session, or the folder's record (which the worker made
+ * with the folder's table). The tables export their own rows as CSV and JSON beside them.
+ */
+function exportMenu(ctx: HeaderContext, loaded: Loaded | null): HTMLElement | null {
+  const folder = ctx.screen.kind === 'folder' ? ctx.screen.folder : null;
+  if (loaded === null && folder === null) return null;
+  const item = (text: string, id: string, title: string, run: () => void) =>
+    el('button', { text, attrs: { type: 'button', 'data-export': id, title }, on: { click: () => run() } });
+  const items = loaded
+    ? [
+        item('Analysis record (JSON)', 'ctxray-analysis-json', 'The ctxray.analysis record, as `ctxray analyze --json` writes it', () => ctx.exportAnalysis('record')),
+        item('HTML report', 'ctxray-report-html', 'The self-contained report `ctxray analyze --html` writes (no script, no payload text)', () => ctx.exportAnalysis('html')),
+      ]
+    : [item('Folder record (JSON)', 'ctxray-folder-json', 'The folder\'s ctxray.analysis record, as `ctxray analyze <folder> --json` writes it', () => download('ctxray-folder.json', folder!.view.record, 'application/json'))];
+  const menu = el('details', { className: 'export-menu', attrs: { id: 'export-menu' } }, [el('summary', { text: 'Export' }), el('div', { className: 'export-menu-items' }, items)]);
+  // A choice closes the menu, as a menu does.
+  menu.addEventListener('click', (event) => {
+    if ((event.target as Element).closest('button') !== null) menu.open = false;
+  });
+  return menu;
 }
 
 function sourceInfo(screen: Screen, loaded: Loaded | null): HTMLElement {
@@ -91,6 +127,7 @@ export function renderHeader(header: HTMLElement, ctx: HeaderContext): void {
       loaded ? modelPicker(ctx, loaded) : null,
       el('button', { text: 'Open…', attrs: { type: 'button', id: 'open-files', title: 'Open request files' }, on: { click: () => ctx.openFiles() } }),
       loaded ? el('button', { text: 'Copy link', attrs: { type: 'button', id: 'copy-link', title: ctx.linkTitle }, on: { click: () => ctx.copyLink() } }) : null,
+      exportMenu(ctx, loaded),
     ]),
   ]);
   header.classList.toggle('has-options', loaded !== null);

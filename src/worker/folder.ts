@@ -7,8 +7,9 @@
 import { holdsNoRequestsByDesign, onlyCopies } from '../core/analysis/unreadable.ts';
 import { SeenCalls } from '../core/input/seen-calls.ts';
 import { InputError, WorkLimitError, type InputFile, type InputLimits } from '../core/input/index.ts';
-import { claudeCodeSessionId, emptyFolder, foldSession, isFlatAgentFile, sessionGroups, type FolderAnalysis } from '../core/folder/index.ts';
+import { claudeCodeSessionId, emptyFolder, folderRecord, foldSession, isFlatAgentFile, sessionGroups, type FolderAnalysis } from '../core/folder/index.ts';
 import { GENERATED_BY } from '../core/analysis/version.ts';
+import { recordJson } from '../core/text/json-safe.ts';
 import { PRICED_ON } from '../core/pricing/table.ts';
 import { sessionTableOf, type GroupRow, type SessionRow } from '../core/transcripts/index.ts';
 import { AUTO_WEEK_DAYS, folderSeries, type FolderSeries } from '../core/transcripts/daily.ts';
@@ -35,6 +36,8 @@ export interface FolderView {
    * the worker keeps no folder state after this answer (a session opened from the table replaces its state).
    */
   series: { day: FolderSeries; week: FolderSeries; auto: FolderSeries['bucketing'] };
+  /** The folder's ctxray.analysis record as `ctxray analyze <folder> --json` writes it (the app's "JSON record"). */
+  record: string;
 }
 
 export interface FolderOptions {
@@ -122,5 +125,6 @@ export async function analyzeFolder(inputs: readonly InputBlob[], options: Folde
     files: inputs.length,
     skipped,
     series: seriesOf(folder.parts),
+    record: recordJson(folderRecord(folder)),
   };
 }

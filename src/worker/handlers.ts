@@ -13,6 +13,7 @@ import { clearingQuery } from './handlers/clearing.ts';
 import { transcriptSummaryQuery, transcriptsQuery } from './handlers/transcripts.ts';
 import { requestRowsQuery } from './handlers/request-rows.ts';
 import { clearingRolesQuery } from './handlers/clearing-roles.ts';
+import { analysisExportQuery } from './handlers/analysis-export.ts';
 import { compareQuery } from './handlers/compare.ts';
 
 /**
@@ -38,5 +39,6 @@ export const QUERY_HANDLERS: { readonly [N in QueryName]: QueryHandler<N> } = {
   'transcript-summary': transcriptSummaryQuery,
   'request-rows': requestRowsQuery,
   'clearing-roles': clearingRolesQuery,
+  'analysis-export': analysisExportQuery,
   compare: compareQuery,
 };

@@ -12,6 +12,7 @@ import type { TranscriptsAnswer, TranscriptSummaryAnswer } from './handlers/tran
 import type { RequestRowsAnswer } from './handlers/request-rows.ts';
 import type { ClearingRolesAnswer } from './handlers/clearing-roles.ts';
 import type { CompareAnswer, CompareParams } from './handlers/compare.ts';
+import type { AnalysisExportParams } from './handlers/analysis-export.ts';
 import type { SectionName } from './view-model.ts';
 
 export interface Queries {
@@ -34,6 +35,8 @@ export interface Queries {
   'clearing-roles': { params: { files: ClearingFile[] }; answer: ClearingRolesAnswer };
   /** Two runs before → after (the session on screen, files, a saved record or a folder): the ctxray.compare/1 record. */
   compare: { params: CompareParams; answer: CompareAnswer };
+  /** The analysis on screen as `ctxray analyze --json` (`record`) or `--html` (`html`) writes it. */
+  'analysis-export': { params: AnalysisExportParams; answer: string };
 }
 
 export type QueryName = keyof Queries;

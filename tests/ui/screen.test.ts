@@ -10,7 +10,7 @@ const viewOf = (requests: number): AnalysisView => ({ requests: Array.from({ len
 const loaded = (requests: number): Loaded => ({ source: { kind: 'paste', text: '{}' }, view: viewOf(requests) });
 const series = { bucketing: 'day' as const, models: [], buckets: [], days: 0, untimedRequests: 0 };
 const folder: FolderEntry = {
-  view: { sessions: [], projects: [], days: [], files: 0, skipped: [], series: { day: series, week: { ...series, bucketing: 'week' }, auto: 'day' } },
+  view: { sessions: [], projects: [], days: [], files: 0, skipped: [], series: { day: series, week: { ...series, bucketing: 'week' }, auto: 'day' }, record: '{}\n' },
   inputs: [],
   label: 'logs',
   state: { tab: 'sessions', only: null, opened: -1 },
