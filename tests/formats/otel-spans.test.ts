@@ -54,4 +54,28 @@ describe('OpenTelemetry GenAI spans (synthetic)', () => {
     expect(result.requests).toHaveLength(0);
     expect(result.errors.map((e) => e.message)).toEqual(['this span file holds no GenAI (LLM call) span: 2 spans, none with gen_ai.* attributes']);
   });
+  it("Logfire's request_data (the whole body) beside gen_ai.usage; proto field names (resource_spans, string_value)", async () => {
+    const body = { model: 'gpt-4o', messages: [{ role: 'system', content: 'sys' }, { role: 'user', content: 'synthetic' }], tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }] };
+    const snake = (key: string, value: string) => ({ key, value: { string_value: value } });
+    const doc = {
+      resource_spans: [{ scope_spans: [{ spans: [{ name: 'Chat Completion with gpt-4o', start_time_unix_nano: '1767225600000000000', attributes: [snake('gen_ai.system', 'openai'), snake('gen_ai.request.model', 'gpt-4o'), snake('request_data', JSON.stringify(body)), { key: 'gen_ai.usage.input_tokens', value: { int_value: 2100 } }, n('gen_ai.usage.output_tokens', 7)] }] }] }],
+    };
+    const result = await readRequests([{ name: 'logfire.json', bytes: enc(JSON.stringify(doc)) }]);
+    expect(result.errors).toEqual([]);
+    const request = result.requests[0]!;
+    expect([request.format, request.model, request.recorded!.input, request.timestamp]).toEqual(['openai-chat', 'gpt-4o', 2100, Date.UTC(2026, 0, 1)]);
+    expect(new Set(request.segments.map((seg) => seg.category))).toEqual(new Set(['system', 'tools', 'user']));
+  });
+
+  it("the Vercel AI SDK's doGenerate span (ai.prompt.messages, ai.usage.*); OpenLIT's gen_ai.prompt on the span", async () => {
+    const vercel = span([s('gen_ai.system', 'anthropic.messages'), s('gen_ai.request.model', 'claude-sonnet-4-5'), s('ai.prompt.messages', JSON.stringify([{ role: 'system', content: 'be brief' }, { role: 'user', content: [{ type: 'text', text: 'synthetic' }] }])), n('ai.usage.promptTokens', 55), n('ai.usage.completionTokens', 4)], { name: 'ai.generateText.doGenerate' });
+    const openlit = span([s('gen_ai.system', 'openai'), s('gen_ai.request.model', 'gpt-4o-mini'), s('gen_ai.prompt', 'user: synthetic question'), n('gen_ai.usage.input_tokens', 12)]);
+    const result = await readRequests([{ name: 'trace.json', bytes: enc(JSON.stringify(exportRequest([vercel, openlit]))) }]);
+    expect(result.errors).toEqual([]);
+    expect(result.requests.map((r) => [r.format, r.recorded!.input, r.recorded!.output, r.messageCount])).toEqual([
+      ['anthropic-messages', 55, 4, 1],
+      ['openai-chat', 12, 0, 1],
+    ]);
+    expect(new Set(result.requests[0]!.segments.map((seg) => seg.category))).toEqual(new Set(['system', 'user']));
+  });
 });

@@ -3,27 +3,39 @@
 // request per span that records an LLM call. Read per the GenAI semantic conventions and what the instrumentations
 // write: OpenLLMetry's flat `gen_ai.prompt.N.role/content` (and `llm.request.functions.N.*`), the newer
 // `gen_ai.input.messages` / `gen_ai.system_instructions` (JSON, on the span or on a
-// `gen_ai.client.inference.operation.details` event), and per-message events (`gen_ai.user.message`, …; OpenLIT's
-// `gen_ai.content.prompt`). Usage from `gen_ai.usage.*`: input_tokens (prompt_tokens in older versions) includes the
-// cached tokens, as the conventions say; cache read/creation counts come out of it. Time: startTimeUnixNano.
+// `gen_ai.client.inference.operation.details` event), per-message events (`gen_ai.user.message`, …; OpenLIT's
+// `gen_ai.content.prompt`, or its `gen_ai.prompt` on the span), the Vercel AI SDK's `ai.prompt.messages`, and
+// Logfire's `request_data` (the whole request body). Proto field names (`resource_spans`) are read as well. Usage
+// from `gen_ai.usage.*` (the AI SDK's `ai.usage.*` where that is all): input_tokens (prompt_tokens in older
+// versions) includes the cached tokens, as the conventions say; cache read/creation counts come out of it. Time:
+// startTimeUnixNano.
 // A span keeps only what the instrumentation chose to record: when it kept no prompt text, the request says so.
 
 import type { ParsedRequest, ReadError, RecordedUsage, WireFormat } from '../model.ts';
 import { isObject, type JsonObject } from '../input/json-value.ts';
+import { detectWireFormat } from './detect.ts';
 import { importRebuilt } from './transcript-requests.ts';
 import type { TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './types.ts';
 
 type Attributes = Map<string, unknown>;
 
+/**
+ * A field of an OTLP message under its JSON name (lowerCamelCase, as the spec writes it) or its proto field name
+ * (snake_case, as exporters that keep proto names write it: `resource_spans`, `string_value`).
+ */
+function otlp(object: JsonObject, camel: string): unknown {
+  return camel in object ? object[camel] : object[camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)];
+}
+
 /** An OTLP AnyValue as a plain value. */
 function anyValue(value: unknown): unknown {
   if (!isObject(value)) return undefined;
-  if ('stringValue' in value) return value['stringValue'];
-  if ('intValue' in value) return Number(value['intValue']);
-  if ('doubleValue' in value) return Number(value['doubleValue']);
-  if ('boolValue' in value) return value['boolValue'];
-  if (isObject(value['arrayValue'])) return ((value['arrayValue']['values'] as unknown[]) ?? []).map(anyValue);
-  if (isObject(value['kvlistValue'])) return Object.fromEntries(attributes(value['kvlistValue']['values']));
+  for (const key of ['stringValue', 'boolValue']) if (otlp(value, key) !== undefined) return otlp(value, key);
+  for (const key of ['intValue', 'doubleValue']) if (otlp(value, key) !== undefined) return Number(otlp(value, key));
+  const array = otlp(value, 'arrayValue');
+  if (isObject(array)) return ((array['values'] as unknown[]) ?? []).map(anyValue);
+  const kvlist = otlp(value, 'kvlistValue');
+  if (isObject(kvlist)) return Object.fromEntries(attributes(kvlist['values']));
   return undefined;
 }
 
@@ -34,11 +46,15 @@ function attributes(list: unknown): Attributes {
   return out;
 }
 
+function resourceSpans(request: unknown): unknown[] | null {
+  const list = isObject(request) ? otlp(request, 'resourceSpans') : undefined;
+  return Array.isArray(list) ? list : null;
+}
+
 function spansOf(request: unknown): JsonObject[] {
   const out: JsonObject[] = [];
-  if (!isObject(request) || !Array.isArray(request['resourceSpans'])) return out;
-  for (const resource of request['resourceSpans']) {
-    const scopes = isObject(resource) ? (resource['scopeSpans'] ?? resource['instrumentationLibrarySpans']) : undefined;
+  for (const resource of resourceSpans(request) ?? []) {
+    const scopes = isObject(resource) ? (otlp(resource, 'scopeSpans') ?? otlp(resource, 'instrumentationLibrarySpans')) : undefined;
     if (!Array.isArray(scopes)) continue;
     for (const scope of scopes) if (isObject(scope) && Array.isArray(scope['spans'])) out.push(...scope['spans'].filter(isObject));
   }
@@ -60,11 +76,11 @@ function isLlmSpan(attrs: Attributes): boolean {
 
 /** Recorded usage in Anthropic's sense: the conventions' input count includes cached tokens; they come out. */
 export function spanRecorded(attrs: Attributes): RecordedUsage | null {
-  const total = num(attrs, 'gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens');
+  const total = num(attrs, 'gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens', 'ai.usage.inputTokens', 'ai.usage.promptTokens');
   if (total === null) return null;
   const cacheRead = num(attrs, 'gen_ai.usage.cache_read_input_tokens', 'gen_ai.usage.cache_read.input_tokens') ?? 0;
   const cacheWrite = num(attrs, 'gen_ai.usage.cache_creation_input_tokens', 'gen_ai.usage.cache_creation.input_tokens') ?? 0;
-  const output = num(attrs, 'gen_ai.usage.output_tokens', 'gen_ai.usage.completion_tokens') ?? 0;
+  const output = num(attrs, 'gen_ai.usage.output_tokens', 'gen_ai.usage.completion_tokens', 'ai.usage.outputTokens', 'ai.usage.completionTokens') ?? 0;
   return { input: Math.max(0, total - cacheRead - cacheWrite), cacheRead, cacheWrite5m: cacheWrite, cacheWrite1h: 0, output };
 }
 
@@ -122,6 +138,13 @@ const EVENT_ROLES: Record<string, string> = { 'gen_ai.system.message': 'system',
 function promptOf(attrs: Attributes, span: JsonObject): Message[] {
   const flat = flatPrompt(attrs);
   if (flat.length > 0) return flat;
+  // The Vercel AI SDK's doGenerate span (`ai.prompt.messages`); OpenLIT's `gen_ai.prompt` on the span itself.
+  for (const key of ['ai.prompt.messages', 'gen_ai.prompt']) {
+    const value = attrs.get(key);
+    if (value === undefined) continue;
+    const messages = jsonMessages(value);
+    return messages.length > 0 ? messages : [{ role: 'user', text: contentText(value) }];
+  }
   const events = Array.isArray(span['events']) ? span['events'].filter(isObject) : [];
   const details = events.find((event) => event['name'] === 'gen_ai.client.inference.operation.details');
   const holder = attrs.has('gen_ai.input.messages') ? attrs : details ? attributes(details['attributes']) : null;
@@ -149,7 +172,19 @@ function tools(attrs: Attributes): JsonObject[] {
   return out;
 }
 
+/** The request body itself, where the instrumentation kept it whole (Logfire's `request_data`). */
+function recordedBody(attrs: Attributes): { format: WireFormat; body: JsonObject } | null {
+  const raw = attrs.get('request_data');
+  const body = typeof raw === 'string' ? safeJson(raw) : raw;
+  if (!isObject(body) || !(Array.isArray(body['messages']) || 'input' in body)) return null;
+  const model = str(attrs, 'gen_ai.request.model');
+  const format = detectWireFormat(body)?.format ?? 'openai-chat';
+  return { format, body: model !== null && typeof body['model'] !== 'string' ? { ...body, model } : body };
+}
+
 function spanBody(attrs: Attributes, span: JsonObject): { format: WireFormat; body: JsonObject } {
+  const whole = recordedBody(attrs);
+  if (whole !== null) return whole;
   const provider = (str(attrs, 'gen_ai.provider.name') ?? str(attrs, 'gen_ai.system') ?? '').toLowerCase();
   const model = str(attrs, 'gen_ai.request.model') ?? str(attrs, 'gen_ai.response.model');
   const prompt = promptOf(attrs, span);
@@ -168,7 +203,7 @@ function spanBody(attrs: Attributes, span: JsonObject): { format: WireFormat; bo
 }
 
 function startTime(span: JsonObject): number | null {
-  const nanos = span['startTimeUnixNano'];
+  const nanos = otlp(span, 'startTimeUnixNano');
   const value = typeof nanos === 'string' ? Number(nanos) : typeof nanos === 'number' ? nanos : NaN;
   return Number.isFinite(value) && value > 0 ? Math.round(value / 1e6) : null;
 }
@@ -176,7 +211,7 @@ function startTime(span: JsonObject): number | null {
 export const otelSpansImporter: TranscriptImporter = {
   id: 'otel-spans',
   matchesName: () => false,
-  matchesRecords: (first) => first.length > 0 && first.every((record) => isObject(record.value) && Array.isArray(record.value['resourceSpans'])),
+  matchesRecords: (first) => first.length > 0 && first.every((record) => resourceSpans(record.value) !== null),
   importFile(records: readonly TranscriptRecord[], ctx: TranscriptContext): TranscriptImport {
     const requests: ParsedRequest[] = [];
     const errors: ReadError[] = [];
