@@ -35,8 +35,8 @@ function stats(view: AnalysisView, request: RequestView): HTMLElement {
       'Tokens',
       el('dd', {
         className: 'big',
-        text: formatTokens(request.total, request.exact),
-        attrs: { id: 'request-total', 'data-total': String(request.total), 'data-exact': String(request.exact) },
+        text: `${formatTokens(request.total, request.exact)}${request.band === null ? '' : ` ±${Math.round(request.band * 100)}%`}`,
+        attrs: { id: 'request-total', 'data-total': String(request.total), 'data-exact': String(request.exact), ...(request.band === null ? {} : { 'data-band': String(request.band) }) },
       }),
     ),
     request.recordedPrompt !== null
@@ -63,6 +63,9 @@ function notesOf(view: AnalysisView, request: RequestView): string[] {
       ? request.format === 'anthropic-messages'
         ? 'Counts marked ≈ are estimates (Claude has no public tokenizer; media and some framing are estimated).'
         : 'Counts marked ≈ are estimates (OpenAI tool definitions, media and unverified framing are estimated; the rest is exact).'
+      : null,
+    request.band !== null
+      ? `This request's shape (media of unknown size, a PDF, an image, the newer tokenizer or a very short prompt) was estimated within ±${Math.round(request.band * 100)}% on projects the estimate was not fitted on, wider than the rest (p90 15%).`
       : null,
     unknownModel && request.model ? `“${request.model}” has no pricing entry (prices checked ${view.pricedOn}); it is reported, not priced as another model.` : null,
     ...request.notes.map(noteText),

@@ -42,6 +42,8 @@ export interface RequestView {
   notes: RequestNoteCode[];
   /** The prompt size the provider recorded for this request (input + cache reads + cache writes), when the log has it. */
   recordedPrompt: number | null;
+  /** Claude: the estimate's relative half-width where its shape misses the held-out target (docs/tokens.md); null elsewhere. */
+  band: number | null;
 }
 
 export interface FileView {

@@ -74,6 +74,7 @@ export function buildView(analysis: Analysis): AnalysisView {
       // Ids come from the input: bidi and control characters become visible ⟨U+XXXX⟩ labels in every cell and picker.
       model: nullableLabel(model?.id ?? request.model),
       exact: tokens?.exact ?? false,
+      band: tokens?.band ?? null,
       total: tokens?.total ?? 0,
       overhead: tokens?.overheadTotal ?? 0,
       byCategory: tokens?.byCategory ?? {},

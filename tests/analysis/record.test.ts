@@ -90,7 +90,8 @@ describe('buildRecord', () => {
     const requests = record.requests as Array<Record<string, unknown>>;
     expect(requests[0]).toMatchObject({ index: 0, line: 1, file: 0, format: 'openai-chat', model: 'gpt-4o', modelKnown: true });
     expect(requests[0]?.tokens).toMatchObject({ total: 8, exact: true, byCategory: { user: 1 }, overhead: { framing: 7, total: 7 } });
-    expect(requests[2]).toMatchObject({ modelKnown: false, pricedAs: null, recorded: { prompt: 18 }, notes: ['claude_estimate'] });
+    // A Claude prompt under 30 tokens is estimated within ±20% held out, wider than the rest: it says so.
+    expect(requests[2]).toMatchObject({ modelKnown: false, pricedAs: null, recorded: { prompt: 18 }, notes: ['claude_estimate', 'estimate_wide'], tokens: { band: 0.2 } });
     expect((requests[2]?.segments as Array<Record<string, unknown>>)[0]).toMatchObject({ path: 'messages[0].content[0]', cacheMarker: '1h', bytes: 42 });
     expect(record.errors).toEqual([{ file: 1, line: 2, message: 'line 2: not valid JSON (unexpected end of input)' }]);
   });

@@ -8,7 +8,7 @@ const segment = (path: string, toolName: string | null, role: string | null): Se
 });
 const request = (index: number, model: string | null): RequestView => ({
   index, line: index + 1, file: 0, format: 'anthropic-messages', model, exact: false, total: 6, overhead: 0, byCategory: { user: 3, tool_result: 3 },
-  segments: [segment('messages[0].content', null, 'user'), segment(`messages[${index}].content[0]`, 'read_file', null)], messageCount: 2, notes: [], recordedPrompt: null, unrecorded: [],
+  segments: [segment('messages[0].content', null, 'user'), segment(`messages[${index}].content[0]`, 'read_file', null)], messageCount: 2, notes: [], recordedPrompt: null, band: null, unrecorded: [],
 });
 
 describe('shareRepeatedStrings', () => {

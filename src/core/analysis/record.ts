@@ -40,6 +40,8 @@ export interface RequestRecord {
   tokens: {
     total: number;
     exact: boolean;
+    /** Claude: the estimate's relative half-width where its shape misses the held-out target (RequestTokens.band). */
+    band?: number;
     tokenizer: Tokenizer;
     byCategory: Partial<Record<Category, number>>;
     overhead: OverheadTokens & { total: number };
@@ -163,6 +165,7 @@ export function requestRecord(request: ParsedRequest, tokens: RequestTokens, mod
     tokens: {
       total: tokens.total,
       exact: tokens.exact,
+      ...(tokens.band === undefined ? {} : { band: tokens.band }),
       tokenizer: tokens.tokenizer,
       byCategory: tokens.byCategory,
       overhead: { ...tokens.overhead, total: tokens.overheadTotal },

@@ -1,6 +1,7 @@
 // Claude token ESTIMATE. Anthropic publishes no tokenizer, so counts are o200k_base counts times fitted factors plus
-// fitted hidden prompts, always flagged `exact: false` and shown with ≈. Constants were fitted on 375 requests with
-// recorded usage from eight projects; docs/tokens.md gives the fit, the held-out error and what is not modelled.
+// fitted hidden prompts, always flagged `exact: false` and shown with ≈. Constants are checked against 693 requests
+// with recorded usage from 15 projects (tests/tokens/claude-fit.test.ts refits them leaving each project out);
+// docs/tokens.md gives the fit, the held-out error and what is not modelled.
 import type { ParsedRequest, Segment } from '../model.ts';
 
 /**
@@ -87,29 +88,50 @@ export const CLAUDE_TASK_BUDGET_TOKENS = 32;
 /** Path of the segment that carries a task budget (the importer's; the count is the constant above). */
 export const TASK_BUDGET_PATH = 'output_config.task_budget';
 /**
- * Hidden tool-use system prompt by generation and tool_choice (`auto`/`none`, `any`/`tool`), fitted on 375
- * recorded requests from eight projects (docs/tokens.md). Anthropic's docs quote 346 / 313 for Claude 4-era
- * models: the 4.0 era bills about that, the 4.5 era ~170–300 more.
+ * Groups of models whose hidden tool-use system prompt differs: Anthropic's table gives Claude 3 Opus, Sonnet and
+ * Haiku their own (530 / 281, 159 / 235, 264 / 340 for auto / any); the rest follow the generations above, with
+ * Sonnet 5 apart from the newer tokenizer's other models.
  */
-export const CLAUDE_TOOL_SYSTEM: Readonly<Record<ClaudeGeneration, { auto: number; any: number }>> = {
+export type ClaudeToolPromptGroup = 'claude-3-opus' | 'claude-3-sonnet' | 'claude-3-haiku' | ClaudeGeneration | 'sonnet-5';
+
+export function claudeToolPromptGroup(model: string | null): ClaudeToolPromptGroup {
+  const id = (model ?? '').toLowerCase();
+  if (/claude-sonnet-5/.test(id)) return 'sonnet-5';
+  const generation = claudeGeneration(model);
+  if (generation !== 'claude-3') return generation;
+  // Claude 3.0 ids (claude-3-opus-20240229, Bedrock's anthropic.claude-3-haiku-...); 3.5 stays `claude-3`.
+  const family = /claude-3-(opus|sonnet|haiku)/.exec(id)?.[1];
+  return family ? (`claude-3-${family}` as ClaudeToolPromptGroup) : 'claude-3';
+}
+
+/**
+ * Hidden tool-use system prompt by model group and tool_choice (`auto`/`none`, `any`/`tool`). Claude 3.0 models:
+ * Anthropic's documented counts. The others: fitted on recorded requests of 15 projects (docs/tokens.md);
+ * Anthropic quotes 346 / 313 for Claude 4-era models: the 4.0 era bills about that, the 4.5 era more (the prompt
+ * grew server-side in November 2025). Sonnet 5 bills more than Opus 5 / Fable 5 for the same tool request (three
+ * pairs of identical bodies billed 68, 55 and 55 more).
+ */
+export const CLAUDE_TOOL_SYSTEM: Readonly<Record<ClaudeToolPromptGroup, { auto: number; any: number }>> = {
+  'claude-3-opus': { auto: 530, any: 281 },
+  'claude-3-sonnet': { auto: 159, any: 235 },
+  'claude-3-haiku': { auto: 264, any: 340 },
   'claude-3': { auto: 279, any: 386 },
   'claude-4.0': { auto: 329, any: 306 },
   'claude-4.5': { auto: 502, any: 610 },
   'newer-tokenizer': { auto: 393, any: 500 },
+  'sonnet-5': { auto: 452, any: 559 },
 };
-/**
- * Claude Sonnet 5 bills more for the same tool request than Opus 5 / Fable 5: three pairs of identical bodies
- * (pydantic-ai's deferred-capability test on each model) billed 68, 55 and 55 more. Added to the newer
- * tokenizer's tool-use prompt on Sonnet 5.x.
- */
-export const CLAUDE_SONNET_5_TOOL_EXTRA_TOKENS = 59;
-const SONNET_5_MODELS = /claude-sonnet-5/;
 
 export function claudeToolSystemTokens(model: string | null, toolChoice: string): number {
-  const prompt = CLAUDE_TOOL_SYSTEM[claudeGeneration(model)];
+  const prompt = CLAUDE_TOOL_SYSTEM[claudeToolPromptGroup(model)];
   // The importer writes `auto`, `none`, `any` or `tool:<name>`.
-  const base = /^(?:any|tool)\b/.test(toolChoice) ? prompt.any : prompt.auto;
-  return base + (SONNET_5_MODELS.test((model ?? '').toLowerCase()) ? CLAUDE_SONNET_5_TOOL_EXTRA_TOKENS : 0);
+  return /^(?:any|tool)\b/.test(toolChoice) ? prompt.any : prompt.auto;
+}
+
+/** Opus 4.5+, Sonnet 4.6+ and every model on the newer tokenizer keep earlier turns' thinking in context. */
+export function keepsEarlierThinking(model: string | null): boolean {
+  if (usesNewTokenizer(model)) return true;
+  return model !== null && /claude-(?:opus-4-[5-9]|sonnet-4-[6-9])/.test(model.toLowerCase());
 }
 
 /**
@@ -199,3 +221,4 @@ export const CLAUDE_TEXT_DOCUMENT_TOKENS = 37;
 
 /** A PDF page is sent as its text plus an image of the page: ~1,600 tokens (one recorded one-page PDF). */
 export const CLAUDE_TOKENS_PER_PDF_PAGE = 1600;
+

@@ -17,12 +17,13 @@ import {
   claudeGeneration,
   claudeImageTokens,
   claudeToolSystemTokens,
+  keepsEarlierThinking,
   claudeTokensFromO200k,
   isCodeLikeText,
   toolsReferencedByConversation,
-  usesNewTokenizer,
   type ClaudeTextKind,
 } from './claude.ts';
+import { claudeEstimateBand, mediaShape, withBand } from './claude-band.ts';
 import { attributeFraming } from './framing.ts';
 import { imageDetailOf, pdfPageCount } from './media.ts';
 import {
@@ -66,6 +67,7 @@ export type TokenNoteCode =
   | 'multi_part_message'
   | 'reasoning_estimated'
   | 'response_format_estimated'
+  | 'estimate_wide'
   | 'unknown_shapes';
 
 /** Hidden tokens a request pays that belong to no block. */
@@ -97,6 +99,11 @@ export interface RequestTokens {
   byCategory: Partial<Record<Category, number>>;
   tokenizer: Tokenizer;
   notes: TokenNoteCode[];
+  /**
+   * Claude: the estimate's relative half-width (0.2 = ±20%) where the request's shape misses the held-out target
+   * (claudeEstimateBand); absent elsewhere. Such counts carry the note `estimate_wide`.
+   */
+  band?: number;
 }
 
 const OPENAI_FORMATS = new Set(['openai-chat', 'openai-responses']);
@@ -358,7 +365,8 @@ export class TokenCounter {
     };
     const own = request.segments.map((segment) => (segment.category === 'tool_call' ? CLAUDE_TOOL_CALL_TOKENS : 0));
     const perSegment = attributeFraming(request, new Array<number>(request.messageCount).fill(CLAUDE_PER_MESSAGE_TOKENS), own);
-    return finish(request, { segments, framing: perSegment }, overhead, { tokenizer: 'claude-estimate', notes });
+    const counted = finish(request, { segments, framing: perSegment }, overhead, { tokenizer: 'claude-estimate', notes });
+    return withBand(counted, claudeEstimateBand({ ...mediaShape(request, (wire) => this.pagesOf(wire)), newTokenizer, total: counted.total }));
   }
 
   /** A top-level Claude tool definition with `defer_loading: true` (tool search). */
@@ -417,12 +425,6 @@ function scaleToNewTokenizer(tokens: number): number {
 
 function unscaled(tokens: number): number {
   return tokens;
-}
-
-/** Opus 4.5+, Sonnet 4.6+ and every model on the newer tokenizer keep earlier turns' thinking in context. */
-function keepsEarlierThinking(model: string | null): boolean {
-  if (usesNewTokenizer(model)) return true;
-  return model !== null && /claude-(?:opus-4-[5-9]|sonnet-4-[6-9])/.test(model.toLowerCase());
 }
 
 /** Message index of the latest user turn that is not only tool results; -1 when there is none. */
