@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { dropFile, dropFolder, expect, folderFiles, hasRealFixtures, realSessionFolder, REAL_FIXTURES, ROOT, test } from './fixtures.ts';
+import { dropFile, dropFolder, expect, folderFiles, hasRealFixtures, realSessionFolder, REAL_FIXTURES, ROOT, selectRequest, test } from './fixtures.ts';
 
 const FIXTURE = 'gateway/claude-trace/claude-trace_cc-1.0.6_test-traffic.jsonl';
 
@@ -27,6 +27,34 @@ async function exported(page: Page, item: string): Promise<{ name: string; text:
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator(`[data-export="${item}"]`).click()]);
   return { name: download.suggestedFilename(), text: fs.readFileSync(await download.path(), 'utf8') };
 }
+
+async function downloaded(page: Page, button: string): Promise<string[]> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator(`[data-export="${button}"]`).click()]);
+  return fs.readFileSync(await download.path(), 'utf8').trimEnd().split('\r\n');
+}
+
+test('the segment table and the findings export their rows as CSV, the numbers of the CLI’s record', async ({ page }) => {
+  const record = JSON.parse(cli([path.join(ROOT, 'examples/synthetic-anthropic-agent-cache-bust.jsonl.gz'), '--json', '-'])) as {
+    requests: { segments: { path: string; tokens: number; bytes: number }[] }[];
+    findings: { code: string; requests: number[] }[];
+  };
+  await page.goto('./#example=anthropic-agent-cache-bust');
+  await selectRequest(page, 0);
+  const segments = await downloaded(page, 'ctxray-segments-csv');
+  expect(segments[0]).toBe('Segment,Category,Path,Tool,Tokens,Exact,Bytes');
+  // Request 1's 14 blocks, in the table's order (by index), with the record's tokens and bytes.
+  const expected = record.requests[0]!.segments;
+  expect(segments).toHaveLength(expected.length + 1);
+  segments.slice(1).forEach((line, i) => {
+    const [n, , where, , tokens, , bytes] = line.split(',');
+    expect([Number(n), where, Number(tokens), Number(bytes)]).toEqual([i + 1, expected[i]!.path, expected[i]!.tokens, expected[i]!.bytes]);
+  });
+
+  await page.getByRole('tab', { name: 'Findings', exact: true }).click();
+  const findings = await downloaded(page, 'ctxray-findings-csv');
+  expect(findings[0]).toBe('Severity,Code,Block,Message,Fix,Requests');
+  expect(findings.slice(1).map((line) => line.split(',')[1])).toEqual(record.findings.map((f) => f.code));
+});
 
 test.describe('export of the analysis', () => {
   test.skip(!hasRealFixtures, `${REAL_FIXTURES} is absent`);

@@ -6,6 +6,7 @@ import { visibleLabel } from '../core/text/invisible.ts';
 import { CATEGORY_LABELS } from '../render/palette.ts';
 import { categoryTag } from './swatch.ts';
 import { CATEGORIES } from '../core/model.ts';
+import { exportButtons, type Table } from './export.ts';
 import type { RequestView, SegmentView } from '../worker/view-model.ts';
 
 type SortKey = 'index' | 'category' | 'path' | 'tool' | 'tokens' | 'bytes';
@@ -26,6 +27,16 @@ const COLUMNS: readonly Column[] = [
 ];
 
 const FIRST_ROWS = 500;
+
+const EXPORT_COLUMNS = [
+  { id: 'segment', title: 'Segment' },
+  { id: 'category', title: 'Category' },
+  { id: 'path', title: 'Path' },
+  { id: 'tool', title: 'Tool' },
+  { id: 'tokens', title: 'Tokens' },
+  { id: 'exact', title: 'Exact' },
+  { id: 'bytes', title: 'Bytes' },
+] as const;
 
 function compare(key: SortKey, a: SegmentView & { i: number }, b: SegmentView & { i: number }): number {
   switch (key) {
@@ -57,7 +68,14 @@ export function renderSegmentTable(host: HTMLElement, request: RequestView, onSe
 
   const table = el('table', { className: 'data segments', attrs: { 'aria-label': 'Segments of the selected request' } });
   const more = el('div', { className: 'table-more' });
-  host.append(el('div', { className: 'table-scroll' }, [table]), more);
+  const sorted = () => request.segments.map((s, i) => ({ ...s, i })).sort((a, b) => compare(sortKey, a, b) * (descending ? -1 : 1));
+  // The export holds every segment (not only the first rows drawn), in the table's order, with raw numbers.
+  const exportTable = (): Table => ({
+    columns: EXPORT_COLUMNS,
+    rows: sorted().map((s) => [s.i + 1, s.category, s.category === 'setup_inferred' ? null : s.path, s.toolName, s.tokens, request.exact && s.category !== 'setup_inferred', s.bytes]),
+  });
+  const exporter = exportButtons({ name: 'ctxray-segments', label: 'the segment table', table: exportTable });
+  host.append(el('div', { className: 'table-tools' }, [exporter]), el('div', { className: 'table-scroll' }, [table]), more);
 
   const draw = (): void => {
     const header = el(
@@ -89,7 +107,7 @@ export function renderSegmentTable(host: HTMLElement, request: RequestView, onSe
         return th;
       }),
     );
-    const ordered = request.segments.map((s, i) => ({ ...s, i })).sort((a, b) => compare(sortKey, a, b) * (descending ? -1 : 1));
+    const ordered = sorted();
     const visible = showAll ? ordered : ordered.slice(0, FIRST_ROWS);
     rowsBySegment.clear();
     const body = el(

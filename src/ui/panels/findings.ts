@@ -9,6 +9,7 @@ import { el } from '../dom.ts';
 import { formatUsd } from '../../render/format.ts';
 import type { Panel, PanelContext, PanelId } from './types.ts';
 import { askOrShowError } from './ask.ts';
+import { exportButtons, type Table } from '../export.ts';
 
 /** Request links drawn per finding before "N more". */
 const MAX_LINKS = 60;
@@ -73,6 +74,20 @@ export function findingTargets(finding: Finding, ctx: PanelContext): HTMLElement
   ]);
 }
 
+const EXPORT_COLUMNS = [
+  { id: 'severity', title: 'Severity' },
+  { id: 'code', title: 'Code' },
+  { id: 'block', title: 'Block' },
+  { id: 'message', title: 'Message' },
+  { id: 'fix', title: 'Fix' },
+  { id: 'requests', title: 'Requests' },
+] as const;
+
+/** The findings as rows (request numbers 1-based, as shown); the payload-derived detail stays out, as in --json. */
+function findingsTable(findings: readonly Finding[]): Table {
+  return { columns: EXPORT_COLUMNS, rows: findings.map((f) => [f.severity, f.code, f.segmentPath, f.message, f.fix, f.requests.map((r) => r + 1).join(' ')]) };
+}
+
 function findingCard(finding: Finding, ctx: PanelContext): HTMLElement {
   const involves = finding.requests.includes(ctx.request.index);
   return el('div', { className: `finding sev-${finding.severity}${involves ? ' involves-selected' : ''}` }, [
@@ -113,6 +128,7 @@ export const findingsPanel: Panel = {
     container.replaceChildren(
       el('h2', { className: 'section-title', text: 'Findings' }),
       summaryOf(answer),
+      ...(answer.findings.length === 0 ? [] : [exportButtons({ name: 'ctxray-findings', label: 'the findings', table: () => findingsTable(answer.findings) })]),
       ...(transcript === null ? [] : [transcript]),
       ...answer.findings.map((finding) => findingCard(finding, ctx)),
       el('p', {
