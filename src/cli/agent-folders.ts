@@ -91,8 +91,19 @@ export function searchAgentFolders(io: Pick<CliIO, 'env'>, only: AgentId | null,
 
 const nameOf = (id: AgentId) => agentById(id)?.name ?? id;
 
-/** The search as the user reads it: what was found, what was not read and why, and where else was looked. */
-export function renderAgentSearch(search: AgentSearch): string {
+/** Where else was looked, one line: each agent once with how many places (the paths under -v). */
+function absentBrief(absent: readonly AgentFolder[]): string {
+  const places = new Map<string, number>();
+  for (const folder of absent) places.set(nameOf(folder.agent), (places.get(nameOf(folder.agent)) ?? 0) + 1);
+  const agents = [...places].map(([name, n]) => (n === 1 ? name : `${name} (${n} places)`)).join(', ');
+  return `Looked for, not present: ${agents}; -v lists the paths`;
+}
+
+/**
+ * The search as the user reads it: what was found, what was not read and why, and where else was looked — every
+ * path when `verbose` or when nothing was found (then the paths are the answer), else one line.
+ */
+export function renderAgentSearch(search: AgentSearch, options: { verbose: boolean }): string {
   const lines: string[] = [];
   if (search.found.length > 0) {
     lines.push('Agent folders found (read below):');
@@ -106,7 +117,8 @@ export function renderAgentSearch(search: AgentSearch): string {
     lines.push('Found but not read:');
     for (const { folder, reason } of search.notRead) lines.push(`  ${nameOf(folder.agent)}  ${folder.path}: ${reason}`);
   }
-  if (search.absent.length > 0) {
+  if (search.absent.length > 0 && !options.verbose && search.found.length > 0) lines.push(absentBrief(search.absent));
+  else if (search.absent.length > 0) {
     lines.push('Looked for, not present:');
     for (const folder of search.absent) lines.push(`  ${nameOf(folder.agent)}  ${folder.path}${folder.from === 'default' ? '' : ` (from ${folder.from})`}`);
   }

@@ -348,7 +348,7 @@ export const analyzeCommand: Command = async (argv, io) => {
   if (args.inputs.length === 0) {
     // No path: the agents' own folders, said first (on stderr when stdout carries the JSON record).
     const search = searchAgentFolders(io, args.agent ?? null);
-    (args.json === '-' ? io.stderr : io.stdout)(renderAgentSearch(search));
+    (args.json === '-' ? io.stderr : io.stdout)(renderAgentSearch(search, { verbose: args.verbose }));
     if (search.found.length === 0) {
       io.stderr(`ctxray analyze: no ${args.agent === undefined ? 'agent' : args.agent} session folder found; give a path (a file, a folder, or - for stdin)\n`);
       return 1;
