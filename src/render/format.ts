@@ -3,7 +3,7 @@ import type { UnrecordedPart } from '../core/cache/unrecorded-setup.ts';
 import type { Category } from '../core/model.ts';
 import { formatTokens } from '../core/text/format.ts';
 
-export { formatBytes, formatCount, formatFraction, formatPercent, formatTokens, formatUsd, formatUsdCents } from '../core/text/format.ts';
+export { formatBand, formatBytes, formatCount, formatFraction, formatPercent, formatTokens, formatUsd, formatUsdCents } from '../core/text/format.ts';
 
 const PART_WORDS: Record<UnrecordedPart, string> = { system_prompt: 'system prompt', tools: 'tools', hidden_reasoning: 'hidden reasoning' };
 

@@ -1,6 +1,6 @@
 // The selected request's bar: its number with previous / next, its totals (tokens, what the provider counted,
 // segments, messages, model, source line), its cache miss with links to what it names, and its notes.
-import { formatCount, formatTokens } from '../render/format.ts';
+import { formatBand, formatCount, formatTokens } from '../render/format.ts';
 import type { RequestRowsAnswer } from '../worker/handlers/request-rows.ts';
 import type { AnalysisView, RequestView } from '../worker/view-model.ts';
 import { el } from './dom.ts';
@@ -35,7 +35,7 @@ function stats(view: AnalysisView, request: RequestView): HTMLElement {
       'Tokens',
       el('dd', {
         className: 'big',
-        text: `${formatTokens(request.total, request.exact)}${request.band === null ? '' : ` ±${Math.round(request.band * 100)}%`}`,
+        text: `${formatTokens(request.total, request.exact)}${request.band === null ? '' : ` ${formatBand(request.band)}`}`,
         attrs: { id: 'request-total', 'data-total': String(request.total), 'data-exact': String(request.exact), ...(request.band === null ? {} : { 'data-band': String(request.band) }) },
       }),
     ),
@@ -65,7 +65,7 @@ function notesOf(view: AnalysisView, request: RequestView): string[] {
         : 'Counts marked ≈ are estimates (OpenAI tool definitions, media and unverified framing are estimated; the rest is exact).'
       : null,
     request.band !== null
-      ? `This request's shape (media of unknown size, a PDF, an image, the newer tokenizer or a very short prompt) was estimated within ±${Math.round(request.band * 100)}% on projects the estimate was not fitted on, wider than the rest (p90 15%).`
+      ? `This request's shape (media of unknown size, a PDF, an image, the newer tokenizer or a very short prompt) was estimated within ${formatBand(request.band)} on projects the estimate was not fitted on, wider than the rest (p90 15%).`
       : null,
     unknownModel && request.model ? `“${request.model}” has no pricing entry (prices checked ${view.pricedOn}); it is reported, not priced as another model.` : null,
     ...request.notes.map(noteText),

@@ -40,7 +40,7 @@ suite('Claude token estimate against recorded usage', () => {
     const hidden = recorded.filter((c) => hasHiddenPrompt(c.body));
     const media = recorded.filter((c) => !hasHiddenPrompt(c.body) && hasMedia(c.body));
     const modelled = recorded.filter((c) => !hasHiddenPrompt(c.body) && !hasMedia(c.body));
-    // The constants were fitted on these requests among 375 from eight projects; the held-out (leave one project
+    // These requests are among the 693 of 15 projects the constants are checked on; the held-out (leave one project
     // out) figures are in docs/tokens.md. Every third tool request of the fit file is checked on its own.
     const fitTools = modelled.filter((c) => c.file === FIT_FILE && hasTools(c.body));
     const heldOut = fitTools.filter((_, k) => k % 3 === 0);

@@ -5,6 +5,7 @@ import type { Analysis, AnalysisFile, TokenTotals } from '../../core/analysis/ty
 import { CATEGORIES, type Category, type ParsedRequest } from '../../core/model.ts';
 import type { RequestTokens } from '../../core/tokens/counter.ts';
 import { ownSgr } from '../terminal-safe.ts';
+import { formatBand } from '../../core/text/format.ts';
 
 export interface TerminalOptions {
   color: boolean;
@@ -113,6 +114,8 @@ function verboseLines(analysis: Analysis, i: number, tokens: RequestTokens, styl
   lines.push(style.dim(`      overhead: framing ${framing}, tools preamble ${toolsPreamble}, tool-use system prompt ${toolUseSystem}`));
   const notes = [...request.notes.map((note) => note.code), ...tokens.notes];
   if (notes.length > 0) lines.push(style.dim(`      notes: ${[...new Set(notes)].join(', ')}`));
+  // A shape estimated less well than the rest on projects the estimate was not fitted on (docs/tokens.md).
+  if (tokens.band !== undefined) lines.push(style.dim(`      estimate within ${formatBand(tokens.band)} (this shape's held-out error)`));
   return lines;
 }
 

@@ -18,6 +18,11 @@ export function formatTokens(value: number, exact: boolean): string {
   return `${exact ? '' : '≈'}${formatCount(value)}`;
 }
 
+/** An estimate's relative band (RequestTokens.band) as the ± the app and the terminal print: 0.2 → ±20%. */
+export function formatBand(band: number): string {
+  return `±${Math.round(band * 100)}%`;
+}
+
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
