@@ -23,14 +23,13 @@ export function findFindings(input: FindingsInput): Finding[] {
   for (let r = 0; r < requests.length; r++) {
     const compared = conversations.continues[r];
     const link = conversations.kind[r];
-    if (compared === null || compared === undefined) continue;
-    const older = requests[compared]!;
-    const newer = requests[r]!;
-    const explained = checkSetupChanges(groups, older, newer, r, normalized);
+    if (compared === null || compared === undefined || link === undefined) continue;
+    const pair = { older: requests[compared]!, newer: requests[r]!, r, compared, link };
+    const explained = checkSetupChanges(groups, pair, normalized);
     if (link === 'continues' || link === 'edited') {
-      checkModelChange(groups, input, older, newer, r, compared, link);
-      checkBreakpointBeforeChange(groups, input, older, newer, r, compared, explained);
-    } else if (link === 'same-setup') checkModelChange(groups, input, older, newer, r, compared, link);
+      checkModelChange(groups, input, pair);
+      checkBreakpointBeforeChange(groups, input, pair, explained);
+    } else if (link === 'same-setup') checkModelChange(groups, input, pair);
   }
   checkSimulationEvents(groups, input);
   checkCostGap(groups, input);

@@ -79,24 +79,32 @@ export function pressureInputs(accumulator: ApiAccumulator, retrievalRate: numbe
   };
 }
 
-function cycleCost(accumulator: ApiAccumulator, view: ViewName, allUncached: boolean): number {
+function cycleCost(accumulator: ApiAccumulator, view: ViewName, pricing: { allUncached: boolean }): number {
   const route = accumulator.route;
   const weights = viewWeights(route, view);
-  const recacheWeight = allUncached ? Math.max(weights.cacheWrite, weights.input) : weights.cacheWrite;
+  const recacheWeight = pricing.allUncached ? Math.max(weights.cacheWrite, weights.input) : weights.cacheWrite;
   const distance = route.triggerTokens - route.drainTokens;
   return route.summaryInputTokens * weights.input + route.summaryOutputTokens * weights.output + distance * recacheWeight;
 }
 
-function viewCost(
-  accumulator: ApiAccumulator,
-  view: ViewName,
-  rate: number,
-  pressure: PressureInputs,
-  onPressure: number,
-): ViewCost {
+/** One API at one retrieval rate: the pressure it works under without and with clearing. */
+interface Scenario {
+  accumulator: ApiAccumulator;
+  rate: number;
+  pressure: PressureInputs;
+  onPressure: number;
+}
+
+function scenarioAt(accumulator: ApiAccumulator, rate: number): Scenario {
+  const pressure = pressureInputs(accumulator, rate);
+  return { accumulator, rate, pressure, onPressure: onPressureOf(pressure, rate) };
+}
+
+function viewCost(scenario: Scenario, view: ViewName): ViewCost {
+  const { accumulator, rate, pressure, onPressure } = scenario;
   const weights = viewWeights(accumulator.route, view);
   const sums = accumulator.views[view];
-  const perCycle = cycleCost(accumulator, view, false);
+  const perCycle = cycleCost(accumulator, view, { allUncached: false });
   const off = sums.offRequests + pressure.offPressure * perCycle;
   const blend = sums.prefixTokens > 0 ? sums.prefixCost / sums.prefixTokens : weights.input;
   const retainedPerRequest = pressure.savingsPerCycle / 2; // S/(2C) extra native context per request
@@ -127,16 +135,11 @@ export interface UncachedCost {
  * Non-gating upper-bound scenario: every remaining on-arm prefix, retrieval round trip and summary drain
  * recache is priced at no less than uncached input (a higher observed write-premium blend is kept).
  */
-function uncachedViewCost(
-  accumulator: ApiAccumulator,
-  view: ViewName,
-  rate: number,
-  pressure: PressureInputs,
-  onPressure: number,
-): UncachedCost {
+function uncachedViewCost(scenario: Scenario, view: ViewName): UncachedCost {
+  const { accumulator, rate, pressure, onPressure } = scenario;
   const weights = viewWeights(accumulator.route, view);
   const sums = accumulator.views[view];
-  const off = sums.offRequests + pressure.offPressure * cycleCost(accumulator, view, false);
+  const off = sums.offRequests + pressure.offPressure * cycleCost(accumulator, view, { allUncached: false });
   const blend = Math.max(sums.prefixTokens > 0 ? sums.prefixCost / sums.prefixTokens : weights.input, weights.input);
   const retainedPerRequest = pressure.savingsPerCycle / 2;
   const prefixes =
@@ -145,7 +148,7 @@ function uncachedViewCost(
     rate *
     (accumulator.roundTripPrefixTokens * blend + accumulator.admittedCount * RETRIEVAL_CALL_OUTPUT_TOKENS * weights.output);
   const summaries =
-    onPressure * cycleCost(accumulator, view, true) +
+    onPressure * cycleCost(accumulator, view, { allUncached: true }) +
     (onPressure * pressure.savingsPerCycle + accumulator.admittedSummaryTokens) * weights.input;
   const on = sums.outputCost + prefixes + roundTrips + summaries;
   return { off, on, ratio: costRatio(off, on) };
@@ -157,15 +160,15 @@ function onPressureOf(pressure: PressureInputs, retrievalRate: number): number {
 }
 
 export function rateModel(accumulator: ApiAccumulator, retrievalRate: number): RateModel {
-  const pressure = pressureInputs(accumulator, retrievalRate);
-  const onPressure = onPressureOf(pressure, retrievalRate);
+  const scenario = scenarioAt(accumulator, retrievalRate);
+  const { pressure, onPressure } = scenario;
   const pressureReduction = pressure.offPressure > 0 ? 1 - onPressure / pressure.offPressure : 0;
   return {
     retrievalRate,
     onPressure,
     pressureReduction,
-    list: viewCost(accumulator, 'list', retrievalRate, pressure, onPressure),
-    quotaShare: viewCost(accumulator, 'quotaShare', retrievalRate, pressure, onPressure),
+    list: viewCost(scenario, 'list'),
+    quotaShare: viewCost(scenario, 'quotaShare'),
   };
 }
 
@@ -177,12 +180,11 @@ export interface AllUncachedInformational {
 }
 
 export function allUncachedInformational(accumulator: ApiAccumulator, retrievalRate: number): AllUncachedInformational {
-  const pressure = pressureInputs(accumulator, retrievalRate);
-  const onPressure = onPressureOf(pressure, retrievalRate);
+  const scenario = scenarioAt(accumulator, retrievalRate);
   return {
     gating: false,
     retrievalRate,
-    list: uncachedViewCost(accumulator, 'list', retrievalRate, pressure, onPressure),
-    quotaShare: uncachedViewCost(accumulator, 'quotaShare', retrievalRate, pressure, onPressure),
+    list: uncachedViewCost(scenario, 'list'),
+    quotaShare: uncachedViewCost(scenario, 'quotaShare'),
   };
 }

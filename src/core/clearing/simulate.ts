@@ -103,7 +103,7 @@ export function simulateConversation(conversation: ConversationData, accumulator
       if (request.usage === null) accumulator.fallbackRequests++;
       accumulator.growthTokens += growth;
       const removed = Math.min(pinnedNet, prefix);
-      for (const view of VIEW_NAMES) priceRequest(accumulator, view, request, prefix, removed, pinnedEscaped);
+      for (const view of VIEW_NAMES) priceRequest(accumulator, view, request, { prefix, removed, retrievedActive: pinnedEscaped });
     } else if (boundary !== undefined) {
       boundaryIndex++;
       if (boundary.previousRunCompleted) runsSinceBatch++;
@@ -127,14 +127,15 @@ export function simulateConversation(conversation: ConversationData, accumulator
   }
 }
 
-function priceRequest(
-  accumulator: ApiAccumulator,
-  view: ViewName,
-  request: RequestFact,
-  prefix: number,
-  removed: number,
-  retrievedActive: number,
-): void {
+/** A request's prefix tokens, the tokens clearing removes from it, and the retrieved tokens still in context. */
+interface PrefixTokens {
+  prefix: number;
+  removed: number;
+  retrievedActive: number;
+}
+
+function priceRequest(accumulator: ApiAccumulator, view: ViewName, request: RequestFact, tokens: PrefixTokens): void {
+  const { prefix, removed, retrievedActive } = tokens;
   const weights = viewWeights(accumulator.route, view);
   const sums = accumulator.views[view];
   let prefixCost: number;
@@ -256,7 +257,17 @@ function evaluateBoundary(
 
   accumulator.batches++;
   if (admittedNet >= ADMISSION_TOKENS) accumulator.admittingBoundaries++;
-  const occupancyAfter = Math.max(0, effective - admittedNet);
+  recordAdmitted(accumulator, state, { admitted, occupancyAfter: Math.max(0, effective - admittedNet) });
+  return admitted;
+}
+
+/** Counts a batch's admitted results; each retrieval round trip re-reads the occupancy left after the batch. */
+function recordAdmitted(
+  accumulator: ApiAccumulator,
+  state: BoundaryState,
+  batch: { admitted: readonly ResultEntry[]; occupancyAfter: number },
+): void {
+  const { admitted, occupancyAfter } = batch;
   for (const entry of admitted) {
     state.counted.add(entry);
     accumulator.admittedNetTokens += entry.netTokens;
@@ -270,5 +281,4 @@ function evaluateBoundary(
     category.admitted++;
     category.admittedNetTokens += entry.netTokens;
   }
-  return admitted;
 }

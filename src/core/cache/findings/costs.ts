@@ -1,6 +1,7 @@
 // Findings about what the requests cost: idle gaps past the TTL, the actual-vs-optimized gap, near-duplicate content.
 import type { ParsedRequest } from '../../model.ts';
 import { formatCount, formatFraction, formatUsd } from '../../text/format.ts';
+import type { CostComparison } from '../types.ts';
 import type { FindingGroups } from './groups.ts';
 import { COST_ROUNDING, SAVINGS_WARNING_FRACTION, type FindingCode, type FindingsInput, type Severity } from './types.ts';
 
@@ -38,7 +39,7 @@ export function checkIdleGaps(groups: FindingGroups, input: FindingsInput): void
  * the findings never say "nothing to fix" while the optimized cost is lower.
  */
 export function checkCostGap(groups: FindingGroups, input: FindingsInput): void {
-  const { actual, optimized, potentialSavings, savingsFraction } = input.costs;
+  const { potentialSavings, savingsFraction } = input.costs;
   if (potentialSavings < COST_ROUNDING) return;
   // Where the log does not record breakpoints, the actual scenario's "no breakpoint" is an assumption, not a fact.
   const unknown = input.breakpointsUnknown ?? (() => false);
@@ -46,19 +47,7 @@ export function checkCostGap(groups: FindingGroups, input: FindingsInput): void 
   const summary = `fixing the findings would lower the actual cost by ${percent} (${formatUsd(input.costs.billed.totals.total)} → ${formatUsd(input.costs.optimizedCost)})`;
   const severity: Severity = savingsFraction >= SAVINGS_WARNING_FRACTION ? 'warning' : 'info';
 
-  const tailless: number[] = [];
-  for (const result of actual.simulation.requests) {
-    const r = result.requestIndex;
-    const request = input.requests[r];
-    if (request === undefined || request.format !== 'anthropic-messages' || result.rejected || unknown(r)) continue;
-    if (result.breakpoints.length === 0) continue; // no_breakpoint covers it
-    const lastCacheable = lastCacheableSegment(request);
-    if (lastCacheable === null || result.breakpoints.some((bp) => bp.segment === lastCacheable)) continue;
-    const before = actual.costs[r]?.total;
-    const after = optimized.costs[r]?.total;
-    if (before === null || before === undefined || after === null || after === undefined || before - after < COST_ROUNDING / 10) continue;
-    tailless.push(r);
-  }
+  const tailless = taillessRequests(input, unknown);
   for (const r of tailless) {
     groups.add({
       code: 'missing_tail_breakpoint',
@@ -74,12 +63,7 @@ export function checkCostGap(groups: FindingGroups, input: FindingsInput): void 
     });
   }
   if (!COST_EXPLAINING.some((code) => groups.has(code))) {
-    const saving: number[] = [];
-    actual.costs.forEach((cost, r) => {
-      const after = optimized.costs[r]?.total;
-      if (unknown(r)) return;
-      if (cost.total !== null && after !== null && after !== undefined && cost.total - after >= COST_ROUNDING / 10) saving.push(r);
-    });
+    const saving = input.costs.actual.costs.flatMap((_, r) => (!unknown(r) && cheaperOptimized(input.costs, r) ? [r] : []));
     for (const r of saving) {
       groups.add({
         code: 'potential_savings',
@@ -95,6 +79,28 @@ export function checkCostGap(groups: FindingGroups, input: FindingsInput): void 
       });
     }
   }
+}
+
+/** Anthropic requests with breakpoints but none on their last cacheable block, that would cost less with one. */
+function taillessRequests(input: FindingsInput, unknown: (r: number) => boolean): number[] {
+  const tailless: number[] = [];
+  for (const result of input.costs.actual.simulation.requests) {
+    const r = result.requestIndex;
+    const request = input.requests[r];
+    if (request === undefined || request.format !== 'anthropic-messages' || result.rejected || unknown(r)) continue;
+    if (result.breakpoints.length === 0) continue; // no_breakpoint covers it
+    const lastCacheable = lastCacheableSegment(request);
+    if (lastCacheable === null || result.breakpoints.some((bp) => bp.segment === lastCacheable)) continue;
+    if (cheaperOptimized(input.costs, r)) tailless.push(r);
+  }
+  return tailless;
+}
+
+/** Whether request r costs less in the optimized scenario than in the actual one (both priced). */
+function cheaperOptimized(costs: CostComparison, r: number): boolean {
+  const before = costs.actual.costs[r]?.total;
+  const after = costs.optimized.costs[r]?.total;
+  return before !== null && before !== undefined && after !== null && after !== undefined && before - after >= COST_ROUNDING / 10;
 }
 
 /** Findings whose fix the optimized scenario models: one of them accounts for a cost gap. */

@@ -1,10 +1,10 @@
 // Findings raised from the actual-scenario simulation's diagnostics (breakpoints, TTLs, lookback, expiry).
-import { isUsageOnly } from '../../model.ts';
+import { isUsageOnly, type ParsedRequest } from '../../model.ts';
 import type { ModelPricing } from '../../pricing/types.ts';
 import { LOOKBACK_POSITIONS, MAX_BREAKPOINTS } from '../anthropic.ts';
-import type { RequestCacheResult, SimulationEventCode } from '../types.ts';
+import type { RequestCacheResult, SimulationEvent, SimulationEventCode } from '../types.ts';
 import { formatCount } from '../../text/format.ts';
-import type { FindingGroups, Render } from './groups.ts';
+import type { FindingGroups, Occurrence, Render } from './groups.ts';
 import type { FindingsInput } from './types.ts';
 
 /** Findings raised from a simulation diagnostic. */
@@ -42,31 +42,43 @@ export function checkSimulationEvents(groups: FindingGroups, input: FindingsInpu
     const request = input.requests[r];
     // A usage-only call's blocks are inferred from its usage, not read: their diagnostics describe no real request.
     if (request === undefined || isUsageOnly(request)) continue;
+    const pricing = input.pricingOf(r);
+    // No advice to add a breakpoint where the log does not record them, nothing builds on the request, or its
+    // prompt is below the model's minimum.
+    const skipNoBreakpoint = unknown(r) || !followed.has(r) || result.promptTokens < (pricing?.minCacheableTokens ?? 0);
     for (const event of result.events) {
-      const code = EVENT_FINDINGS[event.code];
-      const path = event.segment === null ? null : (request.segments[event.segment]?.path ?? null);
-      const pricing = input.pricingOf(r);
-      if (code === 'no_breakpoint' && (unknown(r) || !followed.has(r) || result.promptTokens < (pricing?.minCacheableTokens ?? 0))) continue;
-      const openai = result.provider === 'openai';
-      const text = eventText(code, path, pricing, result);
-      // A rolling breakpoint moves every turn: message blocks group together, setup blocks by their path.
-      const segment = event.segment === null ? undefined : request.segments[event.segment];
-      const place = segment === undefined ? '' : segment.messageIndex < 0 ? segment.path : 'messages';
-      groups.add({
-        code,
-        key: `${place}\u0000${pricing?.id ?? request.model ?? ''}\u0000${result.provider}`,
-        request: r,
-        segmentPath: path,
-        detail: null,
-        render: openai && code === 'too_many_breakpoints' ? openaiTooMany : text,
-        value: event.value,
-        // OpenAI's explicit mode uses the latest 4 and ignores the rest: a waste, not a rejected request.
-        ...(openai && code === 'too_many_breakpoints' && { severity: 'warning' as const }),
-      });
+      if (EVENT_FINDINGS[event.code] === 'no_breakpoint' && skipNoBreakpoint) continue;
+      groups.add(eventOccurrence({ request, result, event, pricing }));
     }
   }
 }
 
+/** One diagnostic as an occurrence of its finding. */
+function eventOccurrence(at: {
+  request: ParsedRequest;
+  result: RequestCacheResult;
+  event: SimulationEvent;
+  pricing: ModelPricing | null;
+}): Occurrence {
+  const { request, result, event, pricing } = at;
+  const code = EVENT_FINDINGS[event.code];
+  const path = event.segment === null ? null : (request.segments[event.segment]?.path ?? null);
+  const openai = result.provider === 'openai';
+  // A rolling breakpoint moves every turn: message blocks group together, setup blocks by their path.
+  const segment = event.segment === null ? undefined : request.segments[event.segment];
+  const place = segment === undefined ? '' : segment.messageIndex < 0 ? segment.path : 'messages';
+  return {
+    code,
+    key: `${place}\u0000${pricing?.id ?? request.model ?? ''}\u0000${result.provider}`,
+    request: result.requestIndex,
+    segmentPath: path,
+    detail: null,
+    render: openai && code === 'too_many_breakpoints' ? openaiTooMany : eventText(code, path, pricing, result),
+    value: event.value,
+    // OpenAI's explicit mode uses the latest 4 and ignores the rest: a waste, not a rejected request.
+    ...(openai && code === 'too_many_breakpoints' && { severity: 'warning' as const }),
+  };
+}
 
 const openaiTooMany: Render = (when, values) => ({
   message: `${Math.max(...values)} prompt_cache_breakpoint markers in explicit mode (${when}); only the latest ${MAX_BREAKPOINTS} are used, the rest are ignored.`,

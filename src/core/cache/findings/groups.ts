@@ -23,7 +23,7 @@ export function describeRequests(indices: readonly number[]): string {
   return `requests ${ranges.join(', ')}, ${sorted.length}×`;
 }
 
-interface Occurrence {
+export interface Occurrence {
   code: FindingCode;
   /** Occurrences with the same code and key are one finding. */
   key: string;

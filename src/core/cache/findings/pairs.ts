@@ -1,12 +1,21 @@
 // Checks between a request and the one it is compared with (conversations.ts): setup changes (volatile values,
 // reordered tools, key-order drift), a model change, breakpoints that all sit after the first change.
 import type { ParsedRequest, Segment } from '../../model.ts';
-import { setupSegmentIndices } from '../conversations.ts';
+import { setupSegmentIndices, type ConversationLink } from '../conversations.ts';
 import { canonicalJson, normalizeVolatile } from '../normalize.ts';
 import { comparePrefix, prefixTokensThrough } from '../prefix.ts';
 import { formatCount } from '../../text/format.ts';
 import type { FindingGroups } from './groups.ts';
 import type { FindingsInput } from './types.ts';
+
+/** A request (`newer`, index `r`) and the one it is compared with (`older`, index `compared`), and how they link. */
+export interface RequestPair {
+  older: ParsedRequest;
+  newer: ParsedRequest;
+  r: number;
+  compared: number;
+  link: ConversationLink;
+}
 
 /** True when the two sides differ in some way the rules below recognize (and report). */
 export type Explained = boolean;
@@ -44,13 +53,8 @@ export class NormalizedWires {
  * System prompt, instructions and tool definitions compared between a request and the one it is compared with:
  * volatile values, a reordered tool list, schema key order drift. Returns whether a difference was explained.
  */
-export function checkSetupChanges(
-  groups: FindingGroups,
-  older: ParsedRequest,
-  newer: ParsedRequest,
-  r: number,
-  normalized: NormalizedWires,
-): Explained {
+export function checkSetupChanges(groups: FindingGroups, pair: RequestPair, normalized: NormalizedWires): Explained {
+  const { older, newer, r } = pair;
   let explained = false;
   const olderByPath = new Map<string, Segment>();
   for (const index of setupSegmentIndices(older)) {
@@ -164,15 +168,8 @@ function volatileFix(request: ParsedRequest, model: string): string {
  * always a loss; between two conversations sharing a setup, only when the shared prefix was large enough to be
  * cached and this request did not read it.
  */
-export function checkModelChange(
-  groups: FindingGroups,
-  input: FindingsInput,
-  older: ParsedRequest,
-  newer: ParsedRequest,
-  r: number,
-  compared: number,
-  link: 'continues' | 'edited' | 'same-setup',
-): void {
+export function checkModelChange(groups: FindingGroups, input: FindingsInput, pair: RequestPair): void {
+  const { older, newer, r, compared, link } = pair;
   if (older.model === null || newer.model === null) return;
   const simulated = input.costs.actual.simulation.requests;
   const olderScope = simulated[compared]?.cacheScope ?? older.model;
@@ -213,12 +210,10 @@ function lostSharedPrefix(input: FindingsInput, older: ParsedRequest, newer: Par
 export function checkBreakpointBeforeChange(
   groups: FindingGroups,
   input: FindingsInput,
-  older: ParsedRequest,
-  newer: ParsedRequest,
-  r: number,
-  compared: number,
+  pair: RequestPair,
   explained: Explained,
 ): void {
+  const { older, newer, r, compared } = pair;
   if (explained || newer.format !== 'anthropic-messages') return;
   const simulated = input.costs.actual.simulation.requests[r];
   if (simulated === undefined || simulated.hit || simulated.rejected || simulated.breakpoints.length === 0) return;
