@@ -8,10 +8,10 @@
 // legacy `usage` ({input, output}) and promptTokens / completionTokens when that is all there is. Spans, events,
 // tools and other observation types are no LLM call: skipped and counted by type.
 
-import type { ParsedRequest, ReadError, RecordedUsage } from '../model.ts';
+import type { ParsedRequest, RecordedUsage } from '../model.ts';
 import { isObject, numberField, objectField, stringField, type JsonObject } from '../input/json-value.ts';
 import { toEpochMs } from '../input/timestamp.ts';
-import { jsonOrSelf, loggedCallRequest } from './logged-call.ts';
+import { jsonOrSelf, loggedCallRequest, readRowLog } from './logged-call.ts';
 import type { TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './types.ts';
 
 /** A field under its API (camelCase) or column (snake_case) name. */
@@ -53,33 +53,26 @@ export function observationRecorded(observation: JsonObject): RecordedUsage | nu
   return { input, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, output };
 }
 
-function generationRequest(observation: JsonObject, line: number, ctx: TranscriptContext): ParsedRequest {
+function generationRequest(observation: JsonObject, line: number, ctx: TranscriptContext): ParsedRequest | string {
+  if (observation['type'] !== 'GENERATION') return String(observation['type']);
   const parameters = jsonOrSelf(field(observation, 'modelParameters'));
-  const model = stringField(observation, 'model') ?? (typeof field(observation, 'providedModelName') === 'string' ? (field(observation, 'providedModelName') as string) : null);
-  return loggedCallRequest(
-    { model, prompt: observation['input'], tools: isObject(parameters) ? parameters['tools'] : null, recorded: observationRecorded(observation), line, timestamp: toEpochMs(field(observation, 'startTime')) },
-    ctx,
-  );
+  const provided = field(observation, 'providedModelName');
+  const model = stringField(observation, 'model') ?? (typeof provided === 'string' ? provided : null);
+  const timestamp = toEpochMs(field(observation, 'startTime'));
+  return loggedCallRequest({ model, prompt: observation['input'], tools: isObject(parameters) ? parameters['tools'] : null, recorded: observationRecorded(observation), line, timestamp }, ctx);
 }
+
+const OBSERVATIONS = { rowsOf: observationsOf, isRow: isObservation, notARow: 'not a Langfuse observation: no type, traceId and startTime', read: generationRequest };
 
 export const langfuseImporter: TranscriptImporter = {
   id: 'langfuse-observations',
   matchesName: () => false,
   matchesRecords: (first) => first.length > 0 && first.every((record) => observationsOf(record.value).some(isObservation)),
   importFile(records: readonly TranscriptRecord[], ctx: TranscriptContext): TranscriptImport {
-    const requests: ParsedRequest[] = [];
-    const errors: ReadError[] = [];
-    const skipped = new Map<string, number>();
-    for (const record of records) {
-      for (const observation of observationsOf(record.value)) {
-        if (!isObservation(observation)) errors.push({ file: ctx.file, line: record.line, message: 'not a Langfuse observation: no type, traceId and startTime' });
-        else if (observation['type'] === 'GENERATION') requests.push(generationRequest(observation, record.line, ctx));
-        else skipped.set(String(observation['type']), (skipped.get(String(observation['type'])) ?? 0) + 1);
-      }
-    }
-    if (skipped.size > 0 && requests.length === 0) {
-      const byType = [...skipped].sort((a, b) => b[1] - a[1]).map(([type, n]) => `${type} ${n}`).join(', ');
-      errors.push({ file: ctx.file, line: records[0]?.line ?? 1, message: `this Langfuse export holds no GENERATION (LLM call): ${byType}` });
+    const { requests, errors, skipped } = readRowLog(OBSERVATIONS, records, ctx);
+    // Spans, events and tools sit beside the generations; only an export of nothing else is worth a word.
+    if (skipped.total > 0 && requests.length === 0) {
+      errors.push({ file: ctx.file, line: records[0]?.line ?? 1, message: `this Langfuse export holds no GENERATION (LLM call): ${skipped.byReason}` });
     }
     return { requests, errors };
   },

@@ -11,10 +11,10 @@
 // out of it. Calls the proxy answered from its own cache, failed calls and non-LLM calls (embeddings, images,
 // audio, rerank) were never billed as prompts: they are skipped and counted by kind.
 
-import type { ParsedRequest, ReadError, RecordedUsage } from '../model.ts';
+import type { ParsedRequest, RecordedUsage } from '../model.ts';
 import { isObject, numberField, objectField, stringField, type JsonObject } from '../input/json-value.ts';
 import { toEpochMs } from '../input/timestamp.ts';
-import { jsonOrSelf, loggedCallRequest } from './logged-call.ts';
+import { jsonOrSelf, loggedCallRequest, readRowLog } from './logged-call.ts';
 import type { TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './types.ts';
 
 /** call_type values of a prompt sent to a model (completion, acompletion, anthropic_messages, aresponses, …). */
@@ -74,40 +74,26 @@ function promptOf(row: JsonObject): { prompt: unknown; tools: unknown } {
   return { prompt: row['messages'], tools: isObject(parameters) ? parameters['tools'] : null };
 }
 
-function rowRequest(row: JsonObject, line: number, ctx: TranscriptContext): ParsedRequest {
+function rowRequest(row: JsonObject, line: number, ctx: TranscriptContext): ParsedRequest | string {
+  const why = skipReason(row);
+  if (why !== null) return why;
   const { prompt, tools } = promptOf(row);
   const model = stringField(row, 'model') ?? stringField(row, 'model_group');
   return loggedCallRequest({ model, prompt, tools, recorded: liteLlmRecorded(row), line, timestamp: toEpochMs(row['startTime']) }, ctx);
 }
 
-function tallyText(skipped: Map<string, number>): string {
-  return [...skipped].sort((a, b) => b[1] - a[1]).map(([why, n]) => `${why} ${n}`).join(', ');
-}
+const LITELLM_ROWS = { rowsOf, isRow: isLiteLlmRow, notARow: 'not a LiteLLM log row: no call_type with request_id and spend (or id and response_cost)', read: rowRequest };
 
 export const liteLlmImporter: TranscriptImporter = {
   id: 'litellm-log',
   matchesName: () => false,
   matchesRecords: (first) => first.length > 0 && first.every((record) => rowsOf(record.value).some(isLiteLlmRow)),
   importFile(records: readonly TranscriptRecord[], ctx: TranscriptContext): TranscriptImport {
-    const requests: ParsedRequest[] = [];
-    const errors: ReadError[] = [];
-    const skipped = new Map<string, number>();
-    for (const record of records) {
-      for (const row of rowsOf(record.value)) {
-        if (!isLiteLlmRow(row)) {
-          errors.push({ file: ctx.file, line: record.line, message: 'not a LiteLLM log row: no call_type with request_id and spend (or id and response_cost)' });
-          continue;
-        }
-        const why = skipReason(row);
-        if (why === null) requests.push(rowRequest(row, record.line, ctx));
-        else skipped.set(why, (skipped.get(why) ?? 0) + 1);
-      }
-    }
-    const line = records[0]?.line ?? 1;
-    if (skipped.size > 0) {
-      const total = [...skipped.values()].reduce((a, b) => a + b, 0);
-      const message = requests.length === 0 ? `this LiteLLM log holds no billed LLM call: ${total} row${total === 1 ? '' : 's'} (${tallyText(skipped)})` : `skipped ${total} LiteLLM row${total === 1 ? '' : 's'} that sent no billed prompt (${tallyText(skipped)})`;
-      errors.push({ file: ctx.file, line, message });
+    const { requests, errors, skipped } = readRowLog(LITELLM_ROWS, records, ctx);
+    if (skipped.total > 0) {
+      const rows = skipped.total === 1 ? 'row' : 'rows';
+      const message = requests.length === 0 ? `this LiteLLM log holds no billed LLM call: ${skipped.total} ${rows} (${skipped.byReason})` : `skipped ${skipped.total} LiteLLM ${rows} that sent no billed prompt (${skipped.byReason})`;
+      errors.push({ file: ctx.file, line: records[0]?.line ?? 1, message });
     }
     return { requests, errors };
   },

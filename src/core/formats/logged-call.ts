@@ -3,12 +3,12 @@
 // either), the tools when kept apart, and the usage the provider reported. Rebuilt into the request body the client
 // sent, in the wire format its shape names; a call whose prompt the logger did not keep is a usage-only request.
 
-import type { ParsedRequest, RecordedUsage } from '../model.ts';
+import type { ParsedRequest, ReadError, RecordedUsage } from '../model.ts';
 import { isObject, type JsonObject } from '../input/json-value.ts';
 import { detectWireFormat } from './detect.ts';
 import { note } from './notes.ts';
 import { importRebuilt } from './transcript-requests.ts';
-import type { TranscriptContext } from './types.ts';
+import type { TranscriptContext, TranscriptRecord } from './types.ts';
 
 export interface LoggedCall {
   /** The model the call went to (it replaces an alias the body may name). */
@@ -58,4 +58,38 @@ export function loggedCallRequest(call: LoggedCall, ctx: TranscriptContext): Par
   }
   const format = detectWireFormat(body)?.format ?? 'openai-chat';
   return importRebuilt({ format, body, line: call.line, timestamp: call.timestamp, recorded: call.recorded, missing: [] }, ctx);
+}
+
+/** A log of one row per call (LiteLLM, Langfuse): how to find its rows and read each. */
+export interface RowLog<Row> {
+  /** The rows of one parsed record (a row, or a page or trace holding rows). */
+  rowsOf(value: unknown): unknown[];
+  isRow(value: unknown): value is Row;
+  /** The error for a value that is no row, e.g. "not a Langfuse observation: …". */
+  notARow: string;
+  /** The request a row records, or why it records none (counted by that reason). */
+  read(row: Row, line: number, ctx: TranscriptContext): ParsedRequest | string;
+}
+
+export interface RowLogRead {
+  requests: ParsedRequest[];
+  errors: ReadError[];
+  /** Rows that record no request, by reason, the most common first: "aembedding 2, failed 1". */
+  skipped: { total: number; byReason: string };
+}
+
+export function readRowLog<Row>(log: RowLog<Row>, records: readonly TranscriptRecord[], ctx: TranscriptContext): RowLogRead {
+  const requests: ParsedRequest[] = [];
+  const errors: ReadError[] = [];
+  const skipped = new Map<string, number>();
+  for (const record of records) {
+    for (const row of log.rowsOf(record.value)) {
+      const read = log.isRow(row) ? log.read(row, record.line, ctx) : null;
+      if (read === null) errors.push({ file: ctx.file, line: record.line, message: log.notARow });
+      else if (typeof read === 'string') skipped.set(read, (skipped.get(read) ?? 0) + 1);
+      else requests.push(read);
+    }
+  }
+  const byReason = [...skipped].sort((a, b) => b[1] - a[1]).map(([why, n]) => `${why} ${n}`).join(', ');
+  return { requests, errors, skipped: { total: [...skipped.values()].reduce((a, b) => a + b, 0), byReason } };
 }
