@@ -21,11 +21,11 @@ export interface ClaudeEstimateShape {
  * requests of the older tokenizer have none: p90 11% held out.
  */
 export const CLAUDE_ESTIMATE_BANDS = {
-  /** 20 requests: a URL image assumed 512×384 billed 34–450; a PDF by URL assumed one page billed ~2,650 or 73,842. */
+  /** 20 requests: a URL image assumed 512×384 billed 34–450; a PDF by URL or file id assumed one page billed ~2,650 and 73,842. */
   unknownMedia: 1,
   /** 16 inline PDFs: p90 32% (PDFs a tool returns bill ~45% more than the page rule). */
   pdf: 0.35,
-  /** 26 inline images: p90 20% (small images bill ~10–20 tokens more than width × height / 750). */
+  /** 26 inline images: p90 20% (an image under ~60 tokens by width × height / 750 bills 5–11 more). */
   image: 0.2,
   /** 24 requests on the newer tokenizer: median 4.9%, p90 15.4%. */
   newerTokenizer: 0.2,

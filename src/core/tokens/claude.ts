@@ -208,7 +208,7 @@ export function claudeImageTokens(width: number, height: number): number {
 
 /**
  * Size assumed for an image whose pixels are not in the file (URL or file id): 512×384 (≈ 262 tokens); the
- * recorded URL images billed 250–300 tokens each.
+ * recorded URL and file images of 15 projects billed 34–450 (claude-band.ts gives such requests a ±100% band).
  */
 export const CLAUDE_UNKNOWN_IMAGE_SIZE = { width: 512, height: 384 } as const;
 
