@@ -127,7 +127,8 @@ const earlier = (a: string | null, b: string | null) => (a === null ? b : b === 
 const later = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : Date.parse(a) >= Date.parse(b) ? a : b);
 
 /** `add` keyed rows of `from` into `into` (matched by `key`), appending keys it has not seen. */
-export function mergeRows<T>(into: T[], from: readonly T[], key: (row: T) => unknown, add: (into: T, from: T) => void, copy: (row: T) => T): void {
+export function mergeRows<T>(into: T[], from: readonly T[], rules: { key: (row: T) => unknown; add: (into: T, from: T) => void; copy: (row: T) => T }): void {
+  const { key, add, copy } = rules;
   for (const row of from) {
     const k = key(row);
     const target = into.find((candidate) => key(candidate) === k);
@@ -143,15 +144,9 @@ export function mergeRows<T>(into: T[], from: readonly T[], key: (row: T) => unk
  */
 /** A session's model rows summed into the folder's, by model id, first seen first. */
 export function addModelUse(into: ModelUse[], from: readonly ModelUse[]): void {
-  mergeRows(
-    into,
-    from,
-    (m) => m.id,
-    (a, b) => {
+  mergeRows(into, from, { key: (m) => m.id, add: (a, b) => {
       a.requests += b.requests;
-    },
-    (m) => ({ ...m }),
-  );
+    }, copy: (m) => ({ ...m }) });
 }
 
 function addSummary(into: TimeRangeSummary | null, from: TimeRangeSummary, fileOffset: number, conversationOffset: number): TimeRangeSummary {
@@ -170,21 +165,15 @@ function addSummary(into: TimeRangeSummary | null, from: TimeRangeSummary, fileO
   into.start = earlier(into.start, from.start);
   into.end = later(into.end, from.end);
   addSummaryTotals(into.totals, from.totals);
-  mergeRows(into.days, from.days, (d) => d.day, addSummaryTotals, (d) => ({ ...d }));
-  mergeRows(into.models, from.models, (m) => m.model, addSummaryTotals, (m) => ({ ...m }));
+  mergeRows(into.days, from.days, { key: (d) => d.day, add: addSummaryTotals, copy: (d) => ({ ...d }) });
+  mergeRows(into.models, from.models, { key: (m) => m.model, add: addSummaryTotals, copy: (m) => ({ ...m }) });
   // Stable: among equal costs the earlier session's conversation stays first, as in one analysis of everything.
   into.topConversations = [...into.topConversations, ...conversations].sort(byCostDescending).slice(0, SUMMARY_TOP);
-  mergeRows(
-    into.topFindings,
-    from.topFindings,
-    (f) => f.code,
-    (a: FindingTotals, b: FindingTotals) => {
+  mergeRows(into.topFindings, from.topFindings, { key: (f) => f.code, add: (a: FindingTotals, b: FindingTotals) => {
       a.findings += b.findings;
       a.requests += b.requests;
       a.cost += b.cost;
-    },
-    (f) => ({ ...f }),
-  );
+    }, copy: (f) => ({ ...f }) });
   return into;
 }
 
@@ -206,17 +195,11 @@ export function addSession(folder: FolderAnalysis, analysis: Analysis, options: 
   const cache = analysis.cache;
   if (cache === undefined) return;
   folder.cost = addCost(folder.cost, costTotalsRecord(cache));
-  mergeRows(
-    folder.misses,
-    cache.misses.summary.map(({ cause, count, tokens, cost }) => ({ cause, count, tokens, cost })),
-    (m) => m.cause,
-    (a, b) => {
+  mergeRows(folder.misses, cache.misses.summary.map(({ cause, count, tokens, cost }) => ({ cause, count, tokens, cost })), { key: (m) => m.cause, add: (a, b) => {
       a.count += b.count;
       a.tokens += b.tokens;
       a.cost += b.cost;
-    },
-    (m) => ({ ...m }),
-  );
+    }, copy: (m) => ({ ...m }) });
   folder.misses.sort(byCostDescending);
   for (const finding of cache.findings) {
     const count = folder.findings.find((f) => f.code === finding.code);
@@ -267,17 +250,17 @@ export function mergeFolder(into: FolderAnalysis, from: FolderAnalysis): void {
   into.parts.push(...from.parts);
   if (from.cost !== null) into.cost = addCost(into.cost, from.cost);
   if (from.misses.length > 0) {
-    mergeRows(into.misses, from.misses, (m) => m.cause, (a, b) => {
+    mergeRows(into.misses, from.misses, { key: (m) => m.cause, add: (a, b) => {
       a.count += b.count;
       a.tokens += b.tokens;
       a.cost += b.cost;
-    }, (m) => ({ ...m }));
+    }, copy: (m) => ({ ...m }) });
     into.misses.sort(byCostDescending);
   }
-  mergeRows(into.findings, from.findings, (f) => f.code, (a, b) => {
+  mergeRows(into.findings, from.findings, { key: (f) => f.code, add: (a, b) => {
     a.findings += b.findings;
     a.requests += b.requests;
-  }, (f) => ({ ...f }));
+  }, copy: (f) => ({ ...f }) });
   if (from.summary !== null) into.summary = addSummary(into.summary, from.summary, fileOffset, into.conversations);
   into.conversations += from.conversations;
 }
