@@ -3,7 +3,7 @@
 import type { WireFormat } from '../core/model.ts';
 import type { InputBlob } from '../worker/inputs.ts';
 import { el } from './dom.ts';
-import { loadExampleIndex, type ExampleEntry } from './examples.ts';
+import { ExampleIndex } from './examples.ts';
 import { renderHeader, saveAnalysis } from './header.ts';
 import { installDragAndDrop, installPaste } from './input-events.ts';
 import { sourceLabel } from './labels.ts';
@@ -11,6 +11,8 @@ import { isFileLimitError } from './limit-errors.ts';
 import { copyLink, linkCarries, writeFragment, type LinkState } from './link.ts';
 import { renderNotice, type Message } from './notice.ts';
 import { analyzeInputs, inputsOf, locatedErrors, openedMessage, readDroppedFolder } from './opening.ts';
+import { chooseAndCompare, type CompareFlowDeps } from './compare/flow.ts';
+import { mountCompareScreen } from './compare/view.ts';
 import { isPanelId, PANELS } from './panels/index.ts';
 import type { PanelId } from './panels/types.ts';
 import { prefillClearing } from './panels/clearing.ts';
@@ -45,9 +47,7 @@ export class App {
   private readonly prefs: ViewPrefs = freshPrefs(FIRST_PANEL);
   private format: WireFormat | undefined;
   private model: string | undefined;
-  private examples: ExampleEntry[] | null = null;
-  private examplesLoading: Promise<ExampleEntry[]> | null = null;
-  private examplesError: string | null = null;
+  private readonly examples = new ExampleIndex();
   private running: AbortController | null = null;
   private message: Message | null = null;
   private cancelTimer: number | undefined;
@@ -95,7 +95,7 @@ export class App {
       if (location.hash !== this.writtenHash) void this.applyFragment(location.hash);
     });
     this.render();
-    void this.exampleList().then(() => {
+    void this.examples.list().then(() => {
       if (this.screen.kind === 'start' && !this.running) this.render();
     });
     void this.applyFragment(location.hash);
@@ -134,7 +134,7 @@ export class App {
     this.format = state.format;
     this.model = state.model;
     if (state.example !== undefined) {
-      const entry = (await this.exampleList()).find((e) => e.id === state.example);
+      const entry = (await this.examples.list()).find((e) => e.id === state.example);
       if (entry) await this.open({ kind: 'example', entry }, state.request);
       else this.setMessage({ kind: 'error', text: `This link names an example "${state.example}" that this build does not have.` });
     } else if (state.input !== undefined) {
@@ -147,18 +147,6 @@ export class App {
       const local = localFilesLinkMessage(state);
       if (local !== null) this.setMessage({ kind: 'info', text: local });
     }
-  }
-
-  /** The example index, fetched once (the start screen and a link's `example=` share it). */
-  private exampleList(): Promise<ExampleEntry[]> {
-    this.examplesLoading ??= loadExampleIndex().then(
-      (examples) => (this.examples = examples),
-      (error: unknown) => {
-        this.examplesError = `The examples could not be listed: ${(error as Error).message}`;
-        return (this.examples = []);
-      },
-    );
-    return this.examplesLoading;
   }
 
   /** A new input from the user: the format and model pickers and the view settings apply to one input only. */
@@ -205,12 +193,7 @@ export class App {
         return;
       }
       this.setMessage(openedMessage(label, view, names));
-      const session = new SessionScreen(view, request !== undefined ? request - 1 : view.initialRequest, {
-        client: this.client,
-        prefs: this.prefs,
-        changed: () => this.syncFragment(),
-      });
-      this.go({ type: 'opened', loaded: { source, view }, folder }, session);
+      this.go({ type: 'opened', loaded: { source, view }, folder }, this.sessionScreen(view, request !== undefined ? request - 1 : view.initialRequest));
       // The focus was on what opened the input (a button, the paste box) which is gone: the table comes next.
       if (document.activeElement === document.body || !document.activeElement?.isConnected) this.session?.focusTable({ unfold: false });
     } catch (error) {
@@ -228,6 +211,25 @@ export class App {
     }
   }
 
+
+  private sessionScreen(view: SessionScreen['view'], request: number): SessionScreen {
+    return new SessionScreen(view, request, { client: this.client, prefs: this.prefs, changed: () => this.syncFragment() });
+  }
+
+  /** The compare flow's hooks into the shell; a comparison leaves the worker's session as it was, to go back to. */
+  private readonly compareDeps: CompareFlowDeps = {
+    client: this.client,
+    begin: (title) => this.begin(title), end: (job) => this.end(job.controller, job.progress),
+    setMessage: (message) => this.setMessage(message),
+    show: (compared) => this.go({ type: 'compared', compared, request: this.session?.requestIndex ?? 0 }),
+  };
+
+  /** Back from a comparison: to its session (the worker still holds it), folder or the start page. */
+  private backFromCompare(): void {
+    const back = this.screen.kind === 'compare' ? this.screen.back : null;
+    this.leave({ type: 'back-from-compare' }, back?.kind === 'session' ? this.sessionScreen(back.loaded.view, back.request) : null);
+  }
+
   /**
    * A file stopped at a resource limit (decompressed or file size, one document's size): the input is not shown
    * cut short, and the worker that read it is replaced, since its heap may stay grown to the limit. Neither the
@@ -235,11 +237,8 @@ export class App {
    */
   private refuseAtLimit(label: string, details: string[], folder: FolderEntry | null): void {
     this.client.replace(new WorkerFailure('The worker was replaced after an input reached a size limit.', 'cancelled'));
-    this.setMessage({
-      kind: 'error',
-      text: `${label} was not opened: it reached a size limit (below). The analysis worker was replaced, so the next input starts fresh.`,
-      details,
-    });
+    const text = `${label} was not opened: it reached a size limit (below). The analysis worker was replaced, so the next input starts fresh.`;
+    this.setMessage({ kind: 'error', text, details });
     this.go({ type: 'open-failed', folder });
   }
 
@@ -327,17 +326,15 @@ export class App {
 
   /** The clearing workspace with no request log: from the start screen's entry or a dropped case folder. */
   private openClearing(options: { analyzeNow: boolean }): void {
-    this.running?.abort();
-    this.setMessage(null);
-    this.go({ type: 'clearing' });
+    this.leave({ type: 'clearing' });
     if (options.analyzeNow) this.mountClearing(options);
   }
 
-  /** Leaves the screen for the start page or the folder table, stopping any open in progress. */
-  private leave(event: ScreenEvent): void {
+  /** Leaves the screen (for the start page, a folder table, the clearing workspace…), stopping any open in progress. */
+  private leave(event: ScreenEvent, session: SessionScreen | null = null): void {
     this.running?.abort();
     this.setMessage(null);
-    this.go(event);
+    this.go(event, session);
   }
 
   private linkState(): LinkState {
@@ -371,6 +368,7 @@ export class App {
       copyLink: () => void copyLink(this.linkState()).then((message) => this.setMessage(message)),
       backToFolder: () => this.leave({ type: 'back-to-folder' }),
       exportAnalysis: (format) => void saveAnalysis(this.client, format, (message) => this.setMessage(message)),
+      compareWith: () => chooseAndCompare(this.compareDeps, this.screen),
     });
     renderNotice(this.notice, this.message, () => this.setMessage(null));
     this.workspaceAbort?.abort();
@@ -383,13 +381,15 @@ export class App {
       case 'clearing':
         this.mountClearing({ analyzeNow: false });
         return;
+      case 'compare':
+        return mountCompareScreen(this.main, screen, { back: () => this.backFromCompare() });
       case 'folder':
         mountFolderScreen(this.main, screen.folder, (i) => this.openFolderSession(screen.folder, i));
         return;
       case 'start':
         this.main.className = 'main main-start';
         // A paste that could not be read stays in the box, ready to be fixed.
-        renderStartScreen(this.main, this.examples, this.examplesError, screen.unread?.source.kind === 'paste' ? screen.unread.source.text : '', {
+        renderStartScreen(this.main, this.examples.entries, this.examples.error, screen.unread?.source.kind === 'paste' ? screen.unread.source.text : '', {
           chooseFiles: () => this.fileInput.click(),
           paste: (text) => void this.openNew({ kind: 'paste', text }),
           openExample: (entry) => void this.openNew({ kind: 'example', entry }),

@@ -41,3 +41,21 @@ export async function fetchExample(entry: ExampleEntry, signal: AbortSignal): Pr
   // The bytes go to the worker as they are (gzip included); the page does not parse them.
   return response.blob();
 }
+
+/** The example index, fetched once (the start screen and a link's `example=` share it); a failed fetch lists none, said. */
+export class ExampleIndex {
+  entries: ExampleEntry[] | null = null;
+  error: string | null = null;
+  private loading: Promise<ExampleEntry[]> | null = null;
+
+  list(): Promise<ExampleEntry[]> {
+    this.loading ??= loadExampleIndex().then(
+      (entries) => (this.entries = entries),
+      (error: unknown) => {
+        this.error = `The examples could not be listed: ${(error as Error).message}`;
+        return (this.entries = []);
+      },
+    );
+    return this.loading;
+  }
+}

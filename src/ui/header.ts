@@ -23,6 +23,8 @@ export interface HeaderContext {
   backToFolder(): void;
   /** Saves the analysis on screen as `ctxray analyze --json` (`record`) or `--html` (`html`) writes it. */
   exportAnalysis(format: 'record' | 'html'): void;
+  /** "Compare with…": the input or folder on screen against another run (or two saved records). */
+  compareWith(): void;
 }
 
 /** The worker builds the file (the CLI's own code); the page only downloads it, or says why it could not. */
@@ -126,6 +128,12 @@ export function renderHeader(header: HTMLElement, ctx: HeaderContext): void {
       loaded ? formatPicker(ctx) : null,
       loaded ? modelPicker(ctx, loaded) : null,
       el('button', { text: 'Open…', attrs: { type: 'button', id: 'open-files', title: 'Open request files' }, on: { click: () => ctx.openFiles() } }),
+      el('button', {
+        // With a run on screen (or compared from one) the dialog picks the other side; else both.
+        text: loaded || screen.kind === 'folder' || (screen.kind === 'compare' && screen.back.kind !== 'start') ? 'Compare with…' : 'Compare…',
+        attrs: { type: 'button', id: 'compare-with', title: 'Before → after: this run against another (files, a folder or a saved analyze --json record)' },
+        on: { click: () => ctx.compareWith() },
+      }),
       loaded ? el('button', { text: 'Copy link', attrs: { type: 'button', id: 'copy-link', title: ctx.linkTitle }, on: { click: () => ctx.copyLink() } }) : null,
       exportMenu(ctx, loaded),
     ]),

@@ -27,9 +27,12 @@ export function installDragAndDrop(overlay: HTMLElement, on: InputEvents): void 
     if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
   });
   document.addEventListener('drop', (event) => {
+    // A drop target of its own (the compare dialog) took it already.
+    const taken = event.defaultPrevented;
     event.preventDefault();
     depth = 0;
     overlay.hidden = true;
+    if (taken) return;
     const entries = droppedEntries(event.dataTransfer);
     if (entries !== null) {
       on.folder(entries);
