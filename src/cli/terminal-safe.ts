@@ -32,7 +32,7 @@ export const OWN_LINE_START = `${MARK}\r${MARK_END}`;
  * and erases), the CLI's own markers become their sequences; without it (a pipe or a file), they are dropped, so
  * no escape sequence at all reaches the output.
  */
-export function terminalSafe(text: string, ownSequences = true): string {
+export function terminalSafe(text: string, { ownSequences = true }: { ownSequences?: boolean } = {}): string {
   return text.replace(PATTERN, (match, own: string | undefined) => {
     if (own === undefined) return escaped(match);
     if (!ownSequences) return '';
@@ -53,7 +53,7 @@ export interface TerminalStreams {
 export function terminalSafeIO(io: CliIO, streams: TerminalStreams = { stdoutIsTerminal: true, stderrIsTerminal: true }): CliIO {
   return {
     ...io,
-    stdout: (text) => io.stdout(terminalSafe(text, streams.stdoutIsTerminal)),
-    stderr: (text) => io.stderr(terminalSafe(text, streams.stderrIsTerminal)),
+    stdout: (text) => io.stdout(terminalSafe(text, { ownSequences: streams.stdoutIsTerminal })),
+    stderr: (text) => io.stderr(terminalSafe(text, { ownSequences: streams.stderrIsTerminal })),
   };
 }

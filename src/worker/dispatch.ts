@@ -44,21 +44,35 @@ export function checkMessage(data: unknown): Checked {
     return refuse(`Message field \`type\` must be analyze, analyze-folder, cancel or query (it is ${typeof type === 'string' ? quoteName(type) : shapeOf(type)}).`);
   }
   const { inputs, options } = data;
-  if (!Array.isArray(inputs)) return refuse(`Message field \`inputs\` of ${type} ${id} must be a list (it is ${shapeOf(inputs)}).`);
+  const inputsProblem = inputsFault(inputs, `${type} ${id}`);
+  if (inputsProblem) return refuse(inputsProblem);
+  if (type === 'analyze-folder') return { ok: true, message: { type, id, inputs: inputs as InputBlob[] } };
+  const optionsProblem = optionsFault(options, id);
+  if (optionsProblem) return refuse(optionsProblem);
+  return { ok: true, message: data as unknown as ToWorker };
+}
+
+/** What is wrong with a message's `inputs` (`of` names the message: "analyze 3"), or null. */
+function inputsFault(inputs: unknown, of: string): string | null {
+  if (!Array.isArray(inputs)) return `Message field \`inputs\` of ${of} must be a list (it is ${shapeOf(inputs)}).`;
   for (let i = 0; i < inputs.length; i++) {
     const input: unknown = inputs[i];
-    if (!isRecord(input) || typeof input['name'] !== 'string') return refuse(`Message field \`inputs[${i}].name\` of ${type} ${id} must be a string.`);
-    if (!(input['blob'] instanceof Blob)) return refuse(`Message field \`inputs[${i}].blob\` of ${type} ${id} must be a File or Blob.`);
-    if (input['folderPath'] !== undefined && typeof input['folderPath'] !== 'string') return refuse(`Message field \`inputs[${i}].folderPath\` of ${type} ${id} must be a string.`);
+    if (!isRecord(input) || typeof input['name'] !== 'string') return `Message field \`inputs[${i}].name\` of ${of} must be a string.`;
+    if (!(input['blob'] instanceof Blob)) return `Message field \`inputs[${i}].blob\` of ${of} must be a File or Blob.`;
+    if (input['folderPath'] !== undefined && typeof input['folderPath'] !== 'string') return `Message field \`inputs[${i}].folderPath\` of ${of} must be a string.`;
   }
-  if (type === 'analyze-folder') return { ok: true, message: { type, id, inputs: inputs as InputBlob[] } };
-  if (!isRecord(options)) return refuse(`Message field \`options\` of analyze ${id} must be an object (it is ${shapeOf(options)}).`);
+  return null;
+}
+
+/** What is wrong with an analyze message's `options`, or null. */
+function optionsFault(options: unknown, id: number): string | null {
+  if (!isRecord(options)) return `Message field \`options\` of analyze ${id} must be an object (it is ${shapeOf(options)}).`;
   const { format, model } = options;
   if (format !== undefined && format !== 'auto' && !(typeof format === 'string' && Object.hasOwn(WIRE_IMPORTERS, format))) {
-    return refuse(`Message field \`options.format\` of analyze ${id} must be auto or a wire format (it is ${typeof format === 'string' ? quoteName(format) : shapeOf(format)}).`);
+    return `Message field \`options.format\` of analyze ${id} must be auto or a wire format (it is ${typeof format === 'string' ? quoteName(format) : shapeOf(format)}).`;
   }
-  if (model !== undefined && typeof model !== 'string') return refuse(`Message field \`options.model\` of analyze ${id} must be a string (it is ${shapeOf(model)}).`);
-  return { ok: true, message: data as unknown as ToWorker };
+  if (model !== undefined && typeof model !== 'string') return `Message field \`options.model\` of analyze ${id} must be a string (it is ${shapeOf(model)}).`;
+  return null;
 }
 
 function failure(error: unknown, signal: AbortSignal): WorkerError {

@@ -40,6 +40,6 @@ describe('terminal report', () => {
   it('colors headings only when asked', async () => {
     const text = renderTerminalReport(await analyzeRead(read(), ['log.jsonl']), { color: true, verbose: false });
     expect(terminalSafe(text)).toContain('\u001b[1mctxray analyze');
-    expect(terminalSafe(text, false)).not.toContain('\u001b');
+    expect(terminalSafe(text, { ownSequences: false })).not.toContain('\u001b');
   });
 });

@@ -667,7 +667,7 @@ function layerTargets(SQL: SqlJsStatic): FuzzTarget[] {
         const second = { ...first, tools: [...tools, { name: `${tool}2`, description: 'synthetic', input_schema: { type: 'object' } }], messages: [...first.messages, { role: 'assistant', content: text }, { role: 'user', content: 'more' }] };
         const bytes = utf8.encode(`${JSON.stringify(first)}\n${JSON.stringify(second)}\n`);
         const analysis = await analyzeInput([{ name: `log${text}.jsonl`, bytes }]);
-        const terminal = terminalSafe(renderTerminalReport(analysis, { color: false, verbose: true }) + (analysis.cache ? renderCacheSummary(analysis.cache, { models: analysis.modelUse, color: false, content, verbose: true }) : ''), false);
+        const terminal = terminalSafe(renderTerminalReport(analysis, { color: false, verbose: true }) + (analysis.cache ? renderCacheSummary(analysis.cache, { models: analysis.modelUse, color: false, content, verbose: true }) : ''), { ownSequences: false });
         const terminalRaw = rawControl(terminal);
         if (terminalRaw !== null) return `raw ${terminalRaw} in the terminal report`;
         if (analysis.cache) {

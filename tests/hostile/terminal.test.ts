@@ -20,7 +20,7 @@ describe('terminalSafe', () => {
   it("turns only the CLI's own markers into colour, erase and carriage-return sequences, on a terminal only", () => {
     const own = `${OWN_LINE_START}${ownSgr(1)}bold${ownSgr(22)} ${ownSgr(33)}warn${ownSgr(39)}${OWN_ERASE_LINE}`;
     expect(terminalSafe(own)).toBe('\r\u001b[1mbold\u001b[22m \u001b[33mwarn\u001b[39m\u001b[K');
-    expect(terminalSafe(own, false)).toBe('bold warn');
+    expect(terminalSafe(own, { ownSequences: false })).toBe('bold warn');
   });
 
   it('escapes the same sequences when they arrive in data, even on a terminal', () => {

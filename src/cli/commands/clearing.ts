@@ -82,30 +82,36 @@ export function parseClearingArgs(argv: readonly string[]): ParsedArgs {
       }
       continue;
     }
-    const value = argv[index + 1];
-    const key = Object.hasOwn(SINGLE_VALUE, flag) ? SINGLE_VALUE[flag] : undefined;
-    if (key !== undefined || flag === '--retrieval-rate') {
-      if (value === undefined || value.startsWith('--')) return { ok: false, help: false, message: `${flag} needs a value` };
+    const problem = takeValue(args, argv, index);
+    if (problem === null) {
       index++;
-      if (flag === '--retrieval-rate') {
-        const rate = Number(value);
-        if (value.trim() === '' || !Number.isFinite(rate) || rate < 0 || rate > 1) {
-          return { ok: false, help: false, message: '--retrieval-rate must be a number from 0 to 1' };
-        }
-        args.retrievalRate = rate;
-      } else if (key !== undefined) {
-        if (args[key] !== null) return { ok: false, help: false, message: `${flag} given twice` };
-        args[key] = value;
-      }
       continue;
     }
-    return { ok: false, help: false, message: `unknown argument (${flag.startsWith('--') ? flag : 'a bare value'})` };
+    return { ok: false, help: false, message: problem };
   }
   if (!sawJournals || args.journals.length === 0) return { ok: false, help: false, message: '--journals needs at least one path' };
   for (const required of ['sidecar', 'routes', 'qualification'] as const) {
     if (args[required] === null) return { ok: false, help: false, message: `--${required} is required` };
   }
   return { ok: true, args };
+}
+
+/** Stores the value after flag `argv[index]` into `args`: null when taken, else what is wrong. */
+function takeValue(args: ClearingArgs, argv: readonly string[], index: number): string | null {
+  const flag = argv[index] as string;
+  const value = argv[index + 1];
+  const key = Object.hasOwn(SINGLE_VALUE, flag) ? SINGLE_VALUE[flag] : undefined;
+  if (key === undefined && flag !== '--retrieval-rate') return `unknown argument (${flag.startsWith('--') ? flag : 'a bare value'})`;
+  if (value === undefined || value.startsWith('--')) return `${flag} needs a value`;
+  if (key === undefined) {
+    const rate = Number(value);
+    if (value.trim() === '' || !Number.isFinite(rate) || rate < 0 || rate > 1) return '--retrieval-rate must be a number from 0 to 1';
+    args.retrievalRate = rate;
+    return null;
+  }
+  if (args[key] !== null) return `${flag} given twice`;
+  args[key] = value;
+  return null;
 }
 
 /** Recursive .jsonl selection: files named directly are taken as given; folders are walked, cycles skipped. */
@@ -225,6 +231,34 @@ function located(error: InputError): string {
   return `${error.input.replace('_', '-')}${error.at ? ` at ${error.at}` : ''}: ${error.reason.replaceAll('_', ' ')}`;
 }
 
+/** The sidecar's bytes, or null with its input error recorded (missing, unreadable, over SIDECAR_BYTE_LIMIT). */
+function readSidecar(sidecarPath: string, inputErrors: InputError[]): { bytes: Uint8Array; companionPresent: boolean } | null {
+  try {
+    // Over the size cap it is refused unread: reading it would already cost its size in memory.
+    if (fs.statSync(sidecarPath).size > SIDECAR_BYTE_LIMIT) {
+      inputErrors.push({ input: 'sidecar', reason: 'sidecar_size_limit', at: 'file' });
+      return null;
+    }
+    return { bytes: new Uint8Array(fs.readFileSync(sidecarPath)), companionPresent: companionPresent(sidecarPath) };
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    inputErrors.push({ input: 'sidecar', reason: missing ? 'missing' : 'unreadable', at: '' });
+    return null;
+  }
+}
+
+/** Skipped journals, located input errors and the record's codes, on stderr. */
+function reportNotes(io: CliIO, diagnostics: ReturnType<typeof analyzeClearing>['diagnostics'], record: ReturnType<typeof analyzeClearing>['record']): void {
+  for (const note of diagnostics) {
+    const where = [note.line !== null ? `line ${note.line}` : null, note.field !== null ? `field ${note.field}` : null]
+      .filter(Boolean)
+      .join(', ');
+    io.stderr(`ctxray clearing: journal #${note.journal} skipped (${note.reason})${where ? ` at ${where}` : ''}\n`);
+  }
+  for (const error of record.inputErrors) io.stderr(`ctxray clearing: ${located(error)}\n`);
+  for (const code of record.codes) io.stderr(`ctxray clearing: ${code}: ${CODE_MEANINGS[code]}\n`);
+}
+
 export const clearingCommand: Command = async (argv: string[], io: CliIO): Promise<number> => {
   const parsed = parseClearingArgs(argv);
   if (!parsed.ok) {
@@ -270,15 +304,7 @@ export const clearingCommand: Command = async (argv: string[], io: CliIO): Promi
   const selection = selectJournalFiles(journalRoots);
   if (selection.missing > 0) inputErrors.push({ input: 'journals', reason: 'missing', at: '' });
   const journals = selection.files.map(journalSource);
-  let sidecar: { bytes: Uint8Array; companionPresent: boolean } | null = null;
-  try {
-    // Over the size cap it is refused unread: reading it would already cost its size in memory.
-    if (fs.statSync(sidecarPath).size > SIDECAR_BYTE_LIMIT) inputErrors.push({ input: 'sidecar', reason: 'sidecar_size_limit', at: 'file' });
-    else sidecar = { bytes: new Uint8Array(fs.readFileSync(sidecarPath)), companionPresent: companionPresent(sidecarPath) };
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    inputErrors.push({ input: 'sidecar', reason: missing ? 'missing' : 'unreadable', at: '' });
-  }
+  const sidecar = readSidecar(sidecarPath, inputErrors);
   const routes = readJson(jsonPaths.routes, 'routes', inputErrors);
   const qualificationJson = readJson(jsonPaths.qualification, 'qualification', inputErrors);
   const agentConfig = readJson(jsonPaths.agentConfig, 'agent_config', inputErrors);
@@ -301,14 +327,7 @@ export const clearingCommand: Command = async (argv: string[], io: CliIO): Promi
     inputErrors,
   });
 
-  for (const note of diagnostics) {
-    const where = [note.line !== null ? `line ${note.line}` : null, note.field !== null ? `field ${note.field}` : null]
-      .filter(Boolean)
-      .join(', ');
-    io.stderr(`ctxray clearing: journal #${note.journal} skipped (${note.reason})${where ? ` at ${where}` : ''}\n`);
-  }
-  for (const error of record.inputErrors) io.stderr(`ctxray clearing: ${located(error)}\n`);
-  for (const code of record.codes) io.stderr(`ctxray clearing: ${code}: ${CODE_MEANINGS[code]}\n`);
+  reportNotes(io, diagnostics, record);
 
   const json = `${JSON.stringify(record, null, 2)}\n`;
   if (outPath === null) io.stdout(json);

@@ -59,6 +59,29 @@ export class RecordUsageError extends Error {}
 const VALUE_OPTIONS = ['--out', '--upstream-anthropic', '--upstream-openai', '--port', '--upstream-timeout'] as const;
 
 export function parseRecordArgs(argv: readonly string[]): RecordArgs | 'help' {
+  const read = readRecordOptions(argv);
+  if (read === 'help') return 'help';
+  const { values, command } = read;
+  const upstreams = {} as Upstreams;
+  for (const provider of ['anthropic', 'openai'] as const) {
+    const flag = `--upstream-${provider}`;
+    const parsed = parseUpstream(flag, values.get(flag) ?? DEFAULT_UPSTREAMS[provider]);
+    if (typeof parsed === 'string') throw new RecordUsageError(parsed);
+    upstreams[provider] = parsed;
+  }
+  const portText = values.get('--port') ?? '0';
+  const port = Number(portText);
+  if (!/^\d{1,5}$/.test(portText) || port > 65_535) throw new RecordUsageError('--port must be a whole number from 0 to 65535');
+  const timeoutText = values.get('--upstream-timeout') ?? String(DEFAULT_UPSTREAM_TIMEOUT_MS / 1000);
+  const timeoutSeconds = Number(timeoutText);
+  if (!/^\d{1,6}(\.\d{1,3})?$/.test(timeoutText) || timeoutSeconds <= 0) throw new RecordUsageError('--upstream-timeout must be a number of seconds above 0');
+  const out = values.get('--out') ?? null;
+  if (out === '-') throw new RecordUsageError('--out - is not supported: standard output belongs to the command; name a file');
+  return { out, upstreams, port, upstreamTimeoutMs: Math.round(timeoutSeconds * 1000), command, upstreamsGiven: { anthropic: values.has('--upstream-anthropic'), openai: values.has('--upstream-openai') } };
+}
+
+/** The options as given (`--name value` or `--name=value`, each once) and the command after `--`. */
+function readRecordOptions(argv: readonly string[]): { values: Map<string, string>; command: string[] } | 'help' {
   const values = new Map<string, string>();
   let command: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -79,22 +102,7 @@ export function parseRecordArgs(argv: readonly string[]): RecordArgs | 'help' {
     if (values.has(name)) throw new RecordUsageError(`${name} given twice`);
     values.set(name, value);
   }
-  const upstreams = {} as Upstreams;
-  for (const provider of ['anthropic', 'openai'] as const) {
-    const flag = `--upstream-${provider}`;
-    const parsed = parseUpstream(flag, values.get(flag) ?? DEFAULT_UPSTREAMS[provider]);
-    if (typeof parsed === 'string') throw new RecordUsageError(parsed);
-    upstreams[provider] = parsed;
-  }
-  const portText = values.get('--port') ?? '0';
-  const port = Number(portText);
-  if (!/^\d{1,5}$/.test(portText) || port > 65_535) throw new RecordUsageError('--port must be a whole number from 0 to 65535');
-  const timeoutText = values.get('--upstream-timeout') ?? String(DEFAULT_UPSTREAM_TIMEOUT_MS / 1000);
-  const timeoutSeconds = Number(timeoutText);
-  if (!/^\d{1,6}(\.\d{1,3})?$/.test(timeoutText) || timeoutSeconds <= 0) throw new RecordUsageError('--upstream-timeout must be a number of seconds above 0');
-  const out = values.get('--out') ?? null;
-  if (out === '-') throw new RecordUsageError('--out - is not supported: standard output belongs to the command; name a file');
-  return { out, upstreams, port, upstreamTimeoutMs: Math.round(timeoutSeconds * 1000), command, upstreamsGiven: { anthropic: values.has('--upstream-anthropic'), openai: values.has('--upstream-openai') } };
+  return { values, command };
 }
 
 /** ctxray-record-20261201-094512.jsonl.gz: a new name per second, in UTC. */

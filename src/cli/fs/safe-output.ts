@@ -70,7 +70,7 @@ function refuse(code: OutputRefusalCode, message: string): OutputCheck {
 }
 
 /** dev:ino of what `p` names (following symlinks), or null when it does not exist or cannot be read. */
-function identityOf(p: string, follow = true): string | null {
+function identityOf(p: string, { follow = true }: { follow?: boolean } = {}): string | null {
   try {
     const stats = follow ? fs.statSync(p, { bigint: true }) : fs.lstatSync(p, { bigint: true });
     return `${stats.dev}:${stats.ino}`;
@@ -133,79 +133,30 @@ function occupiedNames(p: string, suffixes: readonly string[] = ['']): string[] 
   return keys;
 }
 
+type Refusal = Extract<OutputCheck, { ok: false }>;
+
 /** Checks that `outPath` may be created as a new report file given the inputs of the run. Never writes. */
 export function checkOutputPath(outPath: string, inputPaths: readonly string[], options: OutputCheckOptions = {}): OutputCheck {
   const cwd = options.cwd ?? process.cwd();
-  if (typeof outPath !== 'string' || outPath.length === 0 || outPath.includes('\0')) {
-    return refuse('OUTPUT_INVALID', '--out needs a file name');
-  }
-  // Judge the name as typed: resolve() would turn "dir/.." or "dir/" into a directory's own name.
-  const typedName = outPath.split(/[\\/]/).pop() ?? '';
-  if (typedName === '' || typedName === '.' || typedName === '..') {
-    return refuse('OUTPUT_INVALID', '--out must name a file, not a directory');
-  }
-  const requested = path.resolve(cwd, outPath);
-  const name = path.basename(requested);
-  if (name !== typedName) {
-    return refuse('OUTPUT_INVALID', '--out must name a file, not a directory');
-  }
-
+  const named = namedFile(outPath, cwd);
+  if (!('requested' in named)) return named;
+  const { requested, name } = named;
   const realParent = realpathOrNull(path.dirname(requested));
   if (realParent === null || !lstatOrNull(realParent)?.isDirectory()) {
     return refuse('OUTPUT_PARENT_MISSING', "--out's parent directory does not exist");
   }
   const destination = path.join(realParent, name);
-
   const inputs = inputPaths.map((p) => path.resolve(cwd, p));
-  const inputIdentities = new Map<string, string>(); // identity -> canonical input path
-  for (const input of inputs) {
-    const identity = identityOf(input);
-    if (identity !== null) inputIdentities.set(identity, realpathOrNull(input) ?? input);
-  }
-  const stdin = options.stdinIsInput === true ? stdinIdentity() : null;
-  // Redirected from a file, stdin has that file's identity; it has no path, so it can only be an alias.
-  if (stdin !== null && !inputIdentities.has(stdin)) inputIdentities.set(stdin, '(stdin)');
+  const inputIdentities = identitiesOf(inputs, options.stdinIsInput === true);
 
   // Every rule that protects an input comes before the existence check, whose refusal (OUTPUT_EXISTS) is the
   // only one `--force` may override: an existing input, or a file inside an input directory, is never replaced.
   const spellings = new Set([requested, destination]);
-  for (const spelling of spellings) {
-    const existing = lstatOrNull(spelling);
-    if (existing === null || existing.isSymbolicLink()) continue;
-    const identity = identityOf(spelling, false);
-    const aliased = identity === null ? undefined : inputIdentities.get(identity);
-    if (aliased !== undefined) {
-      return aliased === destination
-        ? refuse('OUTPUT_IS_INPUT', '--out is one of the inputs; inputs are never overwritten')
-        : refuse('OUTPUT_ALIASES_INPUT', '--out is another name of an input (a hard link, standard input redirected from it, or a case variant on a case-insensitive filesystem); inputs are never overwritten');
-    }
-  }
-
-  // Containment: no ancestor of the destination, up to and including the filesystem root, may be an input.
-  for (let dir = realParent; ; dir = path.dirname(dir)) {
-    const identity = identityOf(dir);
-    if (identity !== null && inputIdentities.has(identity)) {
-      return refuse('OUTPUT_INSIDE_INPUT', '--out lies inside an input directory');
-    }
-    if (path.dirname(dir) === dir) break;
-  }
-
-  // Same-directory names, compared case-insensitively by directory identity.
-  const parentIdentity = identityOf(realParent);
-  if (parentIdentity !== null) {
-    const outKeys = new Set([nameKey(parentIdentity, name)]);
-    for (const input of inputs) {
-      if (occupiedNames(input).some((key) => outKeys.has(key))) {
-        return refuse('OUTPUT_NAME_CLASH', '--out has the same name as an input in the same directory (compared ignoring case)');
-      }
-    }
-    if (options.companionsOf !== undefined) {
-      const sidecar = path.resolve(cwd, options.companionsOf);
-      if (occupiedNames(sidecar, ['', ...SQLITE_COMPANION_SUFFIXES]).some((key) => outKeys.has(key))) {
-        return refuse('OUTPUT_COMPANION_CLASH', "--out takes the name of the sidecar or one of its -wal/-shm/-journal companions (compared ignoring case)");
-      }
-    }
-  }
+  const protecting =
+    aliasRefusal(spellings, inputIdentities, destination) ??
+    containmentRefusal(realParent, inputIdentities) ??
+    nameClashRefusal({ realParent, name, inputs, companionsOf: options.companionsOf === undefined ? undefined : path.resolve(cwd, options.companionsOf) });
+  if (protecting !== null) return protecting;
 
   // A pipe or character device holds no file to overwrite (`/dev/null`, a shell's `>(jq .)`): it takes the bytes
   // in place. Every rule above still applies, so one that is an input (stdin) was refused already.
@@ -218,6 +169,77 @@ export function checkOutputPath(outPath: string, inputPaths: readonly string[], 
     return refuse('OUTPUT_EXISTS', '--out already exists; choose a new file name (existing files are never overwritten)');
   }
   return { ok: true, path: destination, device: false };
+}
+
+/** The path `outPath` asks for and its file name, or the refusal of a name that is no file's. */
+function namedFile(outPath: string, cwd: string): { requested: string; name: string } | Refusal {
+  if (typeof outPath !== 'string' || outPath.length === 0 || outPath.includes('\0')) {
+    return { ok: false, code: 'OUTPUT_INVALID', message: '--out needs a file name' };
+  }
+  // Judge the name as typed: resolve() would turn "dir/.." or "dir/" into a directory's own name.
+  const typedName = outPath.split(/[\\/]/).pop() ?? '';
+  const requested = path.resolve(cwd, outPath);
+  const name = path.basename(requested);
+  if (typedName === '' || typedName === '.' || typedName === '..' || name !== typedName) {
+    return { ok: false, code: 'OUTPUT_INVALID', message: '--out must name a file, not a directory' };
+  }
+  return { requested, name };
+}
+
+/** identity -> canonical input path, for every input that exists (and standard input when it is one). */
+function identitiesOf(inputs: readonly string[], stdinIsInput: boolean): Map<string, string> {
+  const inputIdentities = new Map<string, string>();
+  for (const input of inputs) {
+    const identity = identityOf(input);
+    if (identity !== null) inputIdentities.set(identity, realpathOrNull(input) ?? input);
+  }
+  const stdin = stdinIsInput ? stdinIdentity() : null;
+  // Redirected from a file, stdin has that file's identity; it has no path, so it can only be an alias.
+  if (stdin !== null && !inputIdentities.has(stdin)) inputIdentities.set(stdin, '(stdin)');
+  return inputIdentities;
+}
+
+/** An existing file under one of the spellings that is an input or another name of one. */
+function aliasRefusal(spellings: ReadonlySet<string>, inputIdentities: ReadonlyMap<string, string>, destination: string): OutputCheck | null {
+  for (const spelling of spellings) {
+    const existing = lstatOrNull(spelling);
+    if (existing === null || existing.isSymbolicLink()) continue;
+    const identity = identityOf(spelling, { follow: false });
+    const aliased = identity === null ? undefined : inputIdentities.get(identity);
+    if (aliased !== undefined) {
+      return aliased === destination
+        ? refuse('OUTPUT_IS_INPUT', '--out is one of the inputs; inputs are never overwritten')
+        : refuse('OUTPUT_ALIASES_INPUT', '--out is another name of an input (a hard link, standard input redirected from it, or a case variant on a case-insensitive filesystem); inputs are never overwritten');
+    }
+  }
+  return null;
+}
+
+/** Containment: no ancestor of the destination, up to and including the filesystem root, may be an input. */
+function containmentRefusal(realParent: string, inputIdentities: ReadonlyMap<string, string>): OutputCheck | null {
+  for (let dir = realParent; ; dir = path.dirname(dir)) {
+    const identity = identityOf(dir);
+    if (identity !== null && inputIdentities.has(identity)) {
+      return refuse('OUTPUT_INSIDE_INPUT', '--out lies inside an input directory');
+    }
+    if (path.dirname(dir) === dir) return null;
+  }
+}
+
+/** Same-directory names, compared case-insensitively by directory identity (inputs, the sidecar and its companions). */
+function nameClashRefusal(at: { realParent: string; name: string; inputs: readonly string[]; companionsOf: string | undefined }): OutputCheck | null {
+  const parentIdentity = identityOf(at.realParent);
+  if (parentIdentity === null) return null;
+  const outKeys = new Set([nameKey(parentIdentity, at.name)]);
+  for (const input of at.inputs) {
+    if (occupiedNames(input).some((key) => outKeys.has(key))) {
+      return refuse('OUTPUT_NAME_CLASH', '--out has the same name as an input in the same directory (compared ignoring case)');
+    }
+  }
+  if (at.companionsOf !== undefined && occupiedNames(at.companionsOf, ['', ...SQLITE_COMPANION_SUFFIXES]).some((key) => outKeys.has(key))) {
+    return refuse('OUTPUT_COMPANION_CLASH', "--out takes the name of the sidecar or one of its -wal/-shm/-journal companions (compared ignoring case)");
+  }
+  return null;
 }
 
 // Filesystems without hard links: fall back to an exclusive create of the destination itself.

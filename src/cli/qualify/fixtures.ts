@@ -178,7 +178,7 @@ class ConversationWriter {
   }
 
   /** A single plain-text result (the only shape clearing may target). Returns its tool-call id. */
-  result(call: ToolCall, text: string, isError = false): string {
+  result(call: ToolCall, text: string, { isError = false }: { isError?: boolean } = {}): string {
     this.messages.push({
       role: 'toolResult',
       toolCallId: call.id,
@@ -220,7 +220,7 @@ function readFixAndVerify(model: ModelIdentity): FixtureCase {
 
   const tests1 = w.call('run_tests', { args: ['--filter', 'sum', '--reporter=dot'] });
   w.assistant([w.thinking('confirm the failure before editing'), tests1], 'toolUse');
-  w.result(tests1, 'FAIL sum.test.ts: expected 5, received -1', true);
+  w.result(tests1, 'FAIL sum.test.ts: expected 5, received -1', { isError: true });
   w.assistant([w.text('The subtraction is the bug; it should add.')], 'stop');
 
   w.user('fix it and run the tests again.');
@@ -252,7 +252,7 @@ function parallelCallsWithImage(model: ModelIdentity): FixtureCase {
   w.assistant([w.thinking('capture the page and read both documents in parallel'), shot, spec, missing], 'toolUse');
   w.imageResult(shot, 'synthetic dashboard, 1 pixel');
   targets.push(w.result(spec, '# Dashboard (synthetic)\n- header: "Totals" \u2014 \u00e9m-dash & unicode kept\n- {"json":"looking","text":[1,2]}\n'));
-  w.result(missing, 'ENOENT: synthetic/docs/missing.md', true);
+  w.result(missing, 'ENOENT: synthetic/docs/missing.md', { isError: true });
 
   const grep = w.call('grep', { pattern: 'Totals', glob: 'synthetic/ui/**' });
   const opaque = w.opaqueThinking();

@@ -138,12 +138,13 @@ export function isEventStream(contentType: string | undefined): boolean {
   return contentType !== undefined && /^\s*text\/event-stream\b/i.test(contentType);
 }
 
-function withBody(target: JsonObject, side: 'request' | 'response', bytes: Uint8Array | null, bodyError: string | null, contentType: string | undefined): StoredBody | null {
-  if (bytes === null) {
-    if (bodyError !== null) target['body_error'] = bodyError;
+/** Stores one side's body into `target` (or its body_error when it could not be read). */
+function withBody(target: JsonObject, side: 'request' | 'response', message: CapturedRequest | CapturedResponse): StoredBody | null {
+  if (message.body === null) {
+    if (message.bodyError !== null) target['body_error'] = message.bodyError;
     return null;
   }
-  const stored = storedBody(bytes, contentType, side);
+  const stored = storedBody(message.body, message.headers['content-type'], side);
   target[stored.key] = stored.value;
   return stored;
 }
@@ -173,9 +174,9 @@ export function captureRecord(provider: Provider, request: CapturedRequest, resp
     path: redactedPath(request.path),
     headers: request.headers,
   };
-  withBody(requestJson, 'request', request.body, request.bodyError, request.headers['content-type']);
+  withBody(requestJson, 'request', request);
   const responseJson: JsonObject = { timestamp: response.timestamp, status: response.status, headers: response.headers };
-  const stored = withBody(responseJson, 'response', response.body, response.bodyError, response.headers['content-type']);
+  const stored = withBody(responseJson, 'response', response);
   if (response.error !== null) responseJson['error'] = response.error;
   if (response.anomaly != null) responseJson['anomaly'] = response.anomaly;
   return { provider, request: requestJson, response: responseJson, usage: storedUsage(stored) };

@@ -88,6 +88,52 @@ function statusLineFailure(response: http.IncomingMessage): Failure | null {
   return null;
 }
 
+/** The request to the upstream, not yet sent (the client's body is piped into it). */
+function openUpstream(req: http.IncomingMessage, upstream: URL, agents: ExchangeContext['agents']): http.ClientRequest {
+  const secure = upstream.protocol === 'https:';
+  return (secure ? https : http).request({
+    protocol: upstream.protocol,
+    hostname: upstream.hostname.replace(/^\[|\]$/g, ''),
+    port: upstream.port === '' ? undefined : Number(upstream.port),
+    method: req.method,
+    path: req.url,
+    headers: forwardedHeaders(req.headers),
+    agent: secure ? agents.https : agents.http,
+  });
+}
+
+interface ExchangeSeen {
+  provider: Provider;
+  req: http.IncomingMessage;
+  requestTime: string;
+  upstreamResponse: http.IncomingMessage | null;
+  /** When the response's headers came; null when none came (then the time the record is built). */
+  responseTime: string | null;
+  now: () => Date;
+  maxBody: number;
+}
+
+/** The record of an exchange once it ended (`taps.response` is null when no response was forwarded). */
+async function buildRecord(seen: ExchangeSeen, taps: { request: BodyTap; response: BodyTap | null }, failure: Failure | null): Promise<CaptureRecord> {
+  const { req, upstreamResponse, maxBody } = seen;
+  const request = await decodedBody(taps.request, req.headers['content-encoding'], maxBody);
+  const responseHeaders = upstreamResponse?.headers ?? {};
+  const response = taps.response !== null ? await decodedBody(taps.response, responseHeaders['content-encoding'], maxBody) : { body: null, error: null };
+  return captureRecord(
+    seen.provider,
+    { timestamp: seen.requestTime, method: req.method ?? 'POST', path: req.url ?? '', headers: keptHeaders(req.headers, KEPT_REQUEST_HEADERS), body: request.body, bodyError: request.error },
+    {
+      timestamp: seen.responseTime ?? seen.now().toISOString(),
+      status: upstreamResponse?.statusCode ?? null,
+      headers: keptHeaders(responseHeaders, KEPT_RESPONSE_HEADERS),
+      body: taps.response !== null ? response.body : null,
+      bodyError: response.error,
+      error: failure?.message ?? null,
+      anomaly: failure?.anomaly ?? null,
+    },
+  );
+}
+
 /**
  * Forwards one request and streams its response back; resolves with its record and its place in the capture
  * (null when it is not recorded).
@@ -98,16 +144,7 @@ export function forwardExchange(req: http.IncomingMessage, res: http.ServerRespo
   const requestTime = now().toISOString();
   const requestTap = new BodyTap(maxBody);
   const responseTap = new BodyTap(maxBody);
-  const secure = upstream.protocol === 'https:';
-  const upstreamRequest = (secure ? https : http).request({
-    protocol: upstream.protocol,
-    hostname: upstream.hostname.replace(/^\[|\]$/g, ''),
-    port: upstream.port === '' ? undefined : Number(upstream.port),
-    method: req.method,
-    path: req.url,
-    headers: forwardedHeaders(req.headers),
-    agent: secure ? agents.https : agents.http,
-  });
+  const upstreamRequest = openUpstream(req, upstream, agents);
   if (recorded) req.on('data', (chunk: Buffer) => requestTap.add(chunk));
   req.pipe(upstreamRequest);
 
@@ -136,28 +173,10 @@ export function forwardExchange(req: http.IncomingMessage, res: http.ServerRespo
       }
       const place = ticket();
       // Building guards every field it reads; should it still fail, the place is given up, not held forever.
-      build(failure).then(
+      const taps = { request: requestTap, response: forwarding ? responseTap : null };
+      buildRecord({ provider, req, requestTime, upstreamResponse, responseTime, now, maxBody }, taps, failure).then(
         (record) => resolve({ ticket: place, record }),
         () => resolve({ ticket: place, record: null }),
-      );
-    }
-
-    async function build(failure: Failure | null): Promise<CaptureRecord> {
-      const request = await decodedBody(requestTap, req.headers['content-encoding'], maxBody);
-      const responseHeaders = upstreamResponse?.headers ?? {};
-      const response = forwarding ? await decodedBody(responseTap, responseHeaders['content-encoding'], maxBody) : { body: null, error: null };
-      return captureRecord(
-        provider,
-        { timestamp: requestTime, method: req.method ?? 'POST', path: req.url ?? '', headers: keptHeaders(req.headers, KEPT_REQUEST_HEADERS), body: request.body, bodyError: request.error },
-        {
-          timestamp: responseTime ?? now().toISOString(),
-          status: upstreamResponse?.statusCode ?? null,
-          headers: keptHeaders(responseHeaders, KEPT_RESPONSE_HEADERS),
-          body: forwarding ? response.body : null,
-          bodyError: response.error,
-          error: failure?.message ?? null,
-          anomaly: failure?.anomaly ?? null,
-        },
       );
     }
 

@@ -58,16 +58,11 @@ export function browserRefusal(headers: http.IncomingHttpHeaders, port: number):
   return null;
 }
 
-export function startProxy(port: number, options: ProxyOptions): Promise<RecordingProxy> {
-  const now = options.now ?? (() => new Date());
-  const stats: ProxyStats = { recorded: 0, forwardedOnly: 0, refused: 0, refusedBrowser: 0, unwritten: 0 };
-  const pending = new Set<Promise<void>>();
-  const inFlight = new Set<() => void>();
-  const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
-  let listeningPort = port;
-
-  // Records are written in the order their exchanges completed, although building one (undoing a compression)
-  // can take longer than the next: each takes a ticket when it completes and waits for the tickets before it.
+/**
+ * Records are written in the order their exchanges completed, although building one (undoing a compression)
+ * can take longer than the next: each takes a ticket when it completes and waits for the tickets before it.
+ */
+function orderedWriter(onRecord: ProxyOptions['onRecord'], stats: ProxyStats): { ticket: () => number; deliver: (ticket: number, record: CaptureRecord | null) => void } {
   let nextTicket = 0;
   let nextToWrite = 0;
   const built = new Map<number, CaptureRecord | null>();
@@ -79,19 +74,31 @@ export function startProxy(port: number, options: ProxyOptions): Promise<Recordi
       built.delete(nextToWrite++);
       if (next === null || next === undefined) continue;
       try {
-        options.onRecord(next);
+        onRecord(next);
         stats.recorded++;
       } catch {
         stats.unwritten++;
       }
     }
   }
+  return { ticket: () => nextTicket++, deliver };
+}
+
+export function startProxy(port: number, options: ProxyOptions): Promise<RecordingProxy> {
+  const now = options.now ?? (() => new Date());
+  const stats: ProxyStats = { recorded: 0, forwardedOnly: 0, refused: 0, refusedBrowser: 0, unwritten: 0 };
+  const pending = new Set<Promise<void>>();
+  const inFlight = new Set<() => void>();
+  const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+  let listeningPort = port;
+
+  const writer = orderedWriter(options.onRecord, stats);
 
   const context = {
     now,
     inFlight,
     agents,
-    ticket: () => nextTicket++,
+    ticket: writer.ticket,
     timeoutMs: options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
     maxBody: options.maxBody ?? MAX_RECORDED_BODY,
   };
@@ -114,7 +121,7 @@ export function startProxy(port: number, options: ProxyOptions): Promise<Recordi
     if (!route.recorded) stats.forwardedOnly++;
     const exchange = forwardExchange(req, res, { ...route, upstream: options.upstreams[route.provider] }, context);
     const written = exchange.then((done) => {
-      if (done !== null) deliver(done.ticket, done.record);
+      if (done !== null) writer.deliver(done.ticket, done.record);
     });
     pending.add(written);
     void written.finally(() => pending.delete(written));

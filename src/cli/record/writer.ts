@@ -39,7 +39,7 @@ export function openCapture(outPath: string, cwd: string, onFailure: (code: stri
   }
   // open()'s mode is reduced by the umask (0277 would leave 0400): set exactly owner read/write.
   if (!check.device) fs.fchmodSync(fd, CAPTURE_MODE);
-  return { ok: true, writer: new StreamCaptureWriter(check.path, fd, /\.gz$/i.test(check.path), onFailure) };
+  return { ok: true, writer: new StreamCaptureWriter(check.path, fd, { gzip: /\.gz$/i.test(check.path) }, onFailure) };
 }
 
 class StreamCaptureWriter implements CaptureWriter {
@@ -52,7 +52,7 @@ class StreamCaptureWriter implements CaptureWriter {
   constructor(
     readonly path: string,
     fd: number,
-    gzip: boolean,
+    { gzip }: { gzip: boolean },
     private readonly onFailure: (code: string) => void,
   ) {
     this.file = fs.createWriteStream('', { fd, autoClose: true });

@@ -136,7 +136,7 @@ function costliestLines(analysis: Analysis, options: { table: PeriodTable; reque
 }
 
 export function renderBrief(analysis: Analysis, options: BriefOptions): string {
-  const style = styleOf(options.color);
+  const style = styleOf(options);
   const table = periodTable(analysis, { ...options.period, by: null });
   const requests = inWindow(analysis, options.period);
   const inside = new Set(requests);
@@ -154,7 +154,7 @@ export function renderBrief(analysis: Analysis, options: BriefOptions): string {
 
 /** `--by`: one row per group in the window, and the window's total. */
 export function renderGroups(table: PeriodTable, options: { color: boolean }): string {
-  const style = styleOf(options.color);
+  const style = styleOf(options);
   const rows = table.rows.map((row) => [row.key ?? '(no time)', formatCount(row.requests), formatUsd(row.cost), formatFraction(row.hitRate), formatUsd(row.lostToMisses), formatUsd(row.optimized)]);
   const total = ['total', formatCount(table.totals.requests), formatUsd(table.totals.cost), formatFraction(table.totals.hitRate), formatUsd(table.totals.lostToMisses), formatUsd(table.totals.optimized)];
   const zone = table.by === 'day' || table.by === 'week' || table.by === 'month' ? ` (${table.zone})` : '';

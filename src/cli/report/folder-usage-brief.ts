@@ -35,7 +35,7 @@ function spanOf(rows: readonly { start: string | null; end: string | null }[], z
 }
 
 export function renderUsageFolderBrief(folder: UsageFolder, options: UsageBriefOptions): string {
-  const style = styleOf(options.color);
+  const style = styleOf(options);
   const label = (text: string) => style.bold(text.padEnd(16));
   const table = sessionTableOf(folder.parts);
   const agents = new Map<string, number>();

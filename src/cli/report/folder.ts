@@ -6,10 +6,9 @@ import { duplicateLines } from './duplicates.ts';
 import type { FolderAnalysis } from '../../core/folder/index.ts';
 import { folderSummary } from '../../core/folder/index.ts';
 import { sessionTableOf } from '../../core/transcripts/index.ts';
-import { categoryList, totalsLine } from './terminal.ts';
+import { categoryList, styleOf, totalsLine, type Style } from './terminal.ts';
 import { renderSummary } from './transcripts.ts';
 import { renderSessions } from './sessions.ts';
-import { ownSgr } from '../terminal-safe.ts';
 
 export interface FolderTerminalOptions {
   color: boolean;
@@ -20,9 +19,8 @@ const dollars = new Intl.NumberFormat('en-US', { minimumFractionDigits: 4, maxim
 const plural = (count: number, noun: string) => `${number.format(count)} ${noun}${count === 1 ? '' : 's'}`;
 
 export function renderFolderReport(folder: FolderAnalysis, options: FolderTerminalOptions): string {
-  const wrap = (open: number, close: number) => (text: string) => (options.color ? `${ownSgr(open)}${text}${ownSgr(close)}` : text);
-  const bold = wrap(1, 22);
-  const warn = wrap(33, 39);
+  const style = styleOf(options);
+  const { bold, warn } = style;
   const table = sessionTableOf(folder.parts);
   const out: string[] = [
     bold(
@@ -31,35 +29,11 @@ export function renderFolderReport(folder: FolderAnalysis, options: FolderTermin
     ),
     '  each session read and analysed on its own (with its subagents); per-request detail: ctxray analyze <session file>',
     ...duplicateLines(folder.duplicateCalls, (file) => folder.fileNames[file] ?? `file ${file + 1}`),
+    ...modelLines(folder, style),
   ];
-  for (const use of folder.models) {
-    const count = plural(use.requests, 'request');
-    if (use.id === null) out.push(warn(`  no model named (${count}): not priced; pass --model <id>`));
-    else if (!use.known) out.push(warn(`  model ${use.id} (${count}): unknown model, not priced (no entry in the price table)`));
-    else {
-      const via = use.via === undefined || use.via === null || use.via === 'api' ? '' : `, ${use.via} id`;
-      const dated = use.priceSource === 'prices-file' ? `rates from --prices, dated ${use.pricedOn}` : `prices as of ${use.pricedOn ?? folder.pricedOn}`;
-      out.push(`  model ${use.id} (${count}): priced as ${use.pricedAs ?? use.id}${via}, ${dated}`);
-    }
-  }
   const exact = folder.totals.requests > 0 && folder.totals.exactRequests === folder.totals.requests;
-  out.push('', bold(`all files: ${totalsLine(folder.totals)}`), `  by category: ${categoryList(folder.totals.byCategory, folder.totals.overhead, exact)}`);
-  const cost = folder.cost;
-  if (cost !== null) {
-    out.push('', bold('Cost (sum over the sessions)'));
-    out.push(`  actual cost:          $${dollars.format(cost.actual)}  (${number.format(cost.basis.recordedRequests)} request(s) recorded, ${number.format(cost.basis.simulatedRequests)} simulated)`);
-    if (cost.unpricedRequests > 0) out.push(warn(`  ${plural(cost.unpricedRequests, 'request')} on an unpriced model, in no dollar figure`));
-    out.push(`  optimized cost:       $${dollars.format(cost.optimized)}`);
-    out.push(`  potential savings:    $${dollars.format(cost.potentialSavings)} (${(cost.savingsFraction * 100).toFixed(1)}%)`);
-    if (folder.misses.length > 0) {
-      out.push('', bold('Cache misses by cause (over hits; docs/cache.md, Misses)'));
-      for (const miss of folder.misses) out.push(`  ${miss.cause.padEnd(18)} ${`${number.format(miss.count)} ${miss.count === 1 ? 'miss' : 'misses'}`.padStart(14)}  ${number.format(miss.tokens).padStart(12)} tokens  $${dollars.format(miss.cost)}`);
-    }
-    if (folder.findings.length > 0) {
-      out.push('', bold('Findings by code (summed over the sessions)'));
-      for (const f of folder.findings) out.push(`  ${f.code} (${f.severity}): ${plural(f.findings, 'finding')} on ${plural(f.requests, 'request')}`);
-    }
-  }
+  out.push('', bold(`all files: ${totalsLine(folder.totals)}`), `  by category: ${categoryList(folder.totals.byCategory, { overhead: folder.totals.overhead, exact })}`);
+  if (folder.cost !== null) out.push(...costLines(folder, folder.cost, style));
   let text = out.join('\n') + '\n';
   const summary = folderSummary(folder);
   if (summary !== null) text += renderSummary(summary, { color: options.color, fileNames: folder.fileNames });
@@ -73,4 +47,34 @@ export function renderFolderReport(folder: FolderAnalysis, options: FolderTermin
     text += lines.join('\n') + '\n';
   }
   return text;
+}
+
+/** Each model the folder names and how it is priced (or why it is not). */
+function modelLines(folder: FolderAnalysis, { warn }: Style): string[] {
+  return folder.models.map((use) => {
+    const count = plural(use.requests, 'request');
+    if (use.id === null) return warn(`  no model named (${count}): not priced; pass --model <id>`);
+    if (!use.known) return warn(`  model ${use.id} (${count}): unknown model, not priced (no entry in the price table)`);
+    const via = use.via === undefined || use.via === null || use.via === 'api' ? '' : `, ${use.via} id`;
+    const dated = use.priceSource === 'prices-file' ? `rates from --prices, dated ${use.pricedOn}` : `prices as of ${use.pricedOn ?? folder.pricedOn}`;
+    return `  model ${use.id} (${count}): priced as ${use.pricedAs ?? use.id}${via}, ${dated}`;
+  });
+}
+
+/** The cost summed over the sessions, then misses by cause and findings by code. */
+function costLines(folder: FolderAnalysis, cost: NonNullable<FolderAnalysis['cost']>, { bold, warn }: Style): string[] {
+  const out = ['', bold('Cost (sum over the sessions)')];
+  out.push(`  actual cost:          $${dollars.format(cost.actual)}  (${number.format(cost.basis.recordedRequests)} request(s) recorded, ${number.format(cost.basis.simulatedRequests)} simulated)`);
+  if (cost.unpricedRequests > 0) out.push(warn(`  ${plural(cost.unpricedRequests, 'request')} on an unpriced model, in no dollar figure`));
+  out.push(`  optimized cost:       $${dollars.format(cost.optimized)}`);
+  out.push(`  potential savings:    $${dollars.format(cost.potentialSavings)} (${(cost.savingsFraction * 100).toFixed(1)}%)`);
+  if (folder.misses.length > 0) {
+    out.push('', bold('Cache misses by cause (over hits; docs/cache.md, Misses)'));
+    for (const miss of folder.misses) out.push(`  ${miss.cause.padEnd(18)} ${`${number.format(miss.count)} ${miss.count === 1 ? 'miss' : 'misses'}`.padStart(14)}  ${number.format(miss.tokens).padStart(12)} tokens  $${dollars.format(miss.cost)}`);
+  }
+  if (folder.findings.length > 0) {
+    out.push('', bold('Findings by code (summed over the sessions)'));
+    for (const f of folder.findings) out.push(`  ${f.code} (${f.severity}): ${plural(f.findings, 'finding')} on ${plural(f.requests, 'request')}`);
+  }
+  return out;
 }

@@ -5,7 +5,10 @@ import type { Analysis, AnalysisFile, TokenTotals } from '../../core/analysis/ty
 import { CATEGORIES, type Category, type ParsedRequest } from '../../core/model.ts';
 import type { RequestTokens } from '../../core/tokens/counter.ts';
 import { ownSgr } from '../terminal-safe.ts';
-import { formatBand } from '../../core/text/format.ts';
+import { formatBand, formatTokens } from '../../core/text/format.ts';
+
+/** The one token formatter (core/text), named here too for the report's callers. */
+export { formatTokens };
 
 export interface TerminalOptions {
   color: boolean;
@@ -18,19 +21,14 @@ export interface Style {
   warn: (text: string) => string;
 }
 
-export function styleOf(color: boolean): Style {
+export function styleOf({ color }: { color: boolean }): Style {
   const wrap = (open: number, close: number) => (text: string) => (color ? `${ownSgr(open)}${text}${ownSgr(close)}` : text);
   return { bold: wrap(1, 22), dim: wrap(2, 22), warn: wrap(33, 39) };
 }
 
 const number = new Intl.NumberFormat('en-US');
 
-/** `1,234` for exact counts, `≈1,234` for estimates. */
-export function formatTokens(tokens: number, exact: boolean): string {
-  return `${exact ? '' : '≈'}${number.format(tokens)}`;
-}
-
-export function categoryList(byCategory: Partial<Record<Category, number>>, overhead: number, exact: boolean): string {
+export function categoryList(byCategory: Partial<Record<Category, number>>, { overhead, exact }: { overhead: number; exact: boolean }): string {
   const parts: string[] = [];
   for (const category of CATEGORIES) {
     const value = byCategory[category];
@@ -93,11 +91,10 @@ function requestLine(analysis: Analysis, i: number, tokens: RequestTokens): stri
   if (!request || !model) return '';
   const where = `#${request.index} line ${request.line}`;
   const modelText = model.id ?? 'no model';
-  return `  ${where.padEnd(16)} ${modelText.padEnd(24)} ${formatTokens(tokens.total, tokens.exact).padStart(9)}  ${categoryList(
-    tokens.byCategory,
-    tokens.overheadTotal,
-    tokens.exact,
-  )}`;
+  return `  ${where.padEnd(16)} ${modelText.padEnd(24)} ${formatTokens(tokens.total, tokens.exact).padStart(9)}  ${categoryList(tokens.byCategory, {
+    overhead: tokens.overheadTotal,
+    exact: tokens.exact,
+  })}`;
 }
 
 function verboseLines(analysis: Analysis, i: number, tokens: RequestTokens, style: Style): string[] {
@@ -168,7 +165,7 @@ function usageOnlyLine(requests: readonly ParsedRequest[]): string | null {
 }
 
 export function renderTerminalReport(analysis: Analysis, options: TerminalOptions): string {
-  const style = styleOf(options.color);
+  const style = styleOf(options);
   const out: string[] = [];
   out.push(
     style.bold(
@@ -186,7 +183,7 @@ export function renderTerminalReport(analysis: Analysis, options: TerminalOption
     out.push('', style.bold(fileHeading(file, f)));
     out.push(`  total ${totalsLine(file.totals)}`);
     const fileExact = file.totals.exactRequests === file.totals.requests;
-    out.push(`  by category: ${categoryList(file.totals.byCategory, file.totals.overhead, fileExact)}`);
+    out.push(`  by category: ${categoryList(file.totals.byCategory, { overhead: file.totals.overhead, exact: fileExact })}`);
     out.push(...formatWarningLines(analysis, f, style));
     const usageOnly = usageOnlyLine(analysis.requests.filter((request) => request.file === f));
     if (usageOnly !== null) out.push(usageOnly);
@@ -200,7 +197,7 @@ export function renderTerminalReport(analysis: Analysis, options: TerminalOption
   if (analysis.files.length > 1) {
     out.push('', style.bold(`all files: ${totalsLine(analysis.totals)}`));
     const allExact = analysis.totals.exactRequests === analysis.totals.requests;
-    out.push(`  by category: ${categoryList(analysis.totals.byCategory, analysis.totals.overhead, allExact)}`);
+    out.push(`  by category: ${categoryList(analysis.totals.byCategory, { overhead: analysis.totals.overhead, exact: allExact })}`);
   }
   if (analysis.errors.length > 0) {
     out.push('', style.warn(style.bold('unreadable records (skipped; the rest was analyzed):')));

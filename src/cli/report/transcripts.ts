@@ -17,7 +17,7 @@ const dollars = new Intl.NumberFormat('en-US', { minimumFractionDigits: 4, maxim
 const pct = (value: number | null): string => (value === null ? 'n/a' : `${(value * 100).toFixed(1)}%`);
 const share = (part: number, whole: number): string => (whole === 0 ? 'n/a' : pct(part / whole));
 
-function painter(color: boolean): (text: string) => string {
+function painter({ color }: { color: boolean }): (text: string) => string {
   return (text) => (color ? `${ownSgr(1)}${text}${ownSgr(0)}` : text);
 }
 
@@ -32,7 +32,7 @@ function table(header: readonly string[], rows: readonly (readonly string[])[], 
 }
 
 export function renderAgreement(agreement: TranscriptAgreement, options: TranscriptTerminalOptions): string {
-  const bold = painter(options.color);
+  const bold = painter(options);
   const lines: string[] = ['', bold('Observed vs simulated (recorded usage)')];
   const n = agreement.recordedRequests;
   lines.push(`  ${number.format(n)} request${n === 1 ? '' : 's'} carry the provider's recorded usage`);
@@ -111,7 +111,7 @@ export function costText(t: Pick<TimeRangeSummary['totals'], 'cost' | 'requests'
 }
 
 export function renderSummary(summary: TimeRangeSummary, options: TranscriptTerminalOptions): string {
-  const bold = painter(options.color);
+  const bold = painter(options);
   const lines: string[] = ['', bold(`Summary ${time(summary.start)} → ${time(summary.end)} UTC`)];
   const totalsRow = (label: string, t: TimeRangeSummary['totals']) => [
     label,
@@ -179,6 +179,6 @@ export function renderTranscriptReport(analysis: Analysis, options: TranscriptTe
   if (agreement !== null && agreement.recordedRequests > 0) text += renderAgreement(agreement, options);
   const summary = options.summary ? summaryOf(analysis) : null;
   if (summary !== null) text += renderSummary(summary, options);
-  if (options.summary) text += renderSessions(sessionsOf(analysis), painter(options.color));
+  if (options.summary) text += renderSessions(sessionsOf(analysis), painter(options));
   return text;
 }

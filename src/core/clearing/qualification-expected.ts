@@ -3,7 +3,7 @@
 import type { ExpectedQualification } from './qualification-record.ts';
 
 export const QUALIFICATION_PI_AI_VERSION = "0.73.1";
-export const QUALIFICATION_SOURCE_DIGEST = "0dee8f3f5f1081b2539625d82c4a46a4e00198a714502415958ffbcd8dd5098a";
+export const QUALIFICATION_SOURCE_DIGEST = "bc2a6e147321fd69289b2108b428031ae2a74d64223a583d735be2523fcf9295";
 export const QUALIFICATION_EXPECTED: ExpectedQualification = {
   piAiVersion: QUALIFICATION_PI_AI_VERSION,
   sourceDigest: QUALIFICATION_SOURCE_DIGEST,
