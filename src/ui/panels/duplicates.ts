@@ -94,12 +94,18 @@ function renderRecord(host: HTMLElement, answer: DupesAnswer, ctx: PanelContext,
   const summary: [string, string][] = [
     ['Blocks', `${formatCount(record.totals.blocks)} (${formatCount(record.totals.bytes)} bytes, ${formatCount(record.totals.tokens)} tokens)`],
     ['Wasted by copies', `${formatCount(record.totals.wastedBytes)} bytes, ${formatCount(record.totals.wastedTokens)} tokens`],
+  ];
+  // How the input was mapped to blocks is the contract's bookkeeping: kept, but behind a disclosure.
+  const mapping: [string, string][] = [
     ['Mapping', record.mapping ?? '—'],
     ['Adapter', record.adapter ?? 'none'],
     ['Ignored parts', formatCount(record.ignoredParts)],
     ['Skipped records', formatCount(record.skippedRecords)],
   ];
-  host.append(el('dl', { className: 'dupes-summary' }, summary.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: v })])));
+  host.append(
+    definitionList(summary),
+    el('details', { className: 'dupes-about' }, [el('summary', { text: 'How the input was read' }), definitionList(mapping)]),
+  );
 
   if (groups.length > 0) {
     const rows = groups.map((group: ShownGroup) =>
@@ -143,8 +149,17 @@ function renderRecord(host: HTMLElement, answer: DupesAnswer, ctx: PanelContext,
   );
 }
 
-function contractIntro(): HTMLElement {
-  return el('p', {
+function definitionList(entries: [string, string][]): HTMLElement {
+  return el('dl', { className: 'dupes-summary' }, entries.flatMap(([k, v]) => [el('dt', { text: k }), el('dd', { text: v })]));
+}
+
+/** One plain sentence in view; the contract's terms (record name, hashing, token rule, adapters) in a disclosure. */
+function contractIntro(): HTMLElement[] {
+  const plain = el('p', {
+    className: 'muted',
+    text: 'Blocks sent twice, byte for byte, inside one request (a file read twice, a tool result pasted again). The same record as `ctxray dupes`.',
+  });
+  const terms = el('p', {
     className: 'muted',
     text:
       'Exact whole-block duplicates under the ctxray.dupes/1 contract: SHA-256 of each block\'s UTF-8 bytes; tokens are ' +
@@ -152,15 +167,17 @@ function contractIntro(): HTMLElement {
       'guessable pseudonyms, not anonymization. Same record as `ctxray dupes`. A request log is measured by what ' +
       'each conversation\'s last request carries: resending the history every turn is how these APIs work, so only ' +
       'a block repeated inside one request (a file read twice, a tool result pasted again) counts, and only when it is ' +
-      'byte-identical; near-duplicates below are the separate, fuzzy measure.',
+      'byte-identical; near-duplicates below are the separate, fuzzy measure. A file checked below may be a ' +
+      '{"suite":"v1"} envelope, an openai-chat-v1 or conereplay-v1 adapter envelope, or a ConeReplay trace.',
   });
+  return [plain, el('details', { className: 'dupes-about' }, [el('summary', { text: 'About this measure (the ctxray.dupes/1 contract)' }), terms])];
 }
 
 function renderFileChecker(host: HTMLElement, ctx: PanelContext): void {
   const result = el('div');
-  const input = el('input', { attrs: { type: 'file', 'aria-label': 'Choose a file to check under the contract' } });
+  const input = el('input', { attrs: { type: 'file', 'aria-label': 'Choose a file to check for duplicate blocks' } });
   const zone = el('div', { className: 'dupes-drop' }, [
-    el('p', { text: 'Drop a {"suite":"v1"} envelope, an openai-chat-v1 or conereplay-v1 adapter envelope, or a ConeReplay trace here — or choose one:' }),
+    el('p', { text: 'Drop a duplicate-check envelope or a ConeReplay trace here (the formats are listed under “About this measure”) — or choose one:' }),
     input,
   ]);
   const show = (name: string, answer: DupesAnswer): void => {
@@ -195,7 +212,7 @@ function renderFileChecker(host: HTMLElement, ctx: PanelContext): void {
     const file = event.dataTransfer?.files[0];
     if (file) check(file);
   });
-  host.append(el('h3', { text: 'Check a file under the contract' }), zone, result);
+  host.append(el('h3', { text: 'Check another file' }), zone, result);
   if (fileResult !== null) show(fileResult.name, fileResult.answer);
 }
 
@@ -205,7 +222,7 @@ async function renderNearDuplicates(host: HTMLElement, ctx: PanelContext): Promi
     el('p', {
       className: 'muted',
       text:
-        'From the cache analysis, not the contract: blocks in the last request of a conversation whose 5-word shingle ' +
+        'From the cache analysis, not the exact check: blocks in the last request of a conversation whose 5-word shingle ' +
         'sets are at least 85% similar (Jaccard): the same content with small edits, which the exact check above ' +
         'misses by design. Near, not exact — these groups do not change the verdict above.',
     }),
@@ -269,7 +286,7 @@ export const duplicatesPanel: Panel = {
     const file = el('section', { className: 'dupes-measure file' });
     container.append(exact, near, file);
 
-    exact.append(el('h2', { className: 'section-title', text: 'Exact duplicate blocks (ctxray.dupes/1)' }), contractIntro());
+    exact.append(el('h2', { className: 'section-title', text: 'Exact duplicate blocks' }), ...contractIntro());
     renderFileChecker(file, ctx);
     const nearDone = renderNearDuplicates(near, ctx).catch((error: unknown) => {
       if (!ctx.signal.aborted) near.append(el('p', { className: 'error', text: error instanceof Error ? error.message : String(error) }));
