@@ -5,7 +5,7 @@
 // one, so the sums are the serial run's, byte for byte.
 import { GENERATED_BY } from '../../core/analysis/version.ts';
 import { SEVERITY_RANK } from '../../core/cache/index.ts';
-import { emptyFolder, foldSession, folderRecord, mergeFolder, type FolderAnalysis } from '../../core/folder/index.ts';
+import { emptyFolder, foldSession, folderRecord, mergeFolder, SessionOrder, type FolderAnalysis } from '../../core/folder/index.ts';
 import type { ReadProgress } from '../../core/input/index.ts';
 import { SeenCalls } from '../../core/input/seen-calls.ts';
 import { PRICED_ON } from '../../core/pricing/table.ts';
@@ -50,7 +50,7 @@ function serialDeep(args: AnalyzeArgs, loop: LoopBase & { folder: FolderAnalysis
 /** --jobs N: sessions analysed on N worker threads, merged in session order (the serial run's record, byte for byte). */
 async function parallelDeep(args: AnalyzeArgs, loop: LoopBase & { folder: FolderAnalysis; jobs: number}): Promise<number | null> {
   const pool = new SessionPool(loop.jobs);
-  const seenCalls = new SeenCalls();
+  const order = new SessionOrder();
   let id = 0;
   const read = async (session: SessionInput, options: { onProgress: (p: ReadProgress) => void; claimed?: string[] }): Promise<Outcome<SessionDone>> => {
     const files = session.files.map(({ name, full, size, folderPath }) => ({ name, full, size, folderPath }));
@@ -69,10 +69,8 @@ async function parallelDeep(args: AnalyzeArgs, loop: LoopBase & { folder: Folder
         // In session order: a session holding calls an earlier one counted is read again with their keys.
         reconcile: async (outcome, session, onProgress) => {
           if (!('value' in outcome)) return outcome;
-          const claimed = seenCalls.heldOf(outcome.value.keys);
-          const settled = claimed.length === 0 ? outcome : await read(session, { onProgress, claimed });
-          seenCalls.claimAll(outcome.value.keys);
-          return settled;
+          const claimed = order.settle(outcome.value.keys);
+          return claimed.length === 0 ? outcome : await read(session, { onProgress, claimed });
         },
         fold: (done) => mergeFolder(loop.folder, done.folder),
         ...(args.verbose && args.json !== '-' && { onRows: (parts) => streamRows(loop.io, parts) }),

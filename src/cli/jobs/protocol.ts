@@ -1,11 +1,9 @@
 // Messages between `ctxray analyze <folder>` and its session workers (session-worker.ts): one session's files in,
 // its sums folded into an empty folder out (src/core/folder), or the failure a serial read would have reported.
-import type { FolderAnalysis } from '../../core/folder/index.ts';
-import type { ReadError, WireFormat } from '../../core/model.ts';
+import type { SessionApart, SessionFiles } from '../../core/folder/index.ts';
+import type { WireFormat } from '../../core/model.ts';
 import type { InputLimits, ReadProgress, WorkLimitCode } from '../../core/input/index.ts';
 import type { PriceOverrides } from '../../core/pricing/overrides.ts';
-import type { DroppedCalls } from '../../core/input/seen-calls.ts';
-import type { AnalysisFile } from '../../core/analysis/types.ts';
 
 export interface SessionTask {
   id: number;
@@ -25,20 +23,9 @@ export type TaskFailure =
   | { kind: 'work-limit'; code: WorkLimitCode; limit: number; line: number; file: number; message: string }
   | { kind: 'input'; line: number; message: string };
 
-/** What the caller checks of a session as read (unreadable and empty files), without its requests. */
-export interface SessionFiles {
-  files: Pick<AnalysisFile, 'name' | 'requests' | 'errors' | 'envelope' | 'format'>[];
-  errors: ReadError[];
-  /** Calls dropped as copies of calls counted before (the session's own file indices). */
-  duplicateCalls?: DroppedCalls[];
-}
-
 /** A session read: its sums folded into an empty folder, its files for the checks, the keys of every call it holds. */
-export interface SessionDone {
-  folder: FolderAnalysis;
-  session: SessionFiles;
-  keys: string[];
-}
+export type SessionDone = SessionApart;
+export type { SessionFiles };
 
 export type WorkerMessage =
   | { id: number; progress: ReadProgress }

@@ -1,13 +1,10 @@
 // A worker thread of `ctxray analyze <folder> --jobs N`: reads and analyses the sessions it is sent, one at a
-// time, each folded into an empty folder whose sums it posts back (src/core/folder/session.ts, the step a serial
-// read takes). Work limits and unreadable input are posted as failures, so the caller reports the first one in
+// time, each folded into an empty folder whose sums it posts back (src/core/folder/apart.ts, the step the app's
+// pool takes too). Work limits and unreadable input are posted as failures, so the caller reports the first one in
 // session order exactly as a serial read would; anything else ends the worker with its error.
 import { parentPort } from 'node:worker_threads';
-import { GENERATED_BY } from '../../core/analysis/version.ts';
-import { PRICED_ON } from '../../core/pricing/table.ts';
-import { emptyFolder, foldSession } from '../../core/folder/index.ts';
+import { foldSessionApart } from '../../core/folder/index.ts';
 import { InputError, WorkLimitError, type InputFile, type ReadProgress } from '../../core/input/index.ts';
-import { SeenCalls } from '../../core/input/seen-calls.ts';
 import { lazyFileStream } from '../fs/folder-inputs.ts';
 import type { SessionTask, TaskFailure, WorkerMessage } from './protocol.ts';
 
@@ -21,7 +18,6 @@ function failureOf(error: unknown): TaskFailure | null {
 }
 
 async function runTask(task: SessionTask, post: (message: WorkerMessage) => void): Promise<void> {
-  const folder = emptyFolder(GENERATED_BY, PRICED_ON);
   const inputs: InputFile[] = task.files.map((file) => ({ name: file.name, bytes: lazyFileStream(file.full), size: file.size, folderPath: file.folderPath }));
   let last = 0;
   const onProgress = (progress: ReadProgress) => {
@@ -31,11 +27,8 @@ async function runTask(task: SessionTask, post: (message: WorkerMessage) => void
     post({ id: task.id, progress });
   };
   try {
-    const seenCalls = SeenCalls.holding(task.claimed ?? []);
-    const { analysis } = await foldSession(folder, inputs, { ...task.options, seenCalls, onProgress });
-    const files = analysis.files.map(({ name, requests, errors, envelope, format }) => ({ name, requests, errors, envelope, format }));
-    const session = { files, errors: analysis.errors, ...(analysis.duplicateCalls !== undefined && { duplicateCalls: analysis.duplicateCalls }) };
-    post({ id: task.id, done: { folder, session, keys: seenCalls.claimedKeys() } });
+    const done = await foldSessionApart(inputs, { ...task.options, ...(task.claimed !== undefined && { claimed: task.claimed }), onProgress });
+    post({ id: task.id, done });
   } catch (error) {
     const failed = failureOf(error);
     if (failed === null) throw error;

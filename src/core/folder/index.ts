@@ -4,3 +4,4 @@ export { claudeCodeSessionId, isFlatAgentFile, sessionGroups } from './groups.ts
 export { addSession, emptyFolder, folderSummary, mergeFolder, type FindingCount, type FolderAnalysis, type MissCauseTotals } from './accumulate.ts';
 export { folderRecord } from './record.ts';
 export { foldSession, type FoldedSession, type SessionOptions } from './session.ts';
+export { foldSessionApart, SessionOrder, type SessionApart, type SessionFiles } from './apart.ts';
