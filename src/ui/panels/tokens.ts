@@ -5,6 +5,7 @@ import { renderContent } from '../content-view.ts';
 import { renderSegmentTable } from '../segment-table.ts';
 import { renderTreemap } from '../treemap/view.ts';
 import { renderFindingsStrip } from '../findings-strip.ts';
+import { isUsageOnlyRequest, renderUsageOnly } from '../usage-only.ts';
 import type { Panel } from './types.ts';
 
 export const tokensPanel: Panel = {
@@ -13,6 +14,8 @@ export const tokensPanel: Panel = {
   needs: [],
   render(container, ctx) {
     const { request } = ctx;
+    // Recorded usage and no body: its figures, and no treemap or table of blocks that were never read.
+    if (isUsageOnlyRequest(request)) return renderUsageOnly(container, ctx);
     if (request.segments.length === 0) {
       container.append(el('p', { className: 'empty', text: 'This request has no segments to show.' }));
       return;
