@@ -38,172 +38,237 @@ export function readRecords(
   signal?: AbortSignal,
   resent?: FileParse,
 ): RecordSource {
-  let layout: RecordLayout | null = null;
-  // The array document and its first line, kept until an error asks where its elements start.
-  let arrayDocument: { text: string; firstLine: number } | null = null;
+  const read: ReadState = { limits, signal, resent, layout: null, arrayDocument: null };
   let elementLines: number[] | null = null;
   function elementLine(record: number): number | null {
-    if (layout !== 'json-array') return null;
-    if (elementLines === null && arrayDocument !== null) {
-      elementLines = arrayElementLines(arrayDocument.text, arrayDocument.firstLine);
-      arrayDocument = null;
+    if (read.layout !== 'json-array') return null;
+    if (elementLines === null && read.arrayDocument !== null) {
+      elementLines = arrayElementLines(read.arrayDocument.text, read.arrayDocument.firstLine);
+      read.arrayDocument = null;
     }
     return elementLines?.[record - 1] ?? null;
   }
-  async function* generate(): AsyncGenerator<RawRecord> {
-    const iterator = lines[Symbol.asyncIterator]();
-    let first: TextLine | null = null;
-    // Leading blank lines and unreadable lines before the first content decide nothing; report the latter.
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) break;
-      const item = next.value;
-      if ('error' in item) {
-        yield item;
-        continue;
-      }
-      if ('blank' in item || item.text.trim() === '') continue;
-      first = item;
-      break;
-    }
-    if (first === null || !('text' in first)) {
-      layout = 'jsonl';
-      return;
-    }
-    const start = first.text.trimStart();
-    if (!start.startsWith('[')) {
-      const parsed = parseRecord(first.text, first.line, limits.maxNestingDepth);
-      if (!('error' in parsed)) {
-        const batch = batchRequests(parsed.value);
-        if (batch !== null) {
-          // A batch API body written on one line.
-          layout = 'batch-body';
-          for (let i = 0; i < batch.length; i++) yield { line: i + 1, value: batch[i] };
-        } else {
-          layout = 'jsonl';
-          yield parsed;
-        }
-        yield* jsonlRest(iterator, limits, signal, resent);
-        return;
-      }
-      if (!start.startsWith('{') && !looksLikeYaml(start)) {
-        // Neither JSON, JSONL nor YAML: say what kind of character the file starts with (never the text itself).
-        const shown = describeCharacter(String.fromCodePoint(start.codePointAt(0)!));
-        throw new InputError(`not JSON, JSONL or YAML: the first non-blank line starts with ${shown}`, first.line);
-      }
-    }
-    // Lines read ahead to decide the layout; a document keeps them in its text.
-    const ahead: TextLine[] = [];
-    if (start.startsWith('{')) {
-      // A first line that does not parse: JSONL with a broken first record when the next non-blank line is a
-      // complete object on its own (never true inside a pretty-printed document), else a multi-line document.
-      // Deciding here keeps a huge JSONL log with a bad first line streaming instead of buffered as a document.
-      for (;;) {
-        const next = await iterator.next();
-        if (next.done) break;
-        ahead.push(next.value);
-        if ('text' in next.value && next.value.text.trim() !== '') break;
-      }
-      const second = ahead[ahead.length - 1];
-      if (second !== undefined && 'text' in second && isJsonObjectLine(second.text, limits.maxNestingDepth)) {
-        layout = 'jsonl';
-        yield parseRecord(first.text, first.line, limits.maxNestingDepth);
-        for (const item of ahead) {
-          if ('error' in item) yield item;
-          else if ('text' in item && !isBlank(item.text)) yield parseRecord(item.text, item.line, limits.maxNestingDepth);
-        }
-        yield* jsonlRest(iterator, limits, signal, resent);
-        return;
-      }
-    }
-    // A document spread over several lines (or a JSON array): gather its text, bounded by the document limit.
-    const texts: string[] = [first.text];
-    const lineErrors: RawRecord[] = [];
-    let chars = first.text.length;
-    for (;;) {
-      throwIfAborted(signal);
-      let item: TextLine;
-      const held = ahead.shift();
-      if (held !== undefined) item = held;
-      else {
-        const next = await iterator.next();
-        if (next.done) break;
-        item = next.value;
-      }
-      if ('error' in item) {
-        lineErrors.push(item);
-        texts.push('');
-        continue;
-      }
-      if ('blank' in item) {
-        // Kept as empty lines: the document's line numbers count them.
-        for (let i = 0; i < item.blank; i++) texts.push('');
-        chars += item.blank;
-        if (chars > limits.maxDocumentBytes) throw documentTooLarge(limits, first.line);
-        continue;
-      }
-      texts.push(item.text);
-      chars += item.text.length + 1;
-      if (chars > limits.maxDocumentBytes) throw documentTooLarge(limits, first.line);
-    }
-    // Line numbers of the document count from the file's first line; blank/unreadable leading lines shift them.
-    const lineShift = first.line - 1;
-    if (lineErrors.length > 0) {
-      yield* lineErrors;
-      // Lines that are JSON objects on their own make this JSONL with unreadable lines: read the rest. Otherwise
-      // it is one document, and an unreadable line breaks all of it (reported above, once).
-      if (texts.some((t) => isJsonObjectLine(t, limits.maxNestingDepth))) {
-        layout = 'jsonl';
-        yield* linesAsJsonl(texts, lineShift, limits);
-      } else layout = 'json-document';
-      return;
-    }
-    const whole = texts.join('\n');
-    if (!start.startsWith('{') && !start.startsWith('[')) {
-      layout = 'yaml-document';
-      yield* yamlRecords(whole, first.line);
-      return;
-    }
-    const parsed = parseRecord(whole, first.line, limits.maxNestingDepth, lineShift);
-    if ('error' in parsed) {
-      // Not one document. If several lines parse on their own it is JSONL whose first line is broken.
-      const tooDeep = nestingOverflowOffset(whole, limits.maxNestingDepth) >= 0;
-      if (!tooDeep && texts.length > 1 && texts.some((t, i) => i > 0 && isJsonObjectLine(t, limits.maxNestingDepth))) {
-        layout = 'jsonl';
-        yield* linesAsJsonl(texts, lineShift, limits);
-        return;
-      }
-      layout = 'json-document';
-      yield parsed;
-      // A document cut off (a capture that stopped mid-write): what came before the break is still read.
-      if (!tooDeep && parsed.error.includes('the text ends before the JSON does')) {
-        const salvaged = salvageTruncated(whole, first.line, limits.maxNestingDepth);
-        if (Array.isArray(salvaged)) {
-          layout = 'json-array';
-          // The last element is the one the break cut through: it is left out (the error above says where).
-          for (let i = 0; i < salvaged.length - 1; i++) yield { line: i + 1, value: salvaged[i] };
-        } else if (salvaged !== undefined) yield { line: first.line, value: salvaged, cut: true };
-      }
-      return;
-    }
-    if (Array.isArray(parsed.value)) {
-      layout = 'json-array';
-      arrayDocument = { text: whole, firstLine: first.line };
-      // Array elements are numbered 1-based: the record number stands in for the line.
-      for (let i = 0; i < parsed.value.length; i++) yield { line: i + 1, value: parsed.value[i] };
-      return;
-    }
+  return { records: generate(lines, read), layout: () => read.layout, elementLine };
+}
+
+/** One read's settings and what it has learnt so far (shared by the steps below). */
+interface ReadState {
+  readonly limits: InputLimits;
+  readonly signal: AbortSignal | undefined;
+  readonly resent: FileParse | undefined;
+  layout: RecordLayout | null;
+  /** The array document and its first line, kept until an error asks where its elements start. */
+  arrayDocument: { text: string; firstLine: number } | null;
+}
+
+type ContentLine = { line: number; text: string };
+type RawRecordError = Extract<RawRecord, { error: string }>;
+
+async function* generate(lines: AsyncIterable<TextLine>, read: ReadState): AsyncGenerator<RawRecord> {
+  const iterator = lines[Symbol.asyncIterator]();
+  const first = yield* leadingLines(iterator);
+  if (first === null) {
+    read.layout = 'jsonl';
+    return;
+  }
+  const start = first.text.trimStart();
+  if (!start.startsWith('[') && (yield* oneLineStart(iterator, read, first, start))) return;
+  // Lines read ahead to decide the layout; a document keeps them in its text.
+  const ahead: TextLine[] = [];
+  if (start.startsWith('{') && (yield* brokenFirstJsonlLine(iterator, read, first, ahead))) return;
+  // A document spread over several lines (or a JSON array): gather its text, bounded by the document limit.
+  const gathered = await gatherDocument(iterator, read, first, ahead);
+  // Line numbers of the document count from the file's first line; blank/unreadable leading lines shift them.
+  const lineShift = first.line - 1;
+  if (gathered.lineErrors.length > 0) {
+    yield* gathered.lineErrors;
+    // Lines that are JSON objects on their own make this JSONL with unreadable lines: read the rest. Otherwise
+    // it is one document, and an unreadable line breaks all of it (reported above, once).
+    if (gathered.texts.some((t) => isJsonObjectLine(t, read.limits.maxNestingDepth))) {
+      read.layout = 'jsonl';
+      yield* linesAsJsonl(gathered.texts, lineShift, read.limits);
+    } else read.layout = 'json-document';
+    return;
+  }
+  const whole = gathered.texts.join('\n');
+  if (!start.startsWith('{') && !start.startsWith('[')) {
+    read.layout = 'yaml-document';
+    yield* yamlRecords(whole, first.line);
+    return;
+  }
+  yield* documentRecords(read, { whole, texts: gathered.texts, firstLine: first.line });
+}
+
+/** Leading blank lines and unreadable lines before the first content decide nothing; the latter are reported. */
+async function* leadingLines(iterator: AsyncIterator<TextLine>): AsyncGenerator<RawRecord, ContentLine | null> {
+  for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) {
+    const item = next.value;
+    if ('error' in item) yield item;
+    else if ('text' in item && item.text.trim() !== '') return item;
+  }
+  return null;
+}
+
+/**
+ * A first line that is not an array's start: one JSONL record (or a batch body on one line) when it parses, and
+ * then the rest is JSONL; true when so read. A start that is neither JSON nor YAML is refused.
+ */
+async function* oneLineStart(
+  iterator: AsyncIterator<TextLine>,
+  read: ReadState,
+  first: ContentLine,
+  start: string,
+): AsyncGenerator<RawRecord, boolean> {
+  const parsed = parseRecord(first.text, first.line, read.limits.maxNestingDepth);
+  if (!('error' in parsed)) {
     const batch = batchRequests(parsed.value);
     if (batch !== null) {
-      // The Message Batches API body {"requests":[{custom_id, params}, ...]}: its requests are the records.
-      layout = 'batch-body';
-      for (let i = 0; i < batch.length; i++) yield { line: i + 1, value: batch[i] };
-      return;
+      // A batch API body written on one line.
+      read.layout = 'batch-body';
+      yield* numbered(batch, batch.length);
+    } else {
+      read.layout = 'jsonl';
+      yield parsed;
     }
-    layout = 'json-document';
-    yield parsed;
+    yield* jsonlRest(iterator, read);
+    return true;
   }
-  return { records: generate(), layout: () => layout, elementLine };
+  if (!start.startsWith('{') && !looksLikeYaml(start)) {
+    // Neither JSON, JSONL nor YAML: say what kind of character the file starts with (never the text itself).
+    const shown = describeCharacter(String.fromCodePoint(start.codePointAt(0)!));
+    throw new InputError(`not JSON, JSONL or YAML: the first non-blank line starts with ${shown}`, first.line);
+  }
+  return false;
+}
+
+/**
+ * A first line that does not parse: JSONL with a broken first record when the next non-blank line is a complete
+ * object on its own (never true inside a pretty-printed document), else a multi-line document. Deciding here keeps
+ * a huge JSONL log with a bad first line streaming instead of buffered as a document. The lines read to decide
+ * are left in `ahead` when it is a document; true when read as JSONL.
+ */
+async function* brokenFirstJsonlLine(
+  iterator: AsyncIterator<TextLine>,
+  read: ReadState,
+  first: ContentLine,
+  ahead: TextLine[],
+): AsyncGenerator<RawRecord, boolean> {
+  const maxDepth = read.limits.maxNestingDepth;
+  for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) {
+    ahead.push(next.value);
+    if ('text' in next.value && next.value.text.trim() !== '') break;
+  }
+  const second = ahead[ahead.length - 1];
+  if (second === undefined || !('text' in second) || !isJsonObjectLine(second.text, maxDepth)) return false;
+  read.layout = 'jsonl';
+  yield parseRecord(first.text, first.line, maxDepth);
+  for (const item of ahead) {
+    if ('error' in item) yield item;
+    else if ('text' in item && !isBlank(item.text)) yield parseRecord(item.text, item.line, maxDepth);
+  }
+  yield* jsonlRest(iterator, read);
+  return true;
+}
+
+/** The document's lines (an unreadable one as an empty line, its error kept apart), the first one included. */
+async function gatherDocument(
+  iterator: AsyncIterator<TextLine>,
+  read: ReadState,
+  first: ContentLine,
+  ahead: TextLine[],
+): Promise<{ texts: string[]; lineErrors: RawRecord[] }> {
+  const { limits, signal } = read;
+  const texts: string[] = [first.text];
+  const lineErrors: RawRecord[] = [];
+  let chars = first.text.length;
+  for (;;) {
+    throwIfAborted(signal);
+    let item: TextLine;
+    const held = ahead.shift();
+    if (held !== undefined) item = held;
+    else {
+      const next = await iterator.next();
+      if (next.done) break;
+      item = next.value;
+    }
+    if ('error' in item) {
+      lineErrors.push(item);
+      texts.push('');
+      continue;
+    }
+    if ('blank' in item) {
+      // Kept as empty lines: the document's line numbers count them.
+      for (let i = 0; i < item.blank; i++) texts.push('');
+      chars += item.blank;
+    } else {
+      texts.push(item.text);
+      chars += item.text.length + 1;
+    }
+    if (chars > limits.maxDocumentBytes) throw documentTooLarge(limits, first.line);
+  }
+  return { texts, lineErrors };
+}
+
+/** A whole JSON document's text, its lines and the file line it starts on. */
+interface JsonDocument {
+  whole: string;
+  texts: string[];
+  firstLine: number;
+}
+
+/** The records of a JSON document read whole: an array's elements, a batch body's requests, or the one value. */
+function* documentRecords(read: ReadState, document: JsonDocument): Generator<RawRecord> {
+  const { whole, firstLine } = document;
+  const parsed = parseRecord(whole, firstLine, read.limits.maxNestingDepth, firstLine - 1);
+  if ('error' in parsed) {
+    yield* unparsedDocument(read, document, parsed);
+    return;
+  }
+  if (Array.isArray(parsed.value)) {
+    read.layout = 'json-array';
+    read.arrayDocument = { text: whole, firstLine };
+    // Array elements are numbered 1-based: the record number stands in for the line.
+    yield* numbered(parsed.value, parsed.value.length);
+    return;
+  }
+  const batch = batchRequests(parsed.value);
+  if (batch !== null) {
+    // The Message Batches API body {"requests":[{custom_id, params}, ...]}: its requests are the records.
+    read.layout = 'batch-body';
+    yield* numbered(batch, batch.length);
+    return;
+  }
+  read.layout = 'json-document';
+  yield parsed;
+}
+
+/** A document that does not parse as one: JSONL whose first line is broken, or a broken (maybe cut off) document. */
+function* unparsedDocument(read: ReadState, document: JsonDocument, parsed: RawRecordError): Generator<RawRecord> {
+  const { whole, texts, firstLine } = document;
+  const maxDepth = read.limits.maxNestingDepth;
+  const lineShift = firstLine - 1;
+  // Not one document. If several lines parse on their own it is JSONL whose first line is broken.
+  const tooDeep = nestingOverflowOffset(whole, maxDepth) >= 0;
+  if (!tooDeep && texts.length > 1 && texts.some((t, i) => i > 0 && isJsonObjectLine(t, maxDepth))) {
+    read.layout = 'jsonl';
+    yield* linesAsJsonl(texts, lineShift, read.limits);
+    return;
+  }
+  read.layout = 'json-document';
+  yield parsed;
+  // A document cut off (a capture that stopped mid-write): what came before the break is still read.
+  if (tooDeep || !parsed.error.includes('the text ends before the JSON does')) return;
+  const salvaged = salvageTruncated(whole, firstLine, maxDepth);
+  if (Array.isArray(salvaged)) {
+    read.layout = 'json-array';
+    // The last element is the one the break cut through: it is left out (the error above says where).
+    yield* numbered(salvaged, salvaged.length - 1);
+  } else if (salvaged !== undefined) yield { line: firstLine, value: salvaged, cut: true };
+}
+
+/** The first `count` values as records numbered from 1. */
+function* numbered(values: unknown[], count: number): Generator<RawRecord> {
+  for (let i = 0; i < count; i++) yield { line: i + 1, value: values[i] };
 }
 
 /**
@@ -229,12 +294,9 @@ function documentTooLarge(limits: InputLimits, line: number): InputError {
   );
 }
 
-async function* jsonlRest(
-  iterator: AsyncIterator<TextLine>,
-  limits: InputLimits,
-  signal: AbortSignal | undefined,
-  resent: FileParse | undefined,
-): AsyncGenerator<RawRecord> {
+async function* jsonlRest(iterator: AsyncIterator<TextLine>, read: ReadState): AsyncGenerator<RawRecord> {
+  const { signal, resent } = read;
+  const maxDepth = read.limits.maxNestingDepth;
   for (;;) {
     throwIfAborted(signal);
     const next = await iterator.next();
@@ -245,8 +307,8 @@ async function* jsonlRest(
       continue;
     }
     if ('blank' in item || isBlank(item.text)) continue;
-    const value = resent?.parse(item.text, limits.maxNestingDepth);
-    yield value === undefined ? parseRecord(item.text, item.line, limits.maxNestingDepth) : { line: item.line, value };
+    const value = resent?.parse(item.text, maxDepth);
+    yield value === undefined ? parseRecord(item.text, item.line, maxDepth) : { line: item.line, value };
   }
 }
 
@@ -273,12 +335,13 @@ export function parseRecord(text: string, line: number, maxDepth: number, lineSh
     value = JSON.parse(text) as unknown;
   } catch {
     const overflow = nestingOverflowOffset(text, maxDepth);
-    return overflow >= 0 ? tooDeep(text, overflow, line, maxDepth, lineShift) : syntaxError(text, line, lineShift);
+    const at: PlacedText = { text, line, lineShift };
+    return overflow >= 0 ? tooDeep(at, overflow, maxDepth) : syntaxError(at);
   }
   // A text shorter than the limit cannot nest deeper than it (the scan's own shortcut). The walk and the scan
   // agree on valid JSON; the scan gives the offset to report.
   if (text.length > maxDepth && nestsDeeperThan(value, maxDepth)) {
-    return tooDeep(text, nestingOverflowOffset(text, maxDepth), line, maxDepth, lineShift);
+    return tooDeep({ text, line, lineShift }, nestingOverflowOffset(text, maxDepth), maxDepth);
   }
   return { line, value };
 }
@@ -296,31 +359,32 @@ function nestsDeeperThan(value: unknown, limit: number): boolean {
   return false;
 }
 
+/** A text that failed to parse, where it is: its (first) file line, and for a multi-line document the shift. */
+interface PlacedText {
+  text: string;
+  line: number;
+  lineShift: number | undefined;
+}
+
 /** The depth error, located at the character that opens the first container beyond the limit. */
-function tooDeep(text: string, overflow: number, line: number, maxDepth: number, lineShift: number | undefined): RawRecord {
-  return {
-    line: locate(text, overflow, line, lineShift),
-    error: `JSON nested deeper than ${maxDepth} levels${where(text, overflow, lineShift)}`,
-  };
+function tooDeep(at: PlacedText, overflow: number, maxDepth: number): RawRecord {
+  return { line: locate(at, overflow), error: `JSON nested deeper than ${maxDepth} levels${where(at, overflow)}` };
 }
 
-function syntaxError(text: string, line: number, lineShift: number | undefined): RawRecord {
-  const problem = findJsonSyntaxError(text);
-  if (problem === null) return { line, error: 'invalid JSON' };
-  return {
-    line: locate(text, problem.offset, line, lineShift),
-    error: `invalid JSON: ${problem.message}${where(text, problem.offset, lineShift)}`,
-  };
+function syntaxError(at: PlacedText): RawRecord {
+  const problem = findJsonSyntaxError(at.text);
+  if (problem === null) return { line: at.line, error: 'invalid JSON' };
+  return { line: locate(at, problem.offset), error: `invalid JSON: ${problem.message}${where(at, problem.offset)}` };
 }
 
-function locate(text: string, offset: number, line: number, lineShift: number | undefined): number {
-  return lineShift === undefined ? line : lineAndColumn(text, offset).line + lineShift;
+function locate(at: PlacedText, offset: number): number {
+  return at.lineShift === undefined ? at.line : lineAndColumn(at.text, offset).line + at.lineShift;
 }
 
-function where(text: string, offset: number, lineShift: number | undefined): string {
-  if (lineShift === undefined) return ` at column ${offset + 1}`;
-  const at = lineAndColumn(text, offset);
-  return ` at line ${at.line + lineShift}, column ${at.column}`;
+function where(at: PlacedText, offset: number): string {
+  if (at.lineShift === undefined) return ` at column ${offset + 1}`;
+  const place = lineAndColumn(at.text, offset);
+  return ` at line ${place.line + at.lineShift}, column ${place.column}`;
 }
 
 /**
