@@ -89,7 +89,7 @@ export function failureMessage(error: unknown, session: SessionInput): string | 
 
 export function taskFailureMessage(failure: TaskFailure, session: SessionInput): string {
   if (failure.kind === 'input') return failureMessage(new InputError(failure.message, failure.line), session)!;
-  const error = new WorkLimitError(failure.code, '', failure.limit, failure.line, failure.file);
+  const error = new WorkLimitError(failure.code, '', failure.limit, { line: failure.line, file: failure.file });
   error.message = failure.message;
   return failureMessage(error, session)!;
 }

@@ -81,7 +81,7 @@ export async function readSessionUsage(files: readonly InputFile[], options: Usa
   }
   if (read.requests.length > limits.maxRequests) {
     const over = read.requests[limits.maxRequests]!;
-    throw new WorkLimitError('LIMIT_REQUESTS', 'requests per input', limits.maxRequests, over.line, over.file);
+    throw new WorkLimitError('LIMIT_REQUESTS', 'requests per input', limits.maxRequests, { line: over.line, file: over.file });
   }
   read.duplicateCalls = seen.takeDropped();
   seen.commit();
@@ -161,7 +161,7 @@ class UsageFileReader {
     for await (const record of source.records) {
       throwIfAborted(signal);
       this.records++;
-      if (this.records > limits.maxRecords) throw new WorkLimitError('LIMIT_RECORDS', 'records per file', limits.maxRecords, record.line, this.ctx.file);
+      if (this.records > limits.maxRecords) throw new WorkLimitError('LIMIT_RECORDS', 'records per file', limits.maxRecords, { line: record.line, file: this.ctx.file });
       if (decided) {
         this.take(record);
         continue;

@@ -10,8 +10,7 @@ export function attachBatchOutputs(
   requests: ParsedRequest[],
   outputs: PendingOutput[],
   outputFiles: Set<number>,
-  errors: ReadError[],
-  summaries: FileSummary[],
+  report: ErrorReport,
 ): void {
   if (outputs.length === 0 && outputFiles.size === 0) return;
   const byId = new Map<string, ParsedRequest[]>();
@@ -35,12 +34,23 @@ export function attachBatchOutputs(
     }
   }
   for (const [file, entry] of unmatched) {
-    errors.push({
+    reportFileError(report, {
       file,
       line: entry.firstLine,
       message: `${entry.count} batch result${entry.count === 1 ? '' : 's'} with a custom_id that no request in the input files has (give the batch input file too)`,
     });
-    const summary = summaries[file];
-    if (summary) summary.errors++;
   }
+}
+
+/** A read's errors and its files' summaries, which count the errors of each file. */
+export interface ErrorReport {
+  errors: ReadError[];
+  summaries: FileSummary[];
+}
+
+/** Records an error of a whole read and counts it in its file's summary. */
+export function reportFileError(report: ErrorReport, error: ReadError): void {
+  report.errors.push(error);
+  const summary = report.summaries[error.file];
+  if (summary) summary.errors++;
 }

@@ -21,13 +21,13 @@ export class WorkBudget {
     this.requests++;
     this.segments += request.segments.length;
     const { maxRequests, maxSegments, maxBuiltSegments, maxDistinctTexts } = this.limits;
-    if (this.requests > maxRequests) throw new WorkLimitError('LIMIT_REQUESTS', 'requests per input', maxRequests, request.line, request.file);
-    if (this.segments > maxSegments) throw new WorkLimitError('LIMIT_SEGMENTS', 'segments per input', maxSegments, request.line, request.file);
+    if (this.requests > maxRequests) throw new WorkLimitError('LIMIT_REQUESTS', 'requests per input', maxRequests, { line: request.line, file: request.file });
+    if (this.segments > maxSegments) throw new WorkLimitError('LIMIT_SEGMENTS', 'segments per input', maxSegments, { line: request.line, file: request.file });
     if (this.store.builtSegments > maxBuiltSegments) {
-      throw new WorkLimitError('LIMIT_SEGMENTS', 'segments built anew (not resent from an earlier request) per input', maxBuiltSegments, request.line, request.file);
+      throw new WorkLimitError('LIMIT_SEGMENTS', 'segments built anew (not resent from an earlier request) per input', maxBuiltSegments, { line: request.line, file: request.file });
     }
     if (this.store.distinctTexts > maxDistinctTexts) {
-      throw new WorkLimitError('LIMIT_TEXTS', 'distinct texts per input', maxDistinctTexts, request.line, request.file);
+      throw new WorkLimitError('LIMIT_TEXTS', 'distinct texts per input', maxDistinctTexts, { line: request.line, file: request.file });
     }
   }
 }

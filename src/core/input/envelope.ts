@@ -69,50 +69,68 @@ export interface UnwrappedRecord {
 export function unwrapRecord(record: unknown, kind: EnvelopeKind, maxDepth: number): UnwrappedRecord {
   const plain: UnwrappedRecord = { body: record, customId: null, formatHint: null, usage: null, timestamp: null, error: null };
   if (!isObject(record)) return plain;
-  switch (kind) {
-    case 'none':
-      // A logged body with the response and time beside it (LiteLLM-style records); API bodies have neither key.
-      if (!('response' in record) && !('response_body' in record) && recordTimestamp(record) === null) return plain;
-      return {
-        ...plain,
-        usage: responseUsage(record['response'] ?? record['response_body'], maxDepth),
-        timestamp: recordTimestamp(record),
-      };
-    case 'anthropic-batch':
-      return { ...plain, body: record['params'], customId: stringField(record, 'custom_id'), formatHint: 'anthropic-messages' };
-    case 'openai-batch': {
-      const url = stringField(record, 'url') ?? '';
-      const formatHint = endpointFormat(url);
-      return {
-        ...plain,
-        body: record['body'],
-        customId: stringField(record, 'custom_id'),
-        formatHint,
-        error: formatHint === null ? `OpenAI batch line for ${endpointName(url)}, which holds no chat or responses request` : null,
-      };
-    }
-    case 'gateway:request':
-    case 'gateway:request_body':
-    case 'gateway:body': {
-      const key = kind.slice('gateway:'.length);
-      const inner = parseEmbedded(record[key], maxDepth);
-      if (typeof inner === 'string') return { ...plain, body: null, error: `field "${key}": ${inner}` };
-      // An HTTP capture wraps one level more: {request: {method, url, headers, body}}.
-      const body = isObject(inner) && !looksLikeBody(inner) && 'body' in inner ? parseEmbedded(inner['body'], maxDepth) : inner;
-      if (typeof body === 'string') return { ...plain, body: null, error: `field "${key}.body": ${body}` };
-      return {
-        ...plain,
-        body,
-        customId: stringField(record, 'custom_id'),
-        // The recorder writes the stream's merged usage beside the exchange; otherwise it is read from the response.
-        usage: (isObject(record['usage']) ? record['usage'] : null) ?? responseUsage(record['response'] ?? record['response_body'], maxDepth),
-        timestamp: recordTimestamp(record) ?? recordTimestamp(inner),
-      };
-    }
-    case 'anthropic-batch-results':
-    case 'openai-batch-output':
-      return { ...plain, body: null, customId: stringField(record, 'custom_id') };
-  }
+  return UNWRAP[kind](record, plain, maxDepth);
+}
+
+/** Takes one kind of envelope off `record`; `plain` is the record as its own body with nothing beside it. */
+type Unwrap = (record: JsonObject, plain: UnwrappedRecord, maxDepth: number) => UnwrappedRecord;
+
+const UNWRAP: Record<EnvelopeKind, Unwrap> = {
+  none: unwrapLogged,
+  'anthropic-batch': (record, plain) => ({
+    ...plain,
+    body: record['params'],
+    customId: stringField(record, 'custom_id'),
+    formatHint: 'anthropic-messages',
+  }),
+  'openai-batch': unwrapOpenAIBatch,
+  'gateway:request': (record, plain, maxDepth) => unwrapGateway(record, plain, 'request', maxDepth),
+  'gateway:request_body': (record, plain, maxDepth) => unwrapGateway(record, plain, 'request_body', maxDepth),
+  'gateway:body': (record, plain, maxDepth) => unwrapGateway(record, plain, 'body', maxDepth),
+  'anthropic-batch-results': unwrapOutput,
+  'openai-batch-output': unwrapOutput,
+};
+
+/** A logged body with the response and time beside it (LiteLLM-style records); API bodies have neither key. */
+function unwrapLogged(record: JsonObject, plain: UnwrappedRecord, maxDepth: number): UnwrappedRecord {
+  if (!('response' in record) && !('response_body' in record) && recordTimestamp(record) === null) return plain;
+  return {
+    ...plain,
+    usage: responseUsage(record['response'] ?? record['response_body'], maxDepth),
+    timestamp: recordTimestamp(record),
+  };
+}
+
+function unwrapOpenAIBatch(record: JsonObject, plain: UnwrappedRecord): UnwrappedRecord {
+  const url = stringField(record, 'url') ?? '';
+  const formatHint = endpointFormat(url);
+  return {
+    ...plain,
+    body: record['body'],
+    customId: stringField(record, 'custom_id'),
+    formatHint,
+    error: formatHint === null ? `OpenAI batch line for ${endpointName(url)}, which holds no chat or responses request` : null,
+  };
+}
+
+function unwrapGateway(record: JsonObject, plain: UnwrappedRecord, key: (typeof GATEWAY_KEYS)[number], maxDepth: number): UnwrappedRecord {
+  const inner = parseEmbedded(record[key], maxDepth);
+  if (typeof inner === 'string') return { ...plain, body: null, error: `field "${key}": ${inner}` };
+  // An HTTP capture wraps one level more: {request: {method, url, headers, body}}.
+  const body = isObject(inner) && !looksLikeBody(inner) && 'body' in inner ? parseEmbedded(inner['body'], maxDepth) : inner;
+  if (typeof body === 'string') return { ...plain, body: null, error: `field "${key}.body": ${body}` };
+  return {
+    ...plain,
+    body,
+    customId: stringField(record, 'custom_id'),
+    // The recorder writes the stream's merged usage beside the exchange; otherwise it is read from the response.
+    usage: (isObject(record['usage']) ? record['usage'] : null) ?? responseUsage(record['response'] ?? record['response_body'], maxDepth),
+    timestamp: recordTimestamp(record) ?? recordTimestamp(inner),
+  };
+}
+
+function unwrapOutput(record: JsonObject, plain: UnwrappedRecord): UnwrappedRecord {
+  return { ...plain, body: null, customId: stringField(record, 'custom_id') };
 }
 
 /** The usage object of a batch output record, or null (errored, canceled, expired, no usage). */

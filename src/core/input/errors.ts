@@ -24,12 +24,13 @@ export class WorkLimitError extends InputError {
   readonly limit: number;
   file: number;
 
-  constructor(code: WorkLimitCode, what: string, limit: number, line: number, file = 0) {
-    super(`${code}: more than ${limit.toLocaleString('en-US')} ${what}; reading stopped here`, line);
+  /** `what`: what the limit counts, in words; `at`: where the read stopped (file 0 unless given). */
+  constructor(code: WorkLimitCode, what: string, limit: number, at: { line: number; file?: number }) {
+    super(`${code}: more than ${limit.toLocaleString('en-US')} ${what}; reading stopped here`, at.line);
     this.name = 'WorkLimitError';
     this.code = code;
     this.limit = limit;
-    this.file = file;
+    this.file = at.file ?? 0;
   }
 }
 

@@ -59,7 +59,7 @@ export class FileReader {
         await this.state.turns.take(signal);
         this.records++;
         if (this.records > limits.maxRecords) {
-          throw new WorkLimitError('LIMIT_RECORDS', 'records per file', limits.maxRecords, record.line, this.file);
+          throw new WorkLimitError('LIMIT_RECORDS', 'records per file', limits.maxRecords, { line: record.line, file: this.file });
         }
         if (!decided) {
           head.push(record);

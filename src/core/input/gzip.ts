@@ -42,100 +42,68 @@ export async function* gunzipChunks(
   signal?: AbortSignal,
   createDecompressor: DecompressorFactory = platformGunzip,
 ): AsyncGenerator<Uint8Array> {
-  const input = chunks[Symbol.asyncIterator]();
-  const total = { bytes: 0 };
+  const gunzip: Gunzip = { input: chunks[Symbol.asyncIterator](), total: 0, maxBytes, signal, createDecompressor };
   let prefix: Uint8Array | null = null;
   for (;;) {
     const run: MemberRun = { rest: null };
-    yield* decodeWithOneStream(input, prefix, run, total, maxBytes, signal, createDecompressor);
+    yield* decodeWithOneStream(gunzip, prefix, run);
     if (run.rest === null) return;
     prefix = run.rest;
   }
 }
 
-async function* decodeWithOneStream(
-  input: AsyncIterator<Uint8Array>,
-  prefix: Uint8Array | null,
-  run: MemberRun,
-  total: { bytes: number },
-  maxBytes: number,
-  signal: AbortSignal | undefined,
-  createDecompressor: DecompressorFactory,
-): AsyncGenerator<Uint8Array> {
-  const stream = createDecompressor();
-  const writer = stream.writable.getWriter();
-  const reader = stream.readable.getReader();
+/** One gunzip over all its members: the shared input, the decompressed bytes so far, the ceiling, the stream. */
+interface Gunzip {
+  readonly input: AsyncIterator<Uint8Array>;
+  total: number;
+  readonly maxBytes: number;
+  readonly signal: AbortSignal | undefined;
+  readonly createDecompressor: DecompressorFactory;
+}
+
+/** What one stream's writer side saw: the input chunks it gave last, and the source's own failure if any. */
+interface Feed {
   /** The last input chunks given to this stream (at least TAIL_BYTES before the newest one). */
-  const recent: Uint8Array[] = [];
-  let inputError: unknown = null;
+  recent: Uint8Array[];
+  inputError: unknown;
+}
+
+async function* decodeWithOneStream(gunzip: Gunzip, prefix: Uint8Array | null, run: MemberRun): AsyncGenerator<Uint8Array> {
+  const stream = gunzip.createDecompressor();
+  const reader = stream.readable.getReader();
+  const feed: Feed = { recent: [], inputError: null };
   // The writer runs concurrently with the reader: the stream only accepts more input once its output is read.
-  // Chunks are pulled by hand (not for-await) so that stopping here does not close the shared input iterator.
-  const pump = (async () => {
-    let next: Uint8Array | null = prefix;
-    for (;;) {
-      if (next === null) {
-        try {
-          const step = await input.next();
-          if (step.done) break;
-          next = step.value;
-        } catch (error) {
-          // The source failed (abort, a broken stream): that error, not a gzip one, is what the caller sees.
-          inputError = error;
-          await writer.abort(error).catch(() => undefined);
-          return;
-        }
-      }
-      remember(recent, next);
-      try {
-        await writer.ready;
-        await writer.write(next);
-      } catch {
-        // The stream failed on this chunk; the reader below gets the same failure and decides what it means.
-        return;
-      }
-      next = null;
-    }
-    await writer.close().catch(() => undefined);
-  })();
+  const pump = pumpInput(gunzip.input, prefix, stream.writable.getWriter(), feed);
   let produced = 0;
   /** The stream ended or failed on its own; false while stopping early (a limit, an abort, a consumer leaving). */
   let settled = false;
   try {
     for (;;) {
-      throwIfAborted(signal);
+      throwIfAborted(gunzip.signal);
       let result: ReadableStreamReadResult<Uint8Array>;
       try {
         result = await reader.read();
       } catch (error) {
         settled = true;
         await pump;
-        if (inputError !== null) throw inputError;
-        const rest = produced > 0 ? nextMemberStart(recent, produced) : null;
-        if (rest !== null) {
-          run.rest = rest;
-          return;
-        }
-        // Chromium prefixes its reason with the stream call that failed, which means nothing to a user.
-        const reason = (error instanceof Error ? error.message : String(error)).replace(/^Failed to execute '[^']*' on '[^']*': /, '');
-        throw new InputError(
-          `gzip data is truncated or corrupt after ${total.bytes.toLocaleString('en-US')} decompressed bytes (${reason})`,
-        );
+        run.rest = streamFailure(gunzip, feed, produced, error);
+        return;
       }
       if (result.done) {
         settled = true;
         break;
       }
       produced += result.value.byteLength;
-      total.bytes += result.value.byteLength;
-      if (total.bytes > maxBytes) {
+      gunzip.total += result.value.byteLength;
+      if (gunzip.total > gunzip.maxBytes) {
         throw new InputError(
-          `decompressed size exceeds the limit of ${formatBytes(maxBytes)} per file (a gzip bomb, or raise the limit)`,
+          `decompressed size exceeds the limit of ${formatBytes(gunzip.maxBytes)} per file (a gzip bomb, or raise the limit)`,
         );
       }
       yield result.value;
     }
     await pump;
-    if (inputError !== null) throw inputError;
+    if (feed.inputError !== null) throw feed.inputError;
   } finally {
     // Node's DecompressionStream adapter may still deliver a chunk from a resume it scheduled when the last read
     // was served; delivered after cancel() it throws an uncaught ERR_INVALID_STATE (nodejs/node#64529). Waiting one
@@ -144,6 +112,59 @@ async function* decodeWithOneStream(
     await reader.cancel().catch(() => undefined);
     await pump;
   }
+}
+
+/**
+ * Gives the stream `prefix` and then the input's chunks until the input ends (closing the stream), the stream fails
+ * or the source fails (kept in `feed`). Chunks are pulled by hand (not for-await) so that stopping here does not
+ * close the shared input iterator.
+ */
+async function pumpInput(
+  input: AsyncIterator<Uint8Array>,
+  prefix: Uint8Array | null,
+  writer: WritableStreamDefaultWriter<Uint8Array>,
+  feed: Feed,
+): Promise<void> {
+  let next: Uint8Array | null = prefix;
+  for (;;) {
+    if (next === null) {
+      try {
+        const step = await input.next();
+        if (step.done) break;
+        next = step.value;
+      } catch (error) {
+        // The source failed (abort, a broken stream): that error, not a gzip one, is what the caller sees.
+        feed.inputError = error;
+        await writer.abort(error).catch(() => undefined);
+        return;
+      }
+    }
+    remember(feed.recent, next);
+    try {
+      await writer.ready;
+      await writer.write(next);
+    } catch {
+      // The stream failed on this chunk; the reader below gets the same failure and decides what it means.
+      return;
+    }
+    next = null;
+  }
+  await writer.close().catch(() => undefined);
+}
+
+/**
+ * The stream failed: the source's error, or the input where the next member starts (the stream stopped at a member
+ * boundary), or else the data is truncated or corrupt.
+ */
+function streamFailure(gunzip: Gunzip, feed: Feed, produced: number, error: unknown): Uint8Array {
+  if (feed.inputError !== null) throw feed.inputError;
+  const rest = produced > 0 ? nextMemberStart(feed.recent, produced) : null;
+  if (rest !== null) return rest;
+  // Chromium prefixes its reason with the stream call that failed, which means nothing to a user.
+  const reason = (error instanceof Error ? error.message : String(error)).replace(/^Failed to execute '[^']*' on '[^']*': /, '');
+  throw new InputError(
+    `gzip data is truncated or corrupt after ${gunzip.total.toLocaleString('en-US')} decompressed bytes (${reason})`,
+  );
 }
 
 /** Keep the newest chunk plus enough older ones to hold TAIL_BYTES before it. */

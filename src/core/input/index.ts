@@ -10,7 +10,7 @@ import type { ParsedRequest, ReadError } from '../model.ts';
 import { TRANSCRIPT_IMPORTERS } from '../formats/registry.ts';
 import type { SessionLink } from '../formats/types.ts';
 import { TextStore } from '../text/store.ts';
-import { attachBatchOutputs } from './batch-outputs.ts';
+import { attachBatchOutputs, reportFileError } from './batch-outputs.ts';
 import { WorkBudget } from './budget.ts';
 import { isOutputKind, type EnvelopeKind } from './envelope.ts';
 import { FileReader } from './file-reader.ts';
@@ -45,13 +45,10 @@ export async function readRequests(files: InputFile[], options: ReadOptions = {}
     if (isOutputKind(summary.envelope as EnvelopeKind)) outputFiles.add(f);
     summaries.push(summary);
   }
-  attachBatchOutputs(requests, outputs, outputFiles, errors, summaries);
+  const report = { errors, summaries };
+  attachBatchOutputs(requests, outputs, outputFiles, report);
   for (const importer of options.transcriptImporters ?? TRANSCRIPT_IMPORTERS) {
-    for (const error of importer.finishRead?.(companions) ?? []) {
-      errors.push(error);
-      const summary = summaries[error.file];
-      if (summary) summary.errors++;
-    }
+    for (const error of importer.finishRead?.(companions) ?? []) reportFileError(report, error);
   }
   linkSubagents(summaries);
   requests.forEach((request, i) => {

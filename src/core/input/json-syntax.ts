@@ -12,75 +12,93 @@ export interface SyntaxProblem {
 type Expect = 'value' | 'key-or-end' | 'key' | 'colon' | 'comma-or-end' | 'value-or-end';
 
 export function findJsonSyntaxError(text: string): SyntaxProblem | null {
-  const stack: ('{' | '[')[] = [];
-  let expect: Expect = 'value';
-  let i = skipSpace(text, 0);
-  let done = false;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (done) return { offset: i, message: 'more text after the end of the JSON value' };
-    switch (expect) {
-      case 'value':
-      case 'value-or-end': {
-        if (expect === 'value-or-end' && c === ']') {
-          stack.pop();
-          i++;
-          expect = 'comma-or-end';
-          break;
-        }
-        if (c === '{' || c === '[') {
-          stack.push(c);
-          expect = c === '{' ? 'key-or-end' : 'value-or-end';
-          i++;
-          break;
-        }
-        const end = scanScalar(text, i);
-        if (typeof end !== 'number') return end;
-        i = end;
-        expect = 'comma-or-end';
-        break;
-      }
-      case 'key':
-      case 'key-or-end': {
-        if (expect === 'key-or-end' && c === '}') {
-          stack.pop();
-          i++;
-          expect = 'comma-or-end';
-          break;
-        }
-        if (c !== '"') return { offset: i, message: `expected a double-quoted property name, found ${describeCharacter(c)}` };
-        const end = scanString(text, i);
-        if (typeof end !== 'number') return end;
-        i = end;
-        expect = 'colon';
-        break;
-      }
-      case 'colon':
-        if (c !== ':') return { offset: i, message: `expected ':' after a property name, found ${describeCharacter(c)}` };
-        i++;
-        expect = 'value';
-        break;
-      case 'comma-or-end': {
-        const top = stack[stack.length - 1];
-        if (top === undefined) {
-          done = true;
-          continue;
-        }
-        const close = top === '{' ? '}' : ']';
-        if (c === ',') {
-          expect = top === '{' ? 'key' : 'value';
-          i++;
-        } else if (c === close) {
-          stack.pop();
-          i++;
-        } else return { offset: i, message: `expected ',' or '${close}', found ${describeCharacter(c)}` };
-        break;
-      }
-    }
-    if (expect === 'comma-or-end' && stack.length === 0) done = true;
-    i = skipSpace(text, i);
+  const scan: Scan = { text, i: skipSpace(text, 0), stack: [], expect: 'value', done: false };
+  while (scan.i < text.length) {
+    if (scan.done) return { offset: scan.i, message: 'more text after the end of the JSON value' };
+    const problem = STEPS[scan.expect](scan, text[scan.i]!);
+    if (problem !== null) return problem;
+    if (scan.expect === 'comma-or-end' && scan.stack.length === 0) scan.done = true;
+    scan.i = skipSpace(text, scan.i);
   }
-  if (!done || stack.length > 0) return { offset: text.length, message: 'the text ends before the JSON does' };
+  if (!scan.done || scan.stack.length > 0) return { offset: text.length, message: 'the text ends before the JSON does' };
+  return null;
+}
+
+/** Where the scan is: the offset, the open containers, what may come next, whether the top-level value ended. */
+interface Scan {
+  readonly text: string;
+  i: number;
+  readonly stack: ('{' | '[')[];
+  expect: Expect;
+  done: boolean;
+}
+
+/** Reads what `scan.expect` allows at `c` (the character at scan.i) and moves on; a problem when it is not there. */
+type Step = (scan: Scan, c: string) => SyntaxProblem | null;
+
+const STEPS: Record<Expect, Step> = {
+  value: valueStep,
+  'value-or-end': valueStep,
+  key: keyStep,
+  'key-or-end': keyStep,
+  colon: colonStep,
+  'comma-or-end': commaOrEndStep,
+};
+
+/** Closes the innermost container on its closing character. */
+function closeContainer(scan: Scan): null {
+  scan.stack.pop();
+  scan.i++;
+  scan.expect = 'comma-or-end';
+  return null;
+}
+
+function valueStep(scan: Scan, c: string): SyntaxProblem | null {
+  if (scan.expect === 'value-or-end' && c === ']') return closeContainer(scan);
+  if (c === '{' || c === '[') {
+    scan.stack.push(c);
+    scan.expect = c === '{' ? 'key-or-end' : 'value-or-end';
+    scan.i++;
+    return null;
+  }
+  const end = scanScalar(scan.text, scan.i);
+  if (typeof end !== 'number') return end;
+  scan.i = end;
+  scan.expect = 'comma-or-end';
+  return null;
+}
+
+function keyStep(scan: Scan, c: string): SyntaxProblem | null {
+  if (scan.expect === 'key-or-end' && c === '}') return closeContainer(scan);
+  if (c !== '"') return { offset: scan.i, message: `expected a double-quoted property name, found ${describeCharacter(c)}` };
+  const end = scanString(scan.text, scan.i);
+  if (typeof end !== 'number') return end;
+  scan.i = end;
+  scan.expect = 'colon';
+  return null;
+}
+
+function colonStep(scan: Scan, c: string): SyntaxProblem | null {
+  if (c !== ':') return { offset: scan.i, message: `expected ':' after a property name, found ${describeCharacter(c)}` };
+  scan.i++;
+  scan.expect = 'value';
+  return null;
+}
+
+function commaOrEndStep(scan: Scan, c: string): SyntaxProblem | null {
+  const top = scan.stack[scan.stack.length - 1];
+  if (top === undefined) {
+    scan.done = true;
+    return null;
+  }
+  const close = top === '{' ? '}' : ']';
+  if (c === ',') {
+    scan.expect = top === '{' ? 'key' : 'value';
+    scan.i++;
+  } else if (c === close) {
+    scan.stack.pop();
+    scan.i++;
+  } else return { offset: scan.i, message: `expected ',' or '${close}', found ${describeCharacter(c)}` };
   return null;
 }
 

@@ -32,7 +32,7 @@ class BlankLines {
   add(firstLine: number, lines: number): void {
     if (this.count + lines > this.max) {
       const line = firstLine + (this.max - this.count);
-      throw new WorkLimitError('LIMIT_BLANK_LINES', 'blank lines per file', this.max, line);
+      throw new WorkLimitError('LIMIT_BLANK_LINES', 'blank lines per file', this.max, { line });
     }
     this.count += lines;
   }
