@@ -10,7 +10,7 @@ import { sourceLabel } from './labels.ts';
 import { isFileLimitError } from './limit-errors.ts';
 import { copyLink, linkCarries, writeFragment, type LinkState } from './link.ts';
 import { renderNotice, type Message } from './notice.ts';
-import { analyzeInputs, inputsOf, locatedErrors, openedMessage, readDroppedFolder } from './opening.ts';
+import { analyzeInputs, folderLabel, inputsOf, locatedErrors, openedMessage, readDroppedFolder, type FolderSource } from './opening.ts';
 import { chooseAndCompare, type CompareFlowDeps } from './compare/flow.ts';
 import { mountCompareScreen } from './compare/view.ts';
 import { isPanelId, PANELS } from './panels/index.ts';
@@ -71,7 +71,7 @@ export class App {
     this.root.replaceChildren(this.header, this.notice, this.main, this.progressHost, this.dropOverlay, this.fileInput);
     const input = {
       files: (inputs: InputBlob[]) => void this.openNew({ kind: 'files', inputs }),
-      folder: (entries: FileSystemEntry[]) => void this.openDroppedFolder(entries),
+      folder: (entries: FileSystemEntry[]) => void this.openDroppedFolder({ entries }),
       paste: (text: string) => void this.openNew({ kind: 'paste', text }),
     };
     this.fileInput.addEventListener('change', () => {
@@ -211,7 +211,6 @@ export class App {
     }
   }
 
-
   private sessionScreen(view: SessionScreen['view'], request: number): SessionScreen {
     return new SessionScreen(view, request, { client: this.client, prefs: this.prefs, changed: () => this.syncFragment() });
   }
@@ -273,16 +272,16 @@ export class App {
     else this.syncFragment();
   }
 
-  /** A clearing case opens in the clearing workspace; anything else as a folder of request logs. */
-  private async openDroppedFolder(entries: FileSystemEntry[]): Promise<void> {
-    const dropped = await readDroppedFolder(this.client, entries);
+  /** A dropped or chosen folder: a clearing case opens in the clearing workspace; anything else as request logs. */
+  private async openDroppedFolder(source: FolderSource): Promise<void> {
+    const dropped = await readDroppedFolder(this.client, source);
     if (dropped.kind === 'clearing') {
       prefillClearing(dropped.inputs, dropped.roles);
       this.openClearing({ analyzeNow: true });
     } else if (dropped.kind === 'empty') {
       this.setMessage({ kind: 'error', text: 'The dropped folder holds no .jsonl, .json or .gz file that could be read.', details: dropped.skipped });
     } else {
-      await this.openFolder(dropped.inputs, entries.map((entry) => entry.name).join(', '), dropped.skipped);
+      await this.openFolder(dropped.inputs, folderLabel(source), dropped.skipped);
     }
   }
 
@@ -389,8 +388,9 @@ export class App {
       case 'start':
         this.main.className = 'main main-start';
         // A paste that could not be read stays in the box, ready to be fixed.
-        renderStartScreen(this.main, this.examples.entries, this.examples.error, screen.unread?.source.kind === 'paste' ? screen.unread.source.text : '', {
+        renderStartScreen(this.main, { examples: this.examples.entries, examplesError: this.examples.error, pasted: screen.unread?.source.kind === 'paste' ? screen.unread.source.text : '' }, {
           chooseFiles: () => this.fileInput.click(),
+          chooseFolder: (files) => void this.openDroppedFolder({ files }),
           paste: (text) => void this.openNew({ kind: 'paste', text }),
           openExample: (entry) => void this.openNew({ kind: 'example', entry }),
           openClearing: () => this.openClearing({ analyzeNow: false }),

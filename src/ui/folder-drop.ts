@@ -88,3 +88,18 @@ export async function readDroppedEntries(entries: readonly FileSystemEntry[], li
   if (leftOut > 0) skipped.push(`${leftOut} more file(s) beyond the first ${limit} were left out`);
   return { inputs, skipped };
 }
+
+/**
+ * The files of a folder chosen with the folder picker (`<input type="file" webkitdirectory>`), read as a dropped
+ * folder's: named by their path from the chosen folder (`webkitRelativePath`), `folderPath` the path below it,
+ * `accept`ed by name, sorted, at most `limit`.
+ */
+export function readChosenFolder(files: readonly File[], limit: number = MAX_DROPPED_FILES, accept: (name: string) => boolean = isLogFileName): DroppedFiles {
+  const found = files
+    .map((file) => ({ path: file.webkitRelativePath || file.name, file }))
+    .filter(({ file }) => accept(file.name))
+    .sort((a, b) => byCodeUnit(a.path, b.path));
+  const inputs = found.slice(0, limit).map(({ path, file }) => ({ name: path, folderPath: path.includes('/') ? path.slice(path.indexOf('/') + 1) : path, blob: file }));
+  const skipped = found.length > limit ? [`${found.length - limit} more file(s) beyond the first ${limit} were left out`] : [];
+  return { inputs, skipped };
+}

@@ -6,7 +6,7 @@ import type { AnalyzeOptions } from '../worker/protocol.ts';
 import type { InputBlob, ProgressInfo } from '../worker/inputs.ts';
 import type { AnalysisView } from '../worker/view-model.ts';
 import { fetchExample } from './examples.ts';
-import { isLogFileName, readDroppedEntries } from './folder-drop.ts';
+import { isLogFileName, readChosenFolder, readDroppedEntries } from './folder-drop.ts';
 import type { ProgressHandle } from './progress.ts';
 import type { Message } from './notice.ts';
 import type { Source } from './screen.ts';
@@ -62,12 +62,21 @@ export type DroppedFolder =
   | { kind: 'logs'; inputs: InputBlob[]; skipped: string[] }
   | { kind: 'empty'; skipped: string[] };
 
+/** A folder dropped (its entries) or chosen with the folder picker (its files, with their webkitRelativePath). */
+export type FolderSource = { entries: FileSystemEntry[] } | { files: readonly File[] };
+
+/** The folder's name on screen: the dropped entries' names, or the chosen folder's. */
+export function folderLabel(source: FolderSource): string {
+  if ('entries' in source) return source.entries.map((entry) => entry.name).join(', ');
+  return source.files[0]?.webkitRelativePath.split('/')[0] || 'the chosen folder';
+}
+
 /**
- * A dropped folder: a clearing case (journals and a sidecar, told by content), or every log file in it,
+ * A dropped or chosen folder: a clearing case (journals and a sidecar, told by content), or every log file in it,
  * recursively. What could not be read is listed, never fatal.
  */
-export async function readDroppedFolder(client: WorkerClient, entries: FileSystemEntry[]): Promise<DroppedFolder> {
-  const all = await readDroppedEntries(entries, undefined, () => true);
+export async function readDroppedFolder(client: WorkerClient, source: FolderSource): Promise<DroppedFolder> {
+  const all = 'entries' in source ? await readDroppedEntries(source.entries, undefined, () => true) : readChosenFolder(source.files, undefined, () => true);
   if (all.inputs.length > 0 && all.inputs.length <= MAX_CASE_FILES) {
     try {
       const { roles, isCase } = await client.ask('clearing-roles', { files: all.inputs });

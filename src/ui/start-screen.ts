@@ -1,10 +1,13 @@
 // The empty state: what ctxray does, and every way to open input — drop, choose files, paste, or an example.
+import { browserSystem, folderPicker, renderAgentFolders } from './agent-folders.ts';
 import { el } from './dom.ts';
 import type { ExampleEntry } from './examples.ts';
 import { MAX_INPUT_FRAGMENT_CHARS, type ViewState } from './share.ts';
 
 export interface StartActions {
   chooseFiles(): void;
+  /** A folder chosen with the folder picker: its files, read as a dropped folder's. */
+  chooseFolder(files: File[]): void;
   paste(text: string): void;
   openExample(entry: ExampleEntry): void;
   /** The clearing workspace on its own (journals and a sidecar, no request log). */
@@ -32,13 +35,14 @@ export function localFilesLinkMessage(state: ViewState): string | null {
   );
 }
 
-export function renderStartScreen(
-  host: HTMLElement,
-  examples: ExampleEntry[] | null,
-  examplesError: string | null,
-  pasted: string,
-  actions: StartActions,
-): void {
+export interface StartContent {
+  examples: ExampleEntry[] | null;
+  examplesError: string | null;
+  /** Text kept in the paste box (a paste that could not be read, ready to be fixed). */
+  pasted: string;
+}
+
+function pasteArea(pasted: string, actions: StartActions): HTMLElement {
   const textarea = el('textarea', {
     className: 'paste-box mono',
     attrs: {
@@ -64,39 +68,60 @@ export function renderStartScreen(
   textarea.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) analyzeButton.click();
   });
+  return el('div', { className: 'paste-area' }, [
+    el('label', { className: 'section-title', text: 'Or paste JSON / JSONL', attrs: { for: 'paste-input' } }),
+    el('p', {
+      className: 'note',
+      text: `A share link can carry a pasted input of up to ${MAX_INPUT_FRAGMENT_CHARS.toLocaleString('en-US')} characters once compressed (roughly 50–100 KB of JSON), inside the link's #fragment, which browsers never send to a server.`,
+    }),
+    textarea,
+    el('div', { className: 'row' }, [analyzeButton, el('span', { className: 'muted small', text: 'Ctrl+Enter' })]),
+  ]);
+}
 
-  const exampleList =
-    examplesError !== null
-      ? el('p', { className: 'error', text: examplesError })
-      : examples === null
-        ? el('p', { className: 'muted', text: 'Loading examples…' })
-        : examples.length === 0
-        ? el('p', { className: 'muted', text: 'No examples are bundled with this build.' })
-        : el(
-            'ul',
-            { className: 'examples', attrs: { 'aria-label': 'Built-in synthetic examples' } },
-            examples.map((entry) =>
-              el('li', {}, [
-                el(
-                  'button',
-                  {
-                    className: 'example',
-                    attrs: { type: 'button', 'data-example': entry.id },
-                    on: { click: () => actions.openExample(entry) },
-                  },
-                  [
-                    el('span', { className: 'example-title' }, [entry.title, el('span', { className: 'badge', text: 'synthetic' })]),
-                    el('span', { className: 'example-desc', text: entry.description }),
-                    el('span', {
-                      className: 'example-meta mono',
-                      text: [entry.format, entry.requests !== undefined ? `${entry.requests} requests` : null, entry.file].filter(Boolean).join(' · '),
-                    }),
-                  ],
-                ),
-              ]),
-            ),
-          );
+function exampleButton(entry: ExampleEntry, actions: StartActions): HTMLElement {
+  return el('li', {}, [
+    el(
+      'button',
+      {
+        className: 'example',
+        attrs: { type: 'button', 'data-example': entry.id },
+        on: { click: () => actions.openExample(entry) },
+      },
+      [
+        el('span', { className: 'example-title' }, [entry.title, el('span', { className: 'badge', text: 'synthetic' })]),
+        el('span', { className: 'example-desc', text: entry.description }),
+        el('span', {
+          className: 'example-meta mono',
+          text: [entry.format, entry.requests !== undefined ? `${entry.requests} requests` : null, entry.file].filter(Boolean).join(' · '),
+        }),
+      ],
+    ),
+  ]);
+}
 
+function exampleList({ examples, examplesError }: StartContent, actions: StartActions): HTMLElement {
+  if (examplesError !== null) return el('p', { className: 'error', text: examplesError });
+  if (examples === null) return el('p', { className: 'muted', text: 'Loading examples…' });
+  if (examples.length === 0) return el('p', { className: 'muted', text: 'No examples are bundled with this build.' });
+  return el('ul', { className: 'examples', attrs: { 'aria-label': 'Built-in synthetic examples' } }, examples.map((entry) => exampleButton(entry, actions)));
+}
+
+function dropTarget(actions: StartActions): HTMLElement {
+  const folder = folderPicker((files) => actions.chooseFolder(files));
+  return el('div', { className: 'drop-target', attrs: { id: 'drop-target' } }, [
+    el('div', { className: 'drop-icon', attrs: { 'aria-hidden': 'true' }, text: '⤓' }),
+    el('p', { className: 'drop-title', text: 'Drop request files anywhere' }),
+    el('p', { className: 'muted', text: 'One file or several; .json, .jsonl, .gz — or a folder of sessions' }),
+    el('div', { className: 'row drop-buttons' }, [
+      el('button', { className: 'primary', text: 'Choose files…', attrs: { type: 'button', id: 'choose-files' }, on: { click: () => actions.chooseFiles() } }),
+      folder.button,
+      folder.input,
+    ]),
+  ]);
+}
+
+export function renderStartScreen(host: HTMLElement, content: StartContent, actions: StartActions): void {
   host.replaceChildren(
     el('div', { className: 'start' }, [
       el('section', { className: 'start-intro' }, [
@@ -110,23 +135,8 @@ export function renderStartScreen(
           "The analysis runs in your browser, and the page's Content-Security-Policy (connect-src 'self') forbids it from contacting any other host.",
         ]),
       ]),
-      el('section', { className: 'start-grid' }, [
-        el('div', { className: 'drop-target', attrs: { id: 'drop-target' } }, [
-          el('div', { className: 'drop-icon', attrs: { 'aria-hidden': 'true' }, text: '⤓' }),
-          el('p', { className: 'drop-title', text: 'Drop request files anywhere' }),
-          el('p', { className: 'muted', text: 'One file or several; .json, .jsonl, .gz' }),
-          el('button', { className: 'primary', text: 'Choose files…', attrs: { type: 'button', id: 'choose-files' }, on: { click: () => actions.chooseFiles() } }),
-        ]),
-        el('div', { className: 'paste-area' }, [
-          el('label', { className: 'section-title', text: 'Or paste JSON / JSONL', attrs: { for: 'paste-input' } }),
-          el('p', {
-            className: 'note',
-            text: `A share link can carry a pasted input of up to ${MAX_INPUT_FRAGMENT_CHARS.toLocaleString('en-US')} characters once compressed (roughly 50–100 KB of JSON), inside the link's #fragment, which browsers never send to a server.`,
-          }),
-          textarea,
-          el('div', { className: 'row' }, [analyzeButton, el('span', { className: 'muted small', text: 'Ctrl+Enter' })]),
-        ]),
-      ]),
+      el('section', { className: 'start-grid' }, [dropTarget(actions), pasteArea(content.pasted, actions)]),
+      renderAgentFolders(browserSystem()),
       el('section', { className: 'start-clearing' }, [
         el('h2', { className: 'section-title', text: 'Tool-result clearing' }),
         el('p', { className: 'muted' }, [
@@ -138,7 +148,7 @@ export function renderStartScreen(
       el('section', { className: 'start-examples' }, [
         el('h2', { className: 'section-title', text: 'Examples' }),
         el('p', { className: 'muted small', text: 'Generated, synthetic sessions (no real user data), fetched from this site only when you pick one.' }),
-        exampleList,
+        exampleList(content, actions),
       ]),
     ]),
   );
