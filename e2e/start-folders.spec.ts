@@ -116,4 +116,14 @@ test.describe('"Choose folder…" opens a folder of real sessions as a drop does
     await expect(page.locator('#folder-summary')).toContainText(`${sessions} sessions`);
     await expect(page.locator('.source-name')).toContainText('projects');
   });
+
+  test('a chosen folder with no log file in it says so, by its name', async ({ page }) => {
+    const empty = path.join(dir, 'synthetic-no-logs');
+    fs.mkdirSync(empty, { recursive: true });
+    fs.writeFileSync(path.join(empty, 'notes.txt'), 'synthetic: not a log\n');
+    await page.goto('./');
+    await page.locator('#folder-input').setInputFiles(empty);
+    await expect(page.locator('#notice')).toContainText('synthetic-no-logs holds no .jsonl, .json or .gz file that could be read.');
+    await expect(page.locator('#agent-folders')).toBeVisible();
+  });
 });

@@ -279,7 +279,7 @@ export class App {
       prefillClearing(dropped.inputs, dropped.roles);
       this.openClearing({ analyzeNow: true });
     } else if (dropped.kind === 'empty') {
-      this.setMessage({ kind: 'error', text: 'The dropped folder holds no .jsonl, .json or .gz file that could be read.', details: dropped.skipped });
+      this.setMessage({ kind: 'error', text: `${folderLabel(source)} holds no .jsonl, .json or .gz file that could be read.`, details: dropped.skipped });
     } else {
       await this.openFolder(dropped.inputs, folderLabel(source), dropped.skipped);
     }
@@ -311,7 +311,7 @@ export class App {
     }
     if (single !== null) await this.openNew({ kind: 'files', inputs: single });
     if (notes.length > 0 && this.message === null) {
-      this.setMessage({ kind: 'info', text: `${notes.length} file${notes.length === 1 ? '' : 's'} of the dropped folder could not be read or held no request.`, details: notes });
+      this.setMessage({ kind: 'info', text: `${notes.length} file${notes.length === 1 ? '' : 's'} of ${label} could not be read or held no request.`, details: notes });
     }
   }
 
