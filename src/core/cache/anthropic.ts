@@ -11,7 +11,7 @@
 //   keeps that part as an entry of its own, written and read beside the tail breakpoint.
 
 import type { CacheMarker, ParsedRequest } from '../model.ts';
-import type { ModelPricing } from '../pricing/types.ts';
+import { breakpointInfo, stateOf, uncachedResult, type PlannedBreakpoint, type SimulateCall } from './request-result.ts';
 import type { BreakpointInfo, RequestCacheResult, Scenario, SimulationEvent } from './types.ts';
 import type { RequestView } from './view.ts';
 
@@ -30,63 +30,36 @@ interface Entry {
   tokens: number;
 }
 
-interface PlannedBreakpoint {
-  block: number;
-  ttl: CacheMarker['ttl'];
-  source: BreakpointInfo['source'];
-}
-
 interface Plan {
   breakpoints: PlannedBreakpoint[];
   rejected: boolean;
   events: SimulationEvent[];
 }
 
+/** One request's simulation past its plan: the breakpoints that can cache, its model's entries, its time. */
+interface Step {
+  view: RequestView;
+  usable: readonly PlannedBreakpoint[];
+  entries: ScopeEntries;
+  now: number | null;
+  events: SimulationEvent[];
+}
+
+const newScopeEntries = (): ScopeEntries => new ScopeEntries();
+
 /** Cache state of every model seen so far; one instance per simulation run. */
 export class AnthropicCache {
-  private readonly scopes = new Map<string, Map<number, Entry>>();
+  private readonly scopes = new Map<string, ScopeEntries>();
 
   constructor(private readonly scenario: Scenario) {}
 
-  simulate(
-    request: ParsedRequest,
-    view: RequestView,
-    pricing: ModelPricing | null,
-    cacheScope: string,
-    inferred: CacheMarker | null = null,
-    /** Tokens at the start of the prompt already cached before the log began (inferred.ts `warmTokens`). */
-    warmTokens = 0,
-  ): RequestCacheResult {
+  simulate(request: ParsedRequest, view: RequestView, call: SimulateCall): RequestCacheResult {
+    const inferred = call.inferred ?? null;
     const plan = planBreakpoints(request, view, this.scenario, inferred);
     const events = plan.events;
-    const minTokens = pricing?.minCacheableTokens ?? UNKNOWN_MODEL_MIN_TOKENS;
-    const breakpoints: BreakpointInfo[] = plan.breakpoints.map((bp) => {
-      const prefixTokens = view.cumulative[bp.block] ?? 0;
-      return {
-        segment: view.segmentOf[bp.block]!,
-        position: view.position[bp.block]!,
-        ttl: bp.ttl,
-        source: bp.source,
-        prefixTokens,
-        eligible: prefixTokens >= minTokens,
-      };
-    });
-    const result: RequestCacheResult = {
-      requestIndex: request.index,
-      provider: 'anthropic',
-      cacheScope,
-      promptTokens: view.promptTokens,
-      read: 0,
-      write5m: 0,
-      write1h: 0,
-      uncached: view.promptTokens,
-      hit: false,
-      breakpoints,
-      hitSegment: null,
-      rejected: plan.rejected,
-      promptCacheKey: false,
-      events,
-    };
+    const minTokens = call.pricing?.minCacheableTokens ?? UNKNOWN_MODEL_MIN_TOKENS;
+    const breakpoints = plan.breakpoints.map((bp) => breakpointInfo(view, bp, minTokens));
+    const result = uncachedResult(request, view, call.cacheScope, { provider: 'anthropic', breakpoints, rejected: plan.rejected, promptCacheKey: false, events });
     if (plan.rejected) return result;
 
     breakpoints.forEach((bp) => {
@@ -95,56 +68,62 @@ export class AnthropicCache {
     const usable = plan.breakpoints.filter((_, i) => breakpoints[i]!.eligible);
     if (usable.length === 0) return result;
 
-    const entries = this.entriesOf(cacheScope);
-    const now = request.timestamp;
-    const hit = findHit(view, usable, entries, now);
+    const step: Step = { view, usable, entries: stateOf(this.scopes, call.cacheScope, newScopeEntries), now: request.timestamp, events };
+    const hit = findHit(step);
     // The agent's breakpoint inside the unrecorded setup goes with the inferred tail breakpoint (same TTL).
     const setupPart = inferred !== null && view.setupBreakpoint !== null && view.setupBreakpoint.tokens >= minTokens ? view.setupBreakpoint : null;
-    const setupEntry = setupPart === null ? undefined : entries.get(setupPart.key);
-    const setupRead = setupPart !== null && isAlive(setupEntry, now) ? Math.min(setupPart.tokens, setupEntry.tokens) : 0;
-    if (hit.expiredBlock !== null && (hit.block === null || hit.expiredBlock > hit.block)) {
-      events.push({ code: 'entry_expired', segment: view.segmentOf[hit.expiredBlock]!, value: null });
-    }
-    const missed = entryBeyondLookback(view, usable, entries, now, hit.block);
-    if (missed !== null) {
-      events.push({ code: 'lookback_exceeded', segment: view.segmentOf[missed.block]!, value: missed.distance });
-    }
-
+    const setupEntry = setupPart === null ? undefined : step.entries.get(setupPart.key);
+    const setupRead = setupPart !== null && isAlive(setupEntry, step.now) ? Math.min(setupPart.tokens, setupEntry.tokens) : 0;
+    reportMissedEntries(step, hit);
     // A read is at most what was written: this request's own framing beyond the writer's is not in the entry.
-    const warm = Math.min(warmTokens, view.promptTokens);
+    const warm = Math.min(call.warmTokens ?? 0, view.promptTokens);
     const readTokens =
-      hit.block === null ? Math.max(warm, setupRead) : Math.min(view.cumulative[hit.block]!, entries.get(view.keys[hit.block]!)?.tokens ?? Infinity);
-    let lastTokens = 0;
-    let last1hTokens = 0;
-    for (const bp of usable) {
-      const tokens = view.cumulative[bp.block]!;
-      lastTokens = Math.max(lastTokens, tokens);
-      if (bp.ttl === '1h' && tokens > readTokens) last1hTokens = Math.max(last1hTokens, tokens);
-    }
-    const b = Math.max(readTokens, last1hTokens);
-    const c = Math.max(b, lastTokens);
-    result.read = readTokens;
-    result.write1h = b - readTokens;
-    result.write5m = c - b;
-    result.uncached = view.promptTokens - c;
-    result.hit = readTokens > 0;
-    result.hitSegment = hit.block === null ? null : view.segmentOf[hit.block]!;
+      hit.block === null ? Math.max(warm, setupRead) : Math.min(view.cumulative[hit.block]!, step.entries.get(view.keys[hit.block]!)?.tokens ?? Infinity);
+    bill(result, step, hit, readTokens);
 
     // Refresh what was read, then store every breakpoint's prefix (a later request may read any of them).
-    if (hit.block !== null) touch(entries, view.keys[hit.block]!, hit.ttlMs, now, readTokens);
-    for (const bp of usable) touch(entries, view.keys[bp.block]!, TTL_MS[bp.ttl], now, view.cumulative[bp.block]!);
-    if (setupPart !== null) touch(entries, setupPart.key, TTL_MS[inferred!.ttl], now, setupPart.tokens);
+    const { entries, now } = step;
+    if (hit.block !== null) entries.touch(view.keys[hit.block]!, hit.ttlMs, now, readTokens);
+    for (const bp of usable) entries.touch(view.keys[bp.block]!, TTL_MS[bp.ttl], now, view.cumulative[bp.block]!);
+    if (setupPart !== null) entries.touch(setupPart.key, TTL_MS[inferred!.ttl], now, setupPart.tokens);
     return result;
   }
 
-  private entriesOf(scope: string): Map<number, Entry> {
-    let entries = this.scopes.get(scope);
-    if (entries === undefined) {
-      entries = new Map();
-      this.scopes.set(scope, entries);
-    }
-    return entries;
+}
+
+/** The events of an entry the request could not read: the longest one within a window had expired, or lay beyond every window. */
+function reportMissedEntries(step: Step, hit: Hit): void {
+  const { view, events } = step;
+  if (hit.expiredBlock !== null && (hit.block === null || hit.expiredBlock > hit.block)) {
+    events.push({ code: 'entry_expired', segment: view.segmentOf[hit.expiredBlock]!, value: null });
   }
+  const missed = entryBeyondLookback(step, hit.block);
+  if (missed !== null) {
+    events.push({ code: 'lookback_exceeded', segment: view.segmentOf[missed.block]!, value: missed.distance });
+  }
+}
+
+/**
+ * Mixed TTL billing: A = the read, B = the highest 1h breakpoint after A, C = the last breakpoint; read A, 1h
+ * writes B − A, 5m writes C − B, the rest uncached.
+ */
+function bill(result: RequestCacheResult, step: Step, hit: Hit, readTokens: number): void {
+  const { view } = step;
+  let lastTokens = 0;
+  let last1hTokens = 0;
+  for (const bp of step.usable) {
+    const tokens = view.cumulative[bp.block]!;
+    lastTokens = Math.max(lastTokens, tokens);
+    if (bp.ttl === '1h' && tokens > readTokens) last1hTokens = Math.max(last1hTokens, tokens);
+  }
+  const b = Math.max(readTokens, last1hTokens);
+  const c = Math.max(b, lastTokens);
+  result.read = readTokens;
+  result.write1h = b - readTokens;
+  result.write5m = c - b;
+  result.uncached = view.promptTokens - c;
+  result.hit = readTokens > 0;
+  result.hitSegment = hit.block === null ? null : view.segmentOf[hit.block]!;
 }
 
 /**
@@ -161,38 +140,19 @@ export function planBreakpoints(
   inferred: CacheMarker | null = null,
 ): Plan {
   const events: SimulationEvent[] = [];
-  let explicit: PlannedBreakpoint[] = [];
-  const markerOf = (block: number) => request.segments[view.segmentOf[block]!]!.cacheMarker;
+  const explicit: PlannedBreakpoint[] = [];
   for (let block = 0; block < view.segmentOf.length; block++) {
-    const marker = markerOf(block);
+    const marker = markerOf(request, view, block);
     if (marker !== null) explicit.push({ block, ttl: marker.ttl, source: 'explicit' });
   }
   const sentMarker = request.topLevelCacheMarker ?? inferred;
-  const automaticSource: BreakpointInfo['source'] = request.topLevelCacheMarker === null && inferred !== null ? 'inferred' : 'automatic';
   const automaticMarker: CacheMarker | null = scenario === 'optimized' ? (sentMarker ?? { ttl: '5m' }) : sentMarker;
-  let automatic: PlannedBreakpoint | null = null;
-  let rejected = false;
-  if (automaticMarker !== null) {
-    const target = lastCacheableBlock(request, view);
-    if (target === null) {
-      events.push({ code: 'automatic_no_eligible_block', segment: null, value: null });
-    } else {
-      const existing = markerOf(target);
-      if (existing === null) {
-        automatic = { block: target, ttl: automaticMarker.ttl, source: automaticSource };
-      } else if (existing.ttl !== automaticMarker.ttl && scenario === 'actual') {
-        events.push({ code: 'automatic_ttl_conflict', segment: view.segmentOf[target]!, value: null });
-        rejected = true;
-      }
-      // Same TTL as the explicit marker on that block: the top-level marker adds nothing.
-    }
-  }
-  if (scenario === 'optimized' && automatic !== null && explicit.length >= MAX_BREAKPOINTS) {
-    explicit = explicit.slice(0, MAX_BREAKPOINTS - 1);
-  } else if (scenario === 'optimized' && explicit.length > MAX_BREAKPOINTS) {
-    explicit = explicit.slice(0, MAX_BREAKPOINTS);
-  }
-  const breakpoints = automatic === null ? explicit : [...explicit, automatic].sort((a, b) => a.block - b.block);
+  const source: BreakpointInfo['source'] = request.topLevelCacheMarker === null && inferred !== null ? 'inferred' : 'automatic';
+  const placed = automaticMarker === null ? NOT_PLACED : placeAutomatic(request, view, scenario, { ttl: automaticMarker.ttl, source });
+  if (placed.event !== null) events.push(placed.event);
+  const kept = scenario === 'optimized' ? explicit.slice(0, placed.automatic !== null && explicit.length >= MAX_BREAKPOINTS ? MAX_BREAKPOINTS - 1 : MAX_BREAKPOINTS) : explicit;
+  const breakpoints = placed.automatic === null ? kept : [...kept, placed.automatic].sort((a, b) => a.block - b.block);
+  let rejected = placed.rejected;
   if (breakpoints.length > MAX_BREAKPOINTS) {
     events.push({ code: 'too_many_breakpoints', segment: null, value: breakpoints.length });
     rejected = true;
@@ -200,6 +160,37 @@ export function planBreakpoints(
   if (breakpoints.length === 0 && automaticMarker === null) {
     events.push({ code: 'no_breakpoint', segment: null, value: null });
   }
+  checkTtlOrder(breakpoints, view, events);
+  return { breakpoints, rejected, events };
+}
+
+const markerOf = (request: ParsedRequest, view: RequestView, block: number) => request.segments[view.segmentOf[block]!]!.cacheMarker;
+
+interface Placement {
+  automatic: PlannedBreakpoint | null;
+  rejected: boolean;
+  event: SimulationEvent | null;
+}
+
+const NOT_PLACED: Placement = { automatic: null, rejected: false, event: null };
+
+/**
+ * Where the top-level (or inferred, or the optimized scenario's) marker goes: the last cacheable block. Same TTL
+ * as an explicit marker on that block: it adds nothing; another TTL there is the API's 400 as sent.
+ */
+function placeAutomatic(request: ParsedRequest, view: RequestView, scenario: Scenario, wanted: Omit<PlannedBreakpoint, 'block'>): Placement {
+  const target = lastCacheableBlock(request, view);
+  if (target === null) return { ...NOT_PLACED, event: { code: 'automatic_no_eligible_block', segment: null, value: null } };
+  const existing = markerOf(request, view, target);
+  if (existing === null) return { automatic: { block: target, ttl: wanted.ttl, source: wanted.source }, rejected: false, event: null };
+  if (existing.ttl !== wanted.ttl && scenario === 'actual') {
+    return { automatic: null, rejected: true, event: { code: 'automatic_ttl_conflict', segment: view.segmentOf[target]!, value: null } };
+  }
+  return NOT_PLACED;
+}
+
+/** Anthropic requires 1-hour entries before 5-minute ones: the first 1h breakpoint after a 5m one is an event. */
+function checkTtlOrder(breakpoints: readonly PlannedBreakpoint[], view: RequestView, events: SimulationEvent[]): void {
   let seen5m = false;
   for (const bp of breakpoints) {
     if (bp.ttl === '5m') seen5m = true;
@@ -208,7 +199,6 @@ export function planBreakpoints(
       break;
     }
   }
-  return { breakpoints, rejected, events };
 }
 
 /** The last block that may carry a marker (not thinking, not empty text), walking back from the end. */
@@ -221,17 +211,27 @@ function isAlive(entry: Entry | undefined, now: number | null): entry is Entry {
   return entry !== undefined && (now === null || now < entry.expiresAt);
 }
 
-function touch(entries: Map<number, Entry>, key: number, ttlMs: number, now: number | null, tokens: number): void {
-  const expiresAt = now === null ? Infinity : now + ttlMs;
-  const entry = entries.get(key);
-  if (entry === undefined) {
-    entries.set(key, { expiresAt, ttlMs, tokens });
-    return;
+/** The cache entries of one model, keyed by prefix. */
+class ScopeEntries {
+  private readonly entries = new Map<number, Entry>();
+
+  get(key: number): Entry | undefined {
+    return this.entries.get(key);
   }
-  entry.ttlMs = Math.max(entry.ttlMs, ttlMs);
-  entry.tokens = Math.min(entry.tokens, tokens);
-  // A hit refreshes the entry for its full TTL; a lapsed entry written again starts over.
-  entry.expiresAt = now === null ? Infinity : Math.max(isAlive(entry, now) ? entry.expiresAt : 0, now + entry.ttlMs);
+
+  /** Writes or refreshes the entry of `key` as of `now`, for `ttlMs`, holding `tokens`. */
+  touch(key: number, ttlMs: number, now: number | null, tokens: number): void {
+    const expiresAt = now === null ? Infinity : now + ttlMs;
+    const entry = this.entries.get(key);
+    if (entry === undefined) {
+      this.entries.set(key, { expiresAt, ttlMs, tokens });
+      return;
+    }
+    entry.ttlMs = Math.max(entry.ttlMs, ttlMs);
+    entry.tokens = Math.min(entry.tokens, tokens);
+    // A hit refreshes the entry for its full TTL; a lapsed entry written again starts over.
+    entry.expiresAt = now === null ? Infinity : Math.max(isAlive(entry, now) ? entry.expiresAt : 0, now + entry.ttlMs);
+  }
 }
 
 interface Hit {
@@ -242,12 +242,8 @@ interface Hit {
 }
 
 /** The longest live entry any breakpoint's 20-position lookback window reaches. */
-function findHit(
-  view: RequestView,
-  breakpoints: readonly PlannedBreakpoint[],
-  entries: Map<number, Entry>,
-  now: number | null,
-): Hit {
+function findHit(step: Step): Hit {
+  const { view, usable: breakpoints, entries, now } = step;
   let best: number | null = null;
   let bestTtl = 0;
   let expired: number | null = null;
@@ -272,13 +268,8 @@ function findHit(
  * A live entry longer than the hit that no window reached: the cache held it, but the breakpoint sat more than
  * 20 positions after it. Reports the longest such entry and how many positions back from the next breakpoint.
  */
-function entryBeyondLookback(
-  view: RequestView,
-  breakpoints: readonly PlannedBreakpoint[],
-  entries: Map<number, Entry>,
-  now: number | null,
-  hitBlock: number | null,
-): { block: number; distance: number } | null {
+function entryBeyondLookback(step: Step, hitBlock: number | null): { block: number; distance: number } | null {
+  const { view, usable: breakpoints, entries, now } = step;
   const lastBreakpoint = breakpoints[breakpoints.length - 1];
   if (lastBreakpoint === undefined) return null;
   const lowest = hitBlock === null ? 0 : hitBlock + 1;

@@ -4,7 +4,7 @@
 // the network part lives in src/node/calibrate.ts). Either way one factor multiplies every Claude estimate.
 
 import { providerOf } from '../model.ts';
-import type { ParsedRequest } from '../model.ts';
+import type { ParsedRequest, Segment } from '../model.ts';
 import { usageMeasuresOtherPrompt } from '../tokens/claude.ts';
 import { hasUnrecordedSetup } from './inferred.ts';
 
@@ -134,38 +134,53 @@ const MESSAGE_BLOCK_PATH = /^messages\[(\d+)\]\.content\[\d+\]$/;
  */
 export function countTokensBody(request: ParsedRequest): Record<string, unknown> | null {
   if (request.model === null) return null;
-  const tools: unknown[] = [];
-  let system: unknown = undefined;
-  const systemBlocks: unknown[] = [];
-  const messages: { role: string; content: unknown }[] = [];
-  const messageAt = new Map<number, { role: string; content: unknown[] }>();
-  for (const segment of request.segments) {
-    if (TOOL_PATH.test(segment.path)) tools.push(JSON.parse(segment.wire));
-    // The wire of a string system prompt is the one text block it renders as.
-    else if (segment.path === 'system') system = [JSON.parse(segment.wire)];
-    else if (SYSTEM_BLOCK_PATH.test(segment.path)) systemBlocks.push(JSON.parse(segment.wire));
-    else if (MESSAGE_STRING_PATH.test(segment.path)) {
-      const message = JSON.parse(segment.wire) as { role?: unknown; content?: unknown };
-      messages.push({ role: typeof message.role === 'string' ? message.role : (segment.role ?? 'user'), content: message.content });
-    } else if (MESSAGE_BLOCK_PATH.test(segment.path)) {
-      let message = messageAt.get(segment.messageIndex);
-      if (message === undefined) {
-        message = { role: segment.role ?? 'user', content: [] };
-        messageAt.set(segment.messageIndex, message);
-        messages.push(message);
-      }
-      // A message's first block carries the message around it (its wire is the rendered identity, model.ts).
-      const block = JSON.parse(segment.wire) as { role?: unknown; content?: unknown };
-      if (typeof block.role === 'string' && Array.isArray(block.content)) message.content.push(...(block.content as unknown[]));
-      else message.content.push(block);
-    }
-  }
-  const body: Record<string, unknown> = { model: request.model, messages };
-  if (tools.length > 0) body['tools'] = tools;
-  if (systemBlocks.length > 0) body['system'] = systemBlocks;
-  else if (system !== undefined) body['system'] = system;
-  const choice = request.options.toolChoice;
-  if (choice === 'auto' || choice === 'any' || choice === 'none') body['tool_choice'] = { type: choice };
-  else if (choice?.startsWith('tool:') === true) body['tool_choice'] = { type: 'tool', name: choice.slice(5) };
+  const parts: BodyParts = { tools: [], system: undefined, systemBlocks: [], messages: [], messageAt: new Map() };
+  for (const segment of request.segments) addSegment(parts, segment);
+  const body: Record<string, unknown> = { model: request.model, messages: parts.messages };
+  if (parts.tools.length > 0) body['tools'] = parts.tools;
+  if (parts.systemBlocks.length > 0) body['system'] = parts.systemBlocks;
+  else if (parts.system !== undefined) body['system'] = parts.system;
+  const choice = toolChoiceOf(request.options.toolChoice);
+  if (choice !== undefined) body['tool_choice'] = choice;
   return body;
+}
+
+/** The parts of a count_tokens body, filled segment by segment. */
+interface BodyParts {
+  tools: unknown[];
+  system: unknown;
+  systemBlocks: unknown[];
+  messages: { role: string; content: unknown }[];
+  messageAt: Map<number, { role: string; content: unknown[] }>;
+}
+
+function addSegment(parts: BodyParts, segment: Segment): void {
+  if (TOOL_PATH.test(segment.path)) parts.tools.push(JSON.parse(segment.wire));
+  // The wire of a string system prompt is the one text block it renders as.
+  else if (segment.path === 'system') parts.system = [JSON.parse(segment.wire)];
+  else if (SYSTEM_BLOCK_PATH.test(segment.path)) parts.systemBlocks.push(JSON.parse(segment.wire));
+  else if (MESSAGE_STRING_PATH.test(segment.path)) {
+    const message = JSON.parse(segment.wire) as { role?: unknown; content?: unknown };
+    parts.messages.push({ role: typeof message.role === 'string' ? message.role : (segment.role ?? 'user'), content: message.content });
+  } else if (MESSAGE_BLOCK_PATH.test(segment.path)) addMessageBlock(parts, segment);
+}
+
+function addMessageBlock(parts: BodyParts, segment: Segment): void {
+  let message = parts.messageAt.get(segment.messageIndex);
+  if (message === undefined) {
+    message = { role: segment.role ?? 'user', content: [] };
+    parts.messageAt.set(segment.messageIndex, message);
+    parts.messages.push(message);
+  }
+  // A message's first block carries the message around it (its wire is the rendered identity, model.ts).
+  const block = JSON.parse(segment.wire) as { role?: unknown; content?: unknown };
+  if (typeof block.role === 'string' && Array.isArray(block.content)) message.content.push(...(block.content as unknown[]));
+  else message.content.push(block);
+}
+
+/** The tool_choice of the body (the tool-use system prompt it selects is part of the count), if any. */
+function toolChoiceOf(choice: ParsedRequest['options']['toolChoice']): Record<string, string> | undefined {
+  if (choice === 'auto' || choice === 'any' || choice === 'none') return { type: choice };
+  if (choice?.startsWith('tool:') === true) return { type: 'tool', name: choice.slice(5) };
+  return undefined;
 }

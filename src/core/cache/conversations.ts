@@ -44,6 +44,44 @@ interface TrieNode {
 
 const newNode = (): TrieNode => ({ children: new Map(), lastRequest: -1 });
 
+/** How far a request's message path runs in the trie: the node reached, its depth, and the deepest request ending on it. */
+interface PathWalk {
+  node: TrieNode;
+  depth: number;
+  /** The latest request whose messages end at the deepest such node on the path, or -1; and that depth. */
+  match: number;
+  matchDepth: number;
+}
+
+function walkPath(root: TrieNode, ids: Int32Array): PathWalk {
+  const walk: PathWalk = { node: root, depth: 0, match: -1, matchDepth: 0 };
+  for (; walk.depth < ids.length; walk.depth++) {
+    const child = walk.node.children.get(ids[walk.depth]!);
+    if (child === undefined) break;
+    walk.node = child;
+    if (child.lastRequest >= 0) {
+      walk.match = child.lastRequest;
+      walk.matchDepth = walk.depth + 1;
+    }
+  }
+  return walk;
+}
+
+/** Adds the rest of the path after where the walk stopped; returns the node the whole path ends at. */
+function extendPath(walk: PathWalk, ids: Int32Array): TrieNode {
+  let node = walk.node;
+  for (let depth = walk.depth; depth < ids.length; depth++) {
+    const id = ids[depth]!;
+    let child = node.children.get(id);
+    if (child === undefined) {
+      child = newNode();
+      node.children.set(id, child);
+    }
+    node = child;
+  }
+  return node;
+}
+
 export function findConversations(
   requests: readonly ParsedRequest[],
   options: ConversationOptions = {},
@@ -69,19 +107,9 @@ export function findConversations(
     const own = ids.subarray(Math.min(ids.length, leadingInstructionCount(request)));
 
     // Rule 1: the deepest trie node on this request's path where an earlier request ended.
-    let node = root;
-    let prefixMatch = -1;
-    let prefixDepth = 0;
-    let depth = 0;
-    for (; depth < ids.length; depth++) {
-      const child = node.children.get(ids[depth]!);
-      if (child === undefined) break;
-      node = child;
-      if (node.lastRequest >= 0) {
-        prefixMatch = node.lastRequest;
-        prefixDepth = depth + 1;
-      }
-    }
+    const walk = walkPath(root, ids);
+    const prefixMatch = walk.match;
+    const prefixDepth = walk.matchDepth;
 
     let link: ConversationLink = 'new';
     let compared: number | null = null;
@@ -124,16 +152,7 @@ export function findConversations(
     setups.add(request, r);
 
     // Record the request: its full message path ends at a trie node, and it becomes its conversation's tip.
-    for (; depth < ids.length; depth++) {
-      const id = ids[depth]!;
-      let child = node.children.get(id);
-      if (child === undefined) {
-        child = newNode();
-        node.children.set(id, child);
-      }
-      node = child;
-    }
-    if (ids.length > 0) node.lastRequest = r;
+    if (ids.length > 0) extendPath(walk, ids).lastRequest = r;
     const previousTip = tipOf[conversation];
     if (previousTip !== undefined) tipMessages.delete(previousTip);
     tipOf[conversation] = r;

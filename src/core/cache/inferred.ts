@@ -157,62 +157,96 @@ interface SetupHistory {
   warm: number[];
 }
 
-function setupHistory(input: InferenceInput, setup: readonly number[], ttlOf: (request: ParsedRequest) => number): SetupHistory {
-  const versionOf = new Map<string, number>();
-  const breakpointVersionOf = new Map<string, number>();
-  const lastPrompt = new Map<string, number>();
-  const lastTime = new Map<string, number | null>();
+/** Per group (thread and model), what the requests read so far say about its unrecorded setup. */
+class SetupTracker {
+  private readonly versionOf = new Map<string, number>();
+  private readonly breakpointVersionOf = new Map<string, number>();
+  private readonly lastPrompt = new Map<string, number>();
+  private readonly lastTime = new Map<string, number | null>();
   /** Per group and breakpoint version: where the first read that stopped inside the setup stopped. */
-  const stoppedAt = new Map<string, number>();
-  const warm = input.requests.map(() => 0);
-  const breakpointVersions = input.requests.map(() => 0);
-  const versions = input.requests.map((request, r) => {
+  readonly stoppedAt = new Map<string, number>();
+  readonly warm: number[];
+  readonly breakpointVersions: number[];
+
+  constructor(
+    input: InferenceInput,
+    private readonly setup: readonly number[],
+    private readonly ttlOf: (request: ParsedRequest) => number,
+  ) {
+    this.warm = input.requests.map(() => 0);
+    this.breakpointVersions = input.requests.map(() => 0);
+  }
+
+  /** The setup version request r sent. */
+  versionAt(request: ParsedRequest, r: number): number {
     if (!hasUnrecordedSetup(request)) return 0;
-    const group = groupKey(request);
     if (providerOf(request.format) !== 'anthropic') {
-      // OpenAI caches without breakpoints: only the warm start applies (Codex sends the same instructions and
-      // tools every session, so a session's first call can read what an earlier one left).
-      if (request.recorded !== null && promptOfUsage(request) > 0 && !lastPrompt.has(group)) {
-        warm[r] = Math.min(request.recorded.cacheRead, setup[r] ?? 0);
-        lastPrompt.set(group, promptOfUsage(request));
-      }
+      this.openaiWarm(request, r);
       return 0;
     }
-    let version = versionOf.get(group) ?? 0;
-    let breakpointVersion = breakpointVersionOf.get(group) ?? 0;
-    breakpointVersions[r] = breakpointVersion;
+    return this.anthropicVersion(request, r);
+  }
+
+  /**
+   * OpenAI caches without breakpoints: only the warm start applies (Codex sends the same instructions and tools
+   * every session, so a session's first call can read what an earlier one left).
+   */
+  private openaiWarm(request: ParsedRequest, r: number): void {
+    const group = groupKey(request);
+    if (request.recorded !== null && promptOfUsage(request) > 0 && !this.lastPrompt.has(group)) {
+      this.warm[r] = Math.min(request.recorded.cacheRead, this.setup[r] ?? 0);
+      this.lastPrompt.set(group, promptOfUsage(request));
+    }
+  }
+
+  private anthropicVersion(request: ParsedRequest, r: number): number {
+    const group = groupKey(request);
+    const version = this.versionOf.get(group) ?? 0;
+    this.breakpointVersions[r] = this.breakpointVersionOf.get(group) ?? 0;
     const usage = request.recorded;
     const prompt = promptOfUsage(request);
     if (usage === null || prompt === 0) return version;
-    const previous = lastPrompt.get(group);
-    const before = lastTime.get(group) ?? null;
-    const inside = usage.cacheRead > 0 && usage.cacheRead < (setup[r] ?? 0);
-    // A pause longer than the entries' TTL explains an empty read by itself: no evidence the setup changed.
-    const expired = before !== null && request.timestamp !== null && request.timestamp - before > ttlOf(request);
+    const previous = this.lastPrompt.get(group);
+    const inside = usage.cacheRead > 0 && usage.cacheRead < (this.setup[r] ?? 0);
     // A read that shows where the setup's breakpoint sits: one that stopped inside the setup on a first call (what
     // an earlier session left) or on a miss (what outlived a change after it). A whole read of a shorter previous
     // prompt can also be below the setup inferred here, so a hit never counts.
     let shows = false;
+    let next = version;
     if (previous === undefined) {
       // The first recorded call of a session reads only what an earlier session left.
-      warm[r] = Math.min(usage.cacheRead, setup[r] ?? 0);
+      this.warm[r] = Math.min(usage.cacheRead, this.setup[r] ?? 0);
       shows = inside;
-    } else if (!expired && usage.cacheRead < SETUP_CHANGE_SHARE * previous && usage.cacheRead < (setup[r] ?? 0)) {
+    } else if (this.setupChanged(request, r, previous)) {
       shows = inside;
-      version++;
-      versionOf.set(group, version);
+      next = version + 1;
+      this.versionOf.set(group, next);
       if (!inside) {
-        breakpointVersion++;
-        breakpointVersionOf.set(group, breakpointVersion);
-        breakpointVersions[r] = breakpointVersion;
+        this.breakpointVersions[r]!++;
+        this.breakpointVersionOf.set(group, this.breakpointVersions[r]!);
       }
     }
-    const stop = `${group}\u0000${breakpointVersions[r]}`;
-    if (shows && !stoppedAt.has(stop)) stoppedAt.set(stop, usage.cacheRead);
-    lastPrompt.set(group, prompt);
-    lastTime.set(group, request.timestamp);
-    return version;
-  });
+    const stop = `${group}\u0000${this.breakpointVersions[r]}`;
+    if (shows && !this.stoppedAt.has(stop)) this.stoppedAt.set(stop, usage.cacheRead);
+    this.lastPrompt.set(group, prompt);
+    this.lastTime.set(group, request.timestamp);
+    return next;
+  }
+
+  /** A read far below the previous prompt that also stopped inside the setup, with no pause to explain it. */
+  private setupChanged(request: ParsedRequest, r: number, previous: number): boolean {
+    const before = this.lastTime.get(groupKey(request)) ?? null;
+    // A pause longer than the entries' TTL explains an empty read by itself: no evidence the setup changed.
+    const expired = before !== null && request.timestamp !== null && request.timestamp - before > this.ttlOf(request);
+    const read = request.recorded!.cacheRead;
+    return !expired && read < SETUP_CHANGE_SHARE * previous && read < (this.setup[r] ?? 0);
+  }
+}
+
+function setupHistory(input: InferenceInput, setup: readonly number[], ttlOf: (request: ParsedRequest) => number): SetupHistory {
+  const tracker = new SetupTracker(input, setup, ttlOf);
+  const versions = input.requests.map((request, r) => tracker.versionAt(request, r));
+  const { stoppedAt, warm, breakpointVersions } = tracker;
   // Every request of a breakpoint version sent that part: the ones before the read that showed it wrote it.
   const breakpointTokens = input.requests.map((request, r) =>
     hasUnrecordedSetup(request) && providerOf(request.format) === 'anthropic'

@@ -98,7 +98,8 @@ export function findMisses(input: MissInput): MissAnalysis {
     if (!compacted && before !== null && row.read >= potential - toleranceOf(request, input.pricingOf(r), potential)) return null;
     const tokens = Math.max(0, potential - row.read);
     if (tokens === 0 && !compacted) return null;
-    const miss: RequestMiss = { ...classify(input, r, before, potential, compactionHits), tokens, cost: null };
+    const found = before === null ? cause('cold_start') : classify({ input, r, before, potential, compactions: compactionHits });
+    const miss: RequestMiss = { ...found, tokens, cost: null };
     miss.cost = missCost(request, row, tokens, input.pricingOf(r));
     return miss;
   });
@@ -124,47 +125,94 @@ function toleranceOf(request: ParsedRequest, pricing: ModelPricing | null, poten
 type Cause = Omit<RequestMiss, 'tokens' | 'cost'>;
 const cause = (c: MissCause, extra: Partial<Cause> = {}): Cause => ({ cause: c, block: null, gapMs: null, ttl: null, ...extra });
 
-function classify(input: MissInput, r: number, before: number | null, potential: number, compactions: ReadonlySet<number>): Cause {
-  const request = input.requests[r]!;
-  if (before === null) return cause('cold_start');
-  if (compactions.has(r)) return cause('compaction');
-  const earlier = input.requests[before]!;
-  const pricing = input.pricingOf(r);
-  if ((input.pricingOf(before)?.id ?? earlier.model) !== (pricing?.id ?? request.model)) return cause('model_switch');
-  const anthropic = providerOf(request.format) === 'anthropic';
-  if (anthropic && request.timestamp !== null && earlier.timestamp !== null) {
-    const ttl = ttlOf(input, before, r);
-    const gapMs = request.timestamp - earlier.timestamp;
-    if (gapMs > TTL_MS[ttl]) return cause('ttl_expired', { gapMs, ttl });
-  }
+/** A request that read less than it could, and the billed request before it. */
+interface MissAt {
+  input: MissInput;
+  r: number;
+  before: number;
+  potential: number;
+  compactions: ReadonlySet<number>;
+}
+
+/** What each cause rule reads about the request, worked out once. */
+interface MissFacts extends MissAt {
+  request: ParsedRequest;
+  earlier: ParsedRequest;
+  pricing: ModelPricing | null;
+  anthropic: boolean;
+}
+
+/** One cause's test: the cause when it applies, else null. The rules are checked in order (docs/cache.md). */
+type CauseRule = (facts: MissFacts) => Cause | null;
+
+const CAUSE_RULES: readonly CauseRule[] = [
+  (f) => (f.compactions.has(f.r) ? cause('compaction') : null),
+  (f) => ((f.input.pricingOf(f.before)?.id ?? f.earlier.model) !== (f.pricing?.id ?? f.request.model) ? cause('model_switch') : null),
+  ttlExpired,
   // The causes below read the request's blocks; a usage-only call has none.
-  if (isUsageOnly(request)) return cause('unexplained');
-  // The read stopped inside the system prompt and tools the log did not record: something in them changed.
-  const setup = input.inferred.setupTokens[r] ?? 0;
-  if (anthropic && setup > 0 && (input.cost.billed.requests[r]?.read ?? 0) < setup && input.cost.billed.requests[r]?.basis === 'recorded') {
-    return cause('setup_changed', { block: UNRECORDED_SETUP });
-  }
-  if (potential < (pricing?.minCacheableTokens ?? UNKNOWN_MINIMUM)) return cause('below_minimum');
-  const simulated = input.cost.actual.simulation.requests;
-  if (anthropic && ((simulated[r]?.breakpoints.length ?? 0) === 0 || (simulated[before]?.breakpoints.length ?? 0) === 0)) {
-    return cause('breakpoint_missing');
-  }
-  const prefix = input.prefixes[r];
-  if (prefix !== null && prefix !== undefined && prefix.firstChange !== null) {
-    const changed = request.segments[prefix.firstChange];
-    if (changed !== undefined && changed.messageIndex < 0) return cause('setup_changed', { block: changed.path });
-    return cause('history_edited');
-  }
-  if (input.conversations.kind[r] === 'edited') return cause('history_edited');
-  // Anthropic reads at an entry, deterministically: a read that stopped inside the history the earlier request
-  // had cached, within the TTL, on its model, means the prompt changed after that point — something the log does
-  // not show (Claude Code rewrites reminders in its newest message) — unless no breakpoint reached the entry.
-  const read = input.cost.billed.requests[r]?.read ?? 0;
-  if (anthropic && read > (input.inferred.setupTokens[r] ?? 0) && read > 0) {
-    const beyondLookback = simulated[r]?.events.some((event) => event.code === 'lookback_exceeded') === true;
-    return cause(beyondLookback ? 'breakpoint_missing' : 'history_edited');
+  (f) => (isUsageOnly(f.request) ? cause('unexplained') : null),
+  unrecordedSetupChanged,
+  (f) => (f.potential < (f.pricing?.minCacheableTokens ?? UNKNOWN_MINIMUM) ? cause('below_minimum') : null),
+  (f) => {
+    const simulated = f.input.cost.actual.simulation.requests;
+    const none = (simulated[f.r]?.breakpoints.length ?? 0) === 0 || (simulated[f.before]?.breakpoints.length ?? 0) === 0;
+    return f.anthropic && none ? cause('breakpoint_missing') : null;
+  },
+  prefixChanged,
+  (f) => (f.input.conversations.kind[f.r] === 'edited' ? cause('history_edited') : null),
+  readStoppedInHistory,
+];
+
+function classify(at: MissAt): Cause {
+  const request = at.input.requests[at.r]!;
+  const facts: MissFacts = {
+    ...at,
+    request,
+    earlier: at.input.requests[at.before]!,
+    pricing: at.input.pricingOf(at.r),
+    anthropic: providerOf(request.format) === 'anthropic',
+  };
+  for (const rule of CAUSE_RULES) {
+    const found = rule(facts);
+    if (found !== null) return found;
   }
   return cause('unexplained');
+}
+
+function ttlExpired(f: MissFacts): Cause | null {
+  if (!f.anthropic || f.request.timestamp === null || f.earlier.timestamp === null) return null;
+  const ttl = ttlOf(f.input, f.before, f.r);
+  const gapMs = f.request.timestamp - f.earlier.timestamp;
+  return gapMs > TTL_MS[ttl] ? cause('ttl_expired', { gapMs, ttl }) : null;
+}
+
+/** The read stopped inside the system prompt and tools the log did not record: something in them changed. */
+function unrecordedSetupChanged(f: MissFacts): Cause | null {
+  const setup = f.input.inferred.setupTokens[f.r] ?? 0;
+  const row = f.input.cost.billed.requests[f.r];
+  if (f.anthropic && setup > 0 && (row?.read ?? 0) < setup && row?.basis === 'recorded') return cause('setup_changed', { block: UNRECORDED_SETUP });
+  return null;
+}
+
+/** The prefix broke at a block: in the setup (system prompt, tools) or in the history. */
+function prefixChanged(f: MissFacts): Cause | null {
+  const prefix = f.input.prefixes[f.r];
+  if (prefix === null || prefix === undefined || prefix.firstChange === null) return null;
+  const changed = f.request.segments[prefix.firstChange];
+  if (changed !== undefined && changed.messageIndex < 0) return cause('setup_changed', { block: changed.path });
+  return cause('history_edited');
+}
+
+/**
+ * Anthropic reads at an entry, deterministically: a read that stopped inside the history the earlier request had
+ * cached, within the TTL, on its model, means the prompt changed after that point — something the log does not
+ * show (Claude Code rewrites reminders in its newest message) — unless no breakpoint reached the entry.
+ */
+function readStoppedInHistory(f: MissFacts): Cause | null {
+  const read = f.input.cost.billed.requests[f.r]?.read ?? 0;
+  if (!f.anthropic || read <= (f.input.inferred.setupTokens[f.r] ?? 0) || read <= 0) return null;
+  const beyondLookback = f.input.cost.actual.simulation.requests[f.r]?.events.some((event) => event.code === 'lookback_exceeded') === true;
+  return cause(beyondLookback ? 'breakpoint_missing' : 'history_edited');
 }
 
 /** The TTL the earlier request's entries lived for: 1h where it (or its session, by inference) wrote 1-hour entries. */

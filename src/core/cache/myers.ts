@@ -52,10 +52,10 @@ export function myersDiff<T>(a: readonly T[], b: readonly T[], workBudget = DIFF
   };
   const aIds = toIds(a);
   const bIds = toIds(b);
-  const builder = new HunkBuilder();
+  const differ = new Differ(aIds, bIds, workBudget);
   try {
-    diffRange(aIds, 0, a.length, bIds, 0, b.length, builder, { left: workBudget });
-    return builder.hunks;
+    differ.diffRange(0, a.length, 0, b.length);
+    return differ.hunks;
   } catch (error) {
     if (!(error instanceof BudgetExhausted)) throw error;
     return coarseDiff(aIds, bIds);
@@ -83,147 +83,205 @@ export function isCoarse(hunks: readonly DiffHunk[]): boolean {
   return hunks.some((hunk) => hunk.coarse === true);
 }
 
-/** Collects single-kind runs, merging adjacent runs of the same kind. */
-class HunkBuilder {
-  readonly hunks: DiffHunk[] = [];
-
-  push(kind: HunkKind, aStart: number, aEnd: number, bStart: number, bEnd: number): void {
-    if (aStart === aEnd && bStart === bEnd) return;
-    const last = this.hunks[this.hunks.length - 1];
-    if (last && last.kind === kind && last.aEnd === aStart && last.bEnd === bStart) {
-      last.aEnd = aEnd;
-      last.bEnd = bEnd;
-      return;
-    }
-    this.hunks.push({ kind, aStart, aEnd, bStart, bEnd });
-  }
+/**
+ * One direction of the middle-snake search over the current range: `v[offset + k]` is the furthest x reached on
+ * diagonal k (k = x − y), measured from the range's start (forward) or from its end (reverse); item x of the walk
+ * is `a[aBase + x]` forward, `a[aBase − x]` in reverse (likewise `b`). Diagonals that ran off the grid are skipped
+ * from then on.
+ */
+interface Direction {
+  readonly forward: boolean;
+  v: Int32Array;
+  aBase: number;
+  bBase: number;
+  kStart: number;
+  kEnd: number;
+  /** Whether the paths can first meet during this direction's step (odd delta: forward; even: reverse). */
+  checks: boolean;
 }
 
-function diffRange(
-  a: Int32Array,
-  aLo: number,
-  aHi: number,
-  b: Int32Array,
-  bLo: number,
-  bHi: number,
-  out: HunkBuilder,
-  budget: { left: number },
-): void {
-  // A shared head and tail are always part of some LCS; taking them first keeps the bisection small.
-  let head = 0;
-  while (aLo + head < aHi && bLo + head < bHi && a[aLo + head] === b[bLo + head]) head++;
-  out.push('equal', aLo, aLo + head, bLo, bLo + head);
-  aLo += head;
-  bLo += head;
-  let tail = 0;
-  while (aHi - tail > aLo && bHi - tail > bLo && a[aHi - tail - 1] === b[bHi - tail - 1]) tail++;
-  const aEnd = aHi - tail;
-  const bEnd = bHi - tail;
+const newDirection = (forward: boolean): Direction => ({
+  forward,
+  v: new Int32Array(0),
+  aBase: 0,
+  bBase: 0,
+  kStart: 0,
+  kEnd: 0,
+  checks: false,
+});
 
-  if (aLo === aEnd) out.push('insert', aLo, aLo, bLo, bEnd);
-  else if (bLo === bEnd) out.push('delete', aLo, aEnd, bLo, bLo);
-  else {
-    const split = middleSnake(a, aLo, aEnd, b, bLo, bEnd, budget);
-    if (split === null) {
-      // Nothing in common: the whole range is one replacement.
-      out.push('delete', aLo, aEnd, bLo, bLo);
-      out.push('insert', aEnd, aEnd, bLo, bEnd);
-    } else {
-      diffRange(a, aLo, aLo + split.x, b, bLo, bLo + split.y, out, budget);
-      diffRange(a, aLo + split.x, aEnd, b, bLo + split.y, bEnd, out, budget);
-    }
-  }
-  out.push('equal', aEnd, aHi, bEnd, bHi);
-}
+/** Where the path on diagonal k starts: down from diagonal k + 1 or right from k − 1, whichever reached further. */
+const startOf = (v: Int32Array, kIndex: number, k: number, d: number): number =>
+  k === -d || (k !== d && v[kIndex - 1]! < v[kIndex + 1]!) ? v[kIndex + 1]! : v[kIndex - 1]! + 1;
 
 /**
- * Finds a point (x, y) on an optimal edit path through the range by running the greedy search from both ends
- * until the forward and reverse D-paths overlap. Returns null when the ranges share no item.
+ * The state of one diff: the two id lists, the hunks found so far (adjacent runs of one kind merged), the work
+ * budget left, and the two directions of the middle-snake search (reset for each range, never reallocated).
  */
-function middleSnake(
-  a: Int32Array,
-  aLo: number,
-  aHi: number,
-  b: Int32Array,
-  bLo: number,
-  bHi: number,
-  budget: { left: number },
-): { x: number; y: number } | null {
-  const n = aHi - aLo;
-  const m = bHi - bLo;
-  const maxD = Math.ceil((n + m) / 2);
-  const offset = maxD;
-  const size = 2 * maxD + 2;
-  // Filling the two diagonal arrays costs their size: on a split far off-centre the recursion allocates again
-  // and again, so this counts too.
-  budget.left -= 2 * size;
-  if (budget.left < 0) throw new BudgetExhausted();
-  // forward[k] = furthest x reached on diagonal k (k = x − y); reverse[k] the same measured from the ends.
-  const forward = new Int32Array(size).fill(-1);
-  const reverse = new Int32Array(size).fill(-1);
-  forward[offset + 1] = 0;
-  reverse[offset + 1] = 0;
-  const delta = n - m;
-  // With an odd delta the paths can first meet during a forward step, with an even one during a reverse step.
-  const checkForward = delta % 2 !== 0;
-  // Diagonals that ran off the grid are skipped from then on.
-  let kForwardStart = 0;
-  let kForwardEnd = 0;
-  let kReverseStart = 0;
-  let kReverseEnd = 0;
+class Differ {
+  readonly hunks: DiffHunk[] = [];
+  private left: number;
+  private readonly forward = newDirection(true);
+  private readonly reverse = newDirection(false);
+  /** The current search's range lengths, diagonal offset, array size and n − m. */
+  private n = 0;
+  private m = 0;
+  private offset = 0;
+  private size = 0;
+  private delta = 0;
+  /** The split point the last successful search found, relative to the range's start. */
+  private splitX = 0;
+  private splitY = 0;
 
-  for (let d = 0; d < maxD; d++) {
-    // Each round visits up to 2·(d + 1) diagonals; the snakes followed are counted as they are walked.
-    budget.left -= 2 * (d + 1);
-    if (budget.left < 0) throw new BudgetExhausted();
-    for (let k = -d + kForwardStart; k <= d - kForwardEnd; k += 2) {
-      const kIndex = offset + k;
-      let x: number;
-      if (k === -d || (k !== d && forward[kIndex - 1]! < forward[kIndex + 1]!)) x = forward[kIndex + 1]!;
-      else x = forward[kIndex - 1]! + 1;
-      let y = x - k;
-      const snakeStart = x;
-      while (x < n && y < m && a[aLo + x] === b[bLo + y]) {
-        x++;
-        y++;
-      }
-      budget.left -= x - snakeStart;
-      forward[kIndex] = x;
-      if (x > n) kForwardEnd += 2;
-      else if (y > m) kForwardStart += 2;
-      else if (checkForward) {
-        const reverseIndex = offset + delta - k;
-        if (reverseIndex >= 0 && reverseIndex < size && reverse[reverseIndex] !== -1) {
-          if (x >= n - reverse[reverseIndex]!) return { x, y };
-        }
-      }
-    }
-    for (let k = -d + kReverseStart; k <= d - kReverseEnd; k += 2) {
-      const kIndex = offset + k;
-      let x: number;
-      if (k === -d || (k !== d && reverse[kIndex - 1]! < reverse[kIndex + 1]!)) x = reverse[kIndex + 1]!;
-      else x = reverse[kIndex - 1]! + 1;
-      let y = x - k;
-      const snakeStart = x;
-      while (x < n && y < m && a[aHi - x - 1] === b[bHi - y - 1]) {
-        x++;
-        y++;
-      }
-      budget.left -= x - snakeStart;
-      reverse[kIndex] = x;
-      if (x > n) kReverseEnd += 2;
-      else if (y > m) kReverseStart += 2;
-      else if (!checkForward) {
-        const forwardIndex = offset + delta - k;
-        if (forwardIndex >= 0 && forwardIndex < size && forward[forwardIndex] !== -1) {
-          const forwardX = forward[forwardIndex]!;
-          const forwardY = forwardX - (forwardIndex - offset);
-          if (forwardX >= n - x) return { x: forwardX, y: forwardY };
-        }
-      }
-    }
+  constructor(
+    private readonly a: Int32Array,
+    private readonly b: Int32Array,
+    workBudget: number,
+  ) {
+    this.left = workBudget;
   }
-  return null;
+
+  diffRange(aLo: number, aHi: number, bLo: number, bHi: number): void {
+    const { a, b } = this;
+    // A shared head and tail are always part of some LCS; taking them first keeps the bisection small.
+    let head = 0;
+    while (aLo + head < aHi && bLo + head < bHi && a[aLo + head] === b[bLo + head]) head++;
+    this.equal(aLo, bLo, head);
+    aLo += head;
+    bLo += head;
+    let tail = 0;
+    while (aHi - tail > aLo && bHi - tail > bLo && a[aHi - tail - 1] === b[bHi - tail - 1]) tail++;
+    const aEnd = aHi - tail;
+    const bEnd = bHi - tail;
+
+    if (aLo === aEnd) this.insert(aLo, bLo, bEnd);
+    else if (bLo === bEnd) this.remove(aLo, aEnd, bLo);
+    else if (!this.middleSnake(aLo, aEnd, bLo, bEnd)) {
+      // Nothing in common: the whole range is one replacement.
+      this.remove(aLo, aEnd, bLo);
+      this.insert(aEnd, bLo, bEnd);
+    } else {
+      const x = aLo + this.splitX;
+      const y = bLo + this.splitY;
+      this.diffRange(aLo, x, bLo, y);
+      this.diffRange(x, aEnd, y, bEnd);
+    }
+    this.equal(aEnd, bEnd, tail);
+  }
+
+  /**
+   * Finds a point (x, y) on an optimal edit path through the range by running the greedy search from both ends
+   * until the forward and reverse D-paths overlap; leaves it in splitX/splitY. False when the ranges share no item.
+   */
+  private middleSnake(aLo: number, aHi: number, bLo: number, bHi: number): boolean {
+    const n = aHi - aLo;
+    const m = bHi - bLo;
+    const maxD = Math.ceil((n + m) / 2);
+    this.n = n;
+    this.m = m;
+    this.offset = maxD;
+    this.size = 2 * maxD + 2;
+    this.delta = n - m;
+    // Filling the two diagonal arrays costs their size: on a split far off-centre the recursion allocates again
+    // and again, so this counts too.
+    this.spend(2 * this.size);
+    const checkForward = this.delta % 2 !== 0;
+    this.start(this.forward, aLo, bLo, checkForward);
+    this.start(this.reverse, aHi - 1, bHi - 1, !checkForward);
+    for (let d = 0; d < maxD; d++) {
+      // Each round visits up to 2·(d + 1) diagonals; the snakes followed are counted as they are walked.
+      this.spend(2 * (d + 1));
+      if (this.round(this.forward, this.reverse, d) || this.round(this.reverse, this.forward, d)) return true;
+    }
+    return false;
+  }
+
+  private start(direction: Direction, aBase: number, bBase: number, checks: boolean): void {
+    direction.v = new Int32Array(this.size).fill(-1);
+    direction.v[this.offset + 1] = 0;
+    direction.aBase = aBase;
+    direction.bBase = bBase;
+    direction.kStart = 0;
+    direction.kEnd = 0;
+    direction.checks = checks;
+  }
+
+  /** One round d of one direction: extends its D-path on every live diagonal; true when it met the other's. */
+  private round(direction: Direction, other: Direction, d: number): boolean {
+    const { a, b, n, m, offset, size, delta } = this;
+    const { v, aBase, bBase, forward, checks } = direction;
+    const otherV = other.v;
+    let kEnd = direction.kEnd;
+    let kStart = direction.kStart;
+    let walked = 0;
+    let met = false;
+    for (let k = -d + kStart; k <= d - kEnd; k += 2) {
+      const kIndex = offset + k;
+      let x = startOf(v, kIndex, k, d);
+      let y = x - k;
+      const snakeStart = x;
+      if (forward) {
+        while (x < n && y < m && a[aBase + x] === b[bBase + y]) {
+          x++;
+          y++;
+        }
+      } else {
+        while (x < n && y < m && a[aBase - x] === b[bBase - y]) {
+          x++;
+          y++;
+        }
+      }
+      walked += x - snakeStart;
+      v[kIndex] = x;
+      if (x > n) kEnd += 2;
+      else if (y > m) kStart += 2;
+      else if (checks) {
+        const otherIndex = offset + delta - k;
+        if (otherIndex >= 0 && otherIndex < size && otherV[otherIndex] !== -1 && x + otherV[otherIndex]! >= n) {
+          // The split point is where the forward path stands.
+          this.splitX = forward ? x : otherV[otherIndex]!;
+          this.splitY = forward ? y : this.splitX - (otherIndex - offset);
+          met = true;
+          break;
+        }
+      }
+    }
+    direction.kEnd = kEnd;
+    direction.kStart = kStart;
+    this.left -= walked;
+    return met;
+  }
+
+  private spend(steps: number): void {
+    this.left -= steps;
+    if (this.left < 0) throw new BudgetExhausted();
+  }
+
+  private equal(aStart: number, bStart: number, length: number): void {
+    if (length > 0) this.extend(this.open('equal', aStart, bStart), aStart + length, bStart + length);
+  }
+
+  private insert(aAt: number, bStart: number, bEnd: number): void {
+    if (bStart !== bEnd) this.extend(this.open('insert', aAt, bStart), aAt, bEnd);
+  }
+
+  private remove(aStart: number, aEnd: number, bAt: number): void {
+    if (aStart !== aEnd) this.extend(this.open('delete', aStart, bAt), aEnd, bAt);
+  }
+
+  /** The hunk a run starting at (aStart, bStart) goes into: the last one when it is of the same kind and ends there. */
+  private open(kind: HunkKind, aStart: number, bStart: number): DiffHunk {
+    const last = this.hunks[this.hunks.length - 1];
+    if (last && last.kind === kind && last.aEnd === aStart && last.bEnd === bStart) return last;
+    const hunk: DiffHunk = { kind, aStart, aEnd: aStart, bStart, bEnd: bStart };
+    this.hunks.push(hunk);
+    return hunk;
+  }
+
+  private extend(hunk: DiffHunk, aEnd: number, bEnd: number): void {
+    hunk.aEnd = aEnd;
+    hunk.bEnd = bEnd;
+  }
 }
 
 /** Number of items the equal hunks keep: the length of the common subsequence the diff found. */

@@ -101,16 +101,26 @@ function whitespaceBytesAt(bytes: Uint8Array, i: number): number {
   const b = bytes[i]!;
   if (b < 0x80) return b === 0x20 || (b >= 0x09 && b <= 0x0d) ? 1 : 0;
   if (b === 0xc2) return bytes[i + 1] === 0xa0 ? 2 : 0;
-  if (b === 0xe1) return bytes[i + 1] === 0x9a && bytes[i + 2] === 0x80 ? 3 : 0;
-  if (b === 0xe2) {
-    const b1 = bytes[i + 1];
-    const b2 = bytes[i + 2]!;
-    if (b1 === 0x80) return b2 <= 0x8a || b2 === 0xa8 || b2 === 0xa9 || b2 === 0xaf ? 3 : 0;
-    return b1 === 0x81 && b2 === 0x9f ? 3 : 0;
+  return threeByteWhitespaceAt(bytes, i, b);
+}
+
+/** The three-byte whitespace characters (U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF). */
+function threeByteWhitespaceAt(bytes: Uint8Array, i: number, b: number): number {
+  const b1 = bytes[i + 1];
+  const b2 = bytes[i + 2]!;
+  switch (b) {
+    case 0xe1:
+      return b1 === 0x9a && b2 === 0x80 ? 3 : 0;
+    case 0xe2:
+      if (b1 === 0x80) return b2 <= 0x8a || b2 === 0xa8 || b2 === 0xa9 || b2 === 0xaf ? 3 : 0;
+      return b1 === 0x81 && b2 === 0x9f ? 3 : 0;
+    case 0xe3:
+      return b1 === 0x80 && b2 === 0x80 ? 3 : 0;
+    case 0xef:
+      return b1 === 0xbb && b2 === 0xbf ? 3 : 0;
+    default:
+      return 0;
   }
-  if (b === 0xe3) return bytes[i + 1] === 0x80 && bytes[i + 2] === 0x80 ? 3 : 0;
-  if (b === 0xef) return bytes[i + 1] === 0xbb && bytes[i + 2] === 0xbf ? 3 : 0;
-  return 0;
 }
 
 /**
@@ -229,9 +239,25 @@ export function nearDuplicatesInRequest(
   shingleMemo = new Map<string, Uint32Array>(),
   budget: { left: number } = { left: NEAR_DUPLICATE_WORK_BUDGET },
 ): NearDuplicateGroup[] {
-  // One entry per distinct text: exact copies (the same file read again) join their entry directly, so a request
-  // holding thousands of identical results does not turn into thousands of pairwise comparisons.
-  const entries: { segments: number[]; set: Uint32Array }[] = [];
+  const entries = scannedEntries(request, shingleMemo);
+  if (entries.length === 0 || (entries.length === 1 && entries[0]!.segments.length < 2)) return [];
+  const search = new PairSearch(entries, budget);
+  search.run();
+  return search.groups(requestIndex);
+}
+
+/** One distinct scanned text of a request: the segments holding it and its shingle set. */
+interface TextEntry {
+  segments: number[];
+  set: Uint32Array;
+}
+
+/**
+ * One entry per distinct text: exact copies (the same file read again) join their entry directly, so a request
+ * holding thousands of identical results does not turn into thousands of pairwise comparisons.
+ */
+function scannedEntries(request: ParsedRequest, shingleMemo: Map<string, Uint32Array>): TextEntry[] {
+  const entries: TextEntry[] = [];
   const entryOfText = new Map<string, number>();
   request.segments.forEach((segment, index) => {
     if (!SCANNED.has(segment.category) || segment.text.length === 0) return;
@@ -249,68 +275,110 @@ export function nearDuplicatesInRequest(
     entryOfText.set(segment.text, entries.length);
     entries.push({ segments: [index], set });
   });
-  if (entries.length === 0 || (entries.length === 1 && entries[0]!.segments.length < 2)) return [];
+  return entries;
+}
 
-  const table = new HashSlots(entries.reduce((total, { set }) => total + set.length, 0));
-  // How many entries hold each shingle (each set is distinct, so one count per entry).
-  for (const { set } of entries) for (let i = 0; i < set.length; i++) table.count[table.slotOf(set[i]!)]!++;
+/**
+ * The candidate search over one request's entries: a prefix index of shingle slots, union-find over the entries,
+ * and the verified pairs that merged them.
+ */
+class PairSearch {
+  private readonly table: HashSlots;
   /**
-   * The set's hashes ordered rarest first (ties by hash value), as one numeric sort of frequency·2³² + hash keys:
-   * a comparator doing two Map lookups per comparison was the most expensive line of this module.
+   * The index: per shingle slot, the entries holding it among their prefix shingles, in insertion order, as linked
+   * lists in typed arrays (a Map of arrays keyed by 32-bit hashes, mostly above 2³¹ and so boxed, cost more than
+   * the shingling).
    */
-  const rarestFirst = (set: Uint32Array): Float64Array => {
-    const keys = new Float64Array(set.length);
-    for (let i = 0; i < set.length; i++) keys[i] = table.count[table.slotOf(set[i]!)]! * 0x100000000 + set[i]!;
-    return keys.sort();
-  };
+  private readonly head: Int32Array;
+  private readonly tail: Int32Array;
+  private readonly nodeEntry: number[] = [];
+  private readonly nodeNext: number[] = [];
+  private readonly seenBy: Int32Array;
+  private readonly parent: number[];
+  private readonly edges: { a: number; b: number; similarity: number }[] = [];
 
-  // Smaller sets first: each set is probed against the already indexed ones, which the size filter allows.
-  const order = entries.map((_, i) => i).sort((a, b) => entries[a]!.set.length - entries[b]!.set.length || a - b);
-  // The index: per shingle slot, the entries holding it among their prefix shingles, in insertion order, as linked
-  // lists in typed arrays (a Map of arrays keyed by 32-bit hashes, mostly above 2³¹ and so boxed, cost more than
-  // the shingling).
-  const capacity = table.count.length;
-  const head = new Int32Array(capacity).fill(-1);
-  const tail = new Int32Array(capacity).fill(-1);
-  const nodeEntry: number[] = [];
-  const nodeNext: number[] = [];
-  const seenBy = new Int32Array(entries.length).fill(-1);
-  const parent = entries.map((_, i) => i);
-  const find = (x: number): number => {
+  constructor(
+    private readonly entries: readonly TextEntry[],
+    private readonly budget: { left: number },
+  ) {
+    this.table = new HashSlots(entries.reduce((total, { set }) => total + set.length, 0));
+    const table = this.table;
+    // How many entries hold each shingle (each set is distinct, so one count per entry).
+    for (const { set } of entries) for (let i = 0; i < set.length; i++) table.count[table.slotOf(set[i]!)]!++;
+    const capacity = table.count.length;
+    this.head = new Int32Array(capacity).fill(-1);
+    this.tail = new Int32Array(capacity).fill(-1);
+    this.seenBy = new Int32Array(entries.length).fill(-1);
+    this.parent = entries.map((_, i) => i);
+  }
+
+  find(x: number): number {
+    const parent = this.parent;
     while (parent[x] !== x) {
       parent[x] = parent[parent[x]!]!;
       x = parent[x]!;
     }
     return x;
-  };
-  const edges: { a: number; b: number; similarity: number }[] = [];
+  }
 
-  search: for (const current of order) {
-    const set = entries[current]!.set;
-    const keys = rarestFirst(set);
-    const prefixLength = set.length - minimumOverlap(set.length) + 1;
-    const prefixSlots = new Int32Array(prefixLength);
-    for (let p = 0; p < prefixLength; p++) prefixSlots[p] = table.slotOf(keys[p]! % 0x100000000);
-    for (let p = 0; p < prefixLength; p++) {
+  /**
+   * The set's hashes ordered rarest first (ties by hash value), as one numeric sort of frequency·2³² + hash keys:
+   * a comparator doing two Map lookups per comparison was the most expensive line of this module.
+   */
+  private rarestFirst(set: Uint32Array): Float64Array {
+    const table = this.table;
+    const keys = new Float64Array(set.length);
+    for (let i = 0; i < set.length; i++) keys[i] = table.count[table.slotOf(set[i]!)]! * 0x100000000 + set[i]!;
+    return keys.sort();
+  }
+
+  /** Smaller sets first: each set is probed against the already indexed ones, which the size filter allows. */
+  run(): void {
+    const entries = this.entries;
+    const order = entries.map((_, i) => i).sort((a, b) => entries[a]!.set.length - entries[b]!.set.length || a - b);
+    for (const current of order) {
+      const set = entries[current]!.set;
+      const keys = this.rarestFirst(set);
+      const prefixLength = set.length - minimumOverlap(set.length) + 1;
+      const prefixSlots = new Int32Array(prefixLength);
+      for (let p = 0; p < prefixLength; p++) prefixSlots[p] = this.table.slotOf(keys[p]! % 0x100000000);
+      if (!this.probe(current, prefixSlots)) return;
+      this.index(current, prefixSlots);
+    }
+  }
+
+  /** Verifies every indexed entry sharing a prefix shingle with `current`; false when the budget ran out. */
+  private probe(current: number, prefixSlots: Int32Array): boolean {
+    const { head, nodeEntry, nodeNext, seenBy, budget } = this;
+    for (let p = 0; p < prefixSlots.length; p++) {
       for (let node = head[prefixSlots[p]!]!; node !== -1; node = nodeNext[node]!) {
-        if (--budget.left < 0) break search;
+        if (--budget.left < 0) return false;
         const other = nodeEntry[node]!;
         if (seenBy[other] === current) continue;
         seenBy[other] = current;
         // Already in one group: the pair cannot change the grouping, so it is not verified.
-        if (find(other) === find(current)) continue;
-        const otherSet = entries[other]!.set;
-        // Jaccard ≥ 0.85 needs |smaller| ≥ 0.85·|larger|.
-        if (otherSet.length * JACCARD_DENOMINATOR < set.length * JACCARD_NUMERATOR) continue;
-        budget.left -= set.length + otherSet.length;
-        const shared = intersectionSize(set, otherSet);
-        const union = set.length + otherSet.length - shared;
-        if (shared * JACCARD_DENOMINATOR < union * JACCARD_NUMERATOR) continue;
-        edges.push({ a: other, b: current, similarity: shared / union });
-        parent[find(other)] = find(current);
+        if (this.find(other) !== this.find(current)) this.verify(other, current);
       }
     }
-    for (let p = 0; p < prefixLength; p++) {
+    return true;
+  }
+
+  private verify(other: number, current: number): void {
+    const set = this.entries[current]!.set;
+    const otherSet = this.entries[other]!.set;
+    // Jaccard ≥ 0.85 needs |smaller| ≥ 0.85·|larger|.
+    if (otherSet.length * JACCARD_DENOMINATOR < set.length * JACCARD_NUMERATOR) return;
+    this.budget.left -= set.length + otherSet.length;
+    const shared = intersectionSize(set, otherSet);
+    const union = set.length + otherSet.length - shared;
+    if (shared * JACCARD_DENOMINATOR < union * JACCARD_NUMERATOR) return;
+    this.edges.push({ a: other, b: current, similarity: shared / union });
+    this.parent[this.find(other)] = this.find(current);
+  }
+
+  private index(current: number, prefixSlots: Int32Array): void {
+    const { head, tail, nodeEntry, nodeNext } = this;
+    for (let p = 0; p < prefixSlots.length; p++) {
       const slot = prefixSlots[p]!;
       const node = nodeEntry.length;
       nodeEntry.push(current);
@@ -320,24 +388,28 @@ export function nearDuplicatesInRequest(
       tail[slot] = node;
     }
   }
-  const members = new Map<number, number[]>();
-  entries.forEach((entry, i) => {
-    const root = find(i);
-    const list = members.get(root) ?? [];
-    list.push(...entry.segments);
-    members.set(root, list);
-  });
-  const lowest = new Map<number, number>();
-  for (const { a, similarity } of edges) {
-    const root = find(a);
-    lowest.set(root, Math.min(lowest.get(root) ?? 1, similarity));
+
+  /** The groups the merges made, each with the lowest similarity among its merging pairs, by first segment. */
+  groups(requestIndex: number): NearDuplicateGroup[] {
+    const members = new Map<number, number[]>();
+    this.entries.forEach((entry, i) => {
+      const root = this.find(i);
+      const list = members.get(root) ?? [];
+      list.push(...entry.segments);
+      members.set(root, list);
+    });
+    const lowest = new Map<number, number>();
+    for (const { a, similarity } of this.edges) {
+      const root = this.find(a);
+      lowest.set(root, Math.min(lowest.get(root) ?? 1, similarity));
+    }
+    const groups: NearDuplicateGroup[] = [];
+    for (const [root, segments] of members) {
+      if (segments.length < 2) continue;
+      groups.push({ requestIndex, segments: segments.sort((a, b) => a - b), similarity: lowest.get(root) ?? 1 });
+    }
+    return groups.sort((a, b) => a.segments[0]! - b.segments[0]!);
   }
-  const groups: NearDuplicateGroup[] = [];
-  for (const [root, segments] of members) {
-    if (segments.length < 2) continue;
-    groups.push({ requestIndex, segments: segments.sort((a, b) => a - b), similarity: lowest.get(root) ?? 1 });
-  }
-  return groups.sort((a, b) => a.segments[0]! - b.segments[0]!);
 }
 
 /** Names a group by its blocks' contents (wire hashes), wherever they sit: the same copies are one group. */

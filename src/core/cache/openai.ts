@@ -9,7 +9,8 @@
 
 import type { Category, ParsedRequest } from '../model.ts';
 import type { ModelPricing } from '../pricing/types.ts';
-import type { BreakpointInfo, RequestCacheResult, SimulationEvent } from './types.ts';
+import { breakpointInfo, stateOf, uncachedResult, type PlannedBreakpoint, type SimulateCall } from './request-result.ts';
+import type { RequestCacheResult, SimulationEvent } from './types.ts';
 import type { RequestView } from './view.ts';
 
 /** Eligibility threshold when the model has no pricing entry. */
@@ -29,61 +30,31 @@ const BREAKPOINT_TTL_MS = 30 * MINUTE;
 const IN_MEMORY_TTL_MS = 10 * MINUTE;
 const EXTENDED_TTL_MS = 24 * 60 * MINUTE;
 
+const newPrefixEntries = (): PrefixEntries => ({ prefixes: new Map(), prompts: new Map(), written: new Map() });
+const newBreakpointEntries = (): BreakpointEntries => new BreakpointEntries();
+
 export class OpenAICache {
   /** Per scope: prefix key → epoch ms after which it is gone (Infinity when seen without a timestamp). */
   private readonly scopes = new Map<string, PrefixEntries>();
   private readonly breakpointScopes = new Map<string, BreakpointEntries>();
 
-  simulate(
-    request: ParsedRequest,
-    view: RequestView,
-    pricing: ModelPricing | null,
-    cacheScope: string,
-    /** Tokens at the start of the prompt already cached before the log began (inferred.ts `warmTokens`). */
-    warmTokens = 0,
-  ): RequestCacheResult {
-    const result: RequestCacheResult = {
-      requestIndex: request.index,
+  simulate(request: ParsedRequest, view: RequestView, call: SimulateCall): RequestCacheResult {
+    const { pricing, cacheScope } = call;
+    const result = uncachedResult(request, view, cacheScope, {
       provider: 'openai',
-      cacheScope,
-      promptTokens: view.promptTokens,
-      read: 0,
-      write5m: 0,
-      write1h: 0,
-      uncached: view.promptTokens,
-      hit: false,
       breakpoints: [],
-      hitSegment: null,
       rejected: false,
       promptCacheKey: request.options.promptCacheKey !== null,
       events: [],
-    };
+    });
     if (view.segmentOf.length === 0) return result;
     const partition = cachePartitionOf(request, cacheScope);
     if (pricing?.explicitBreakpoints === true) {
-      simulateBreakpoints(request, view, pricing, this.breakpointEntriesOf(partition), result);
+      simulateBreakpoints({ request, view, pricing, result }, stateOf(this.breakpointScopes, partition, newBreakpointEntries));
     } else {
-      simulateAutomatic(request, view, pricing, this.entriesOf(partition), result, warmTokens);
+      simulateAutomatic({ request, view, pricing, result }, stateOf(this.scopes, partition, newPrefixEntries), call.warmTokens ?? 0);
     }
     return result;
-  }
-
-  private breakpointEntriesOf(scope: string): BreakpointEntries {
-    let entries = this.breakpointScopes.get(scope);
-    if (entries === undefined) {
-      entries = new BreakpointEntries();
-      this.breakpointScopes.set(scope, entries);
-    }
-    return entries;
-  }
-
-  private entriesOf(scope: string): PrefixEntries {
-    let entries = this.scopes.get(scope);
-    if (entries === undefined) {
-      entries = { prefixes: new Map(), prompts: new Map(), written: new Map() };
-      this.scopes.set(scope, entries);
-    }
-    return entries;
   }
 }
 
@@ -114,14 +85,16 @@ function roundDown(tokens: number, multiple: number): number {
 /** Blocks a model generates: when the next turn resends them right after the prompt, they are already cached. */
 const GENERATED: ReadonlySet<Category> = new Set<Category>(['assistant', 'thinking', 'tool_call']);
 
-function simulateAutomatic(
-  request: ParsedRequest,
-  view: RequestView,
-  pricing: ModelPricing | null,
-  scope: PrefixEntries,
-  result: RequestCacheResult,
-  warmTokens: number,
-): void {
+/** One request being simulated, and the result its simulation fills in. */
+interface Simulated<P extends ModelPricing | null> {
+  request: ParsedRequest;
+  view: RequestView;
+  pricing: P;
+  result: RequestCacheResult;
+}
+
+function simulateAutomatic(simulated: Simulated<ModelPricing | null>, scope: PrefixEntries, warmTokens: number): void {
+  const { request, view, pricing, result } = simulated;
   const minTokens = pricing?.minCacheableTokens ?? OPENAI_MIN_TOKENS;
   const now = request.timestamp;
   // Every earlier prompt's prefixes are stored, so the set is prefix-closed: walk forward until the first miss.
@@ -172,13 +145,8 @@ interface PrefixEntries {
   written: Map<number, number>;
 }
 
-function simulateBreakpoints(
-  request: ParsedRequest,
-  view: RequestView,
-  pricing: ModelPricing,
-  scope: BreakpointEntries,
-  result: RequestCacheResult,
-): void {
+function simulateBreakpoints(simulated: Simulated<ModelPricing>, scope: BreakpointEntries): void {
+  const { request, view, pricing, result } = simulated;
   const events: SimulationEvent[] = result.events;
   const explicitMode = request.options.promptCacheMode === 'explicit';
   let explicit: number[] = [];
@@ -194,25 +162,12 @@ function simulateBreakpoints(
   }
   const keep = explicitMode ? OPENAI_MAX_EXPLICIT_BREAKPOINTS : OPENAI_IMPLICIT_EXPLICIT_BREAKPOINTS;
   explicit = explicit.slice(-keep);
-  const planned: { block: number; source: BreakpointInfo['source'] }[] = explicit.map((block) => ({
-    block,
-    source: 'explicit',
-  }));
+  const planned: PlannedBreakpoint[] = explicit.map((block) => ({ block, ttl: '5m', source: 'explicit' }));
   const newest = view.segmentOf.length - 1;
-  if (!explicitMode && !explicit.includes(newest)) planned.push({ block: newest, source: 'automatic' });
+  if (!explicitMode && !explicit.includes(newest)) planned.push({ block: newest, ttl: '5m', source: 'automatic' });
 
   const minTokens = pricing.minCacheableTokens;
-  const breakpoints: BreakpointInfo[] = planned.map(({ block, source }) => {
-    const prefixTokens = view.cumulative[block]!;
-    return {
-      segment: view.segmentOf[block]!,
-      position: view.position[block]!,
-      ttl: '5m',
-      source,
-      prefixTokens,
-      eligible: prefixTokens >= minTokens,
-    };
-  });
+  const breakpoints = planned.map((bp) => breakpointInfo(view, bp, minTokens));
   result.breakpoints = breakpoints;
   const now = request.timestamp;
   let lastBlock = -1;

@@ -2,10 +2,10 @@
 // simulated cache figures, cost totals, findings, near-duplicate groups. Counts, codes, indices and paths only:
 // finding `detail` (tool names) and anything else taken from the payload stay out.
 import type { ConversationLink } from './conversations.ts';
-import type { Severity, FindingCode } from './findings.ts';
+import type { Finding } from './findings.ts';
 import type { CacheAnalysis } from './index.ts';
-import type { MissCause, RequestMiss } from './misses.ts';
-import type { CostBasis } from './types.ts';
+import type { MissSummary, RequestMiss } from './misses.ts';
+import type { BilledRequest, CostBasis, RequestCacheResult } from './types.ts';
 
 export interface RequestCacheRecord {
   /** 0-based conversation number. */
@@ -35,15 +35,10 @@ export interface RequestCacheRecord {
     simulated: { read: number; write5m: number; write1h: number; uncached: number; cost: number | null };
   };
   /** Why this request read less than it could have, what it re-sent and what that cost (misses.ts); or null. */
-  miss: { cause: MissCause; tokens: number; cost: number | null; block: string | null } | null;
+  miss: Pick<RequestMiss, 'cause' | 'tokens' | 'cost' | 'block'> | null;
 }
 
-export interface MissSummaryRecord {
-  cause: MissCause;
-  count: number;
-  tokens: number;
-  cost: number;
-}
+export type MissSummaryRecord = MissSummary;
 
 export interface CostTotalsRecord {
   /** What was paid: recorded usage priced where the log records it, the simulation as sent elsewhere. */
@@ -64,14 +59,8 @@ export interface CostTotalsRecord {
   simulated: { asSent: number; optimized: number };
 }
 
-export interface FindingRecord {
-  code: FindingCode;
-  severity: Severity;
-  requests: number[];
-  segmentPath: string | null;
-  message: string;
-  fix: string;
-}
+/** A finding as written: its payload-derived `detail` stays out. */
+export type FindingRecord = Omit<Finding, 'detail'>;
 
 export interface NearDuplicateRecord {
   request: number;
@@ -82,32 +71,39 @@ export interface NearDuplicateRecord {
 export function requestCacheRecord(cache: CacheAnalysis, requestIndex: number): RequestCacheRecord {
   const link = cache.conversations.kind[requestIndex] ?? 'new';
   const compared = cache.conversations.continues[requestIndex] ?? null;
-  const simulated = cache.cost.actual.simulation.requests[requestIndex];
-  const billed = cache.cost.billed.requests[requestIndex];
   return {
     conversation: cache.conversations.conversationOf[requestIndex] ?? 0,
     continues: link === 'continues' || link === 'edited' ? compared : null,
     link,
     comparedWith: compared,
     commonPrefixSegments: cache.prefixes[requestIndex]?.commonSegments ?? null,
-    cache: {
-      basis: billed?.basis ?? 'simulated',
-      read: billed?.read ?? 0,
-      write5m: billed?.write5m ?? 0,
-      write1h: billed?.write1h ?? 0,
-      uncached: billed?.uncached ?? 0,
-      hit: (billed?.read ?? 0) > 0,
-      cost: billed?.cost.total ?? null,
-      optimizedCost: billed?.optimizedCost ?? null,
-      simulated: {
-        read: simulated?.read ?? 0,
-        write5m: simulated?.write5m ?? 0,
-        write1h: simulated?.write1h ?? 0,
-        uncached: simulated?.uncached ?? 0,
-        cost: cache.cost.actual.costs[requestIndex]?.total ?? null,
-      },
-    },
+    cache: cacheFigures(cache, requestIndex),
     miss: missRecord(cache.misses.requests[requestIndex] ?? null),
+  };
+}
+
+function cacheFigures(cache: CacheAnalysis, requestIndex: number): RequestCacheRecord['cache'] {
+  const billed: BilledRequest | undefined = cache.cost.billed.requests[requestIndex];
+  return {
+    basis: billed?.basis ?? 'simulated',
+    read: billed?.read ?? 0,
+    write5m: billed?.write5m ?? 0,
+    write1h: billed?.write1h ?? 0,
+    uncached: billed?.uncached ?? 0,
+    hit: (billed?.read ?? 0) > 0,
+    cost: billed?.cost.total ?? null,
+    optimizedCost: billed?.optimizedCost ?? null,
+    simulated: simulatedFigures(cache.cost.actual.simulation.requests[requestIndex], cache.cost.actual.costs[requestIndex]?.total ?? null),
+  };
+}
+
+function simulatedFigures(simulated: RequestCacheResult | undefined, cost: number | null): RequestCacheRecord['cache']['simulated'] {
+  return {
+    read: simulated?.read ?? 0,
+    write5m: simulated?.write5m ?? 0,
+    write1h: simulated?.write1h ?? 0,
+    uncached: simulated?.uncached ?? 0,
+    cost,
   };
 }
 

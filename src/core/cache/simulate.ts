@@ -29,9 +29,10 @@ export function simulateCache(input: SimulationInput): SimulationResult {
         setupVersion: input.setupVersionOf?.(i) ?? 0,
         setupBreakpoint: input.setupBreakpointOf?.(i) ?? null,
       });
-      requests.push(anthropic.simulate(request, view, pricing, scope, input.inferredMarkerOf?.(i) ?? null, input.warmTokensOf?.(i) ?? 0));
+      const inferred = input.inferredMarkerOf?.(i) ?? null;
+      requests.push(anthropic.simulate(request, view, { pricing, cacheScope: scope, inferred, warmTokens: input.warmTokensOf?.(i) ?? 0 }));
     } else {
-      requests.push(openai.simulate(request, openaiViews.build(request, counts), pricing, scope, input.warmTokensOf?.(i) ?? 0));
+      requests.push(openai.simulate(request, openaiViews.build(request, counts), { pricing, cacheScope: scope, warmTokens: input.warmTokensOf?.(i) ?? 0 }));
     }
   });
   return { scenario: input.scenario, requests, totals: totalsOf(requests), assumedWithinTtl };

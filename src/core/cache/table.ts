@@ -5,23 +5,18 @@
 import type { ParsedRequest } from '../model.ts';
 import { compareObserved, type CacheFigures, type ObservedComparison } from './observed.ts';
 import type { MissSummary } from './misses.ts';
-import type { CostBasis, CostComparison, SimulationEventCode } from './types.ts';
+import type { CostBasis, CostComparison, RequestCacheResult, SimulationEventCode } from './types.ts';
 
-export interface CacheTableRow {
+/** The simulated figures of the row: the request's simulation as sent. */
+type SimulatedFigures = Pick<RequestCacheResult, 'provider' | 'promptTokens' | 'read' | 'write5m' | 'write1h' | 'uncached' | 'hit' | 'rejected'>;
+
+export interface CacheTableRow extends SimulatedFigures {
   index: number;
   /** 1-based line (or record number) in its file, and the file's index. */
   line: number;
   file: number;
-  provider: 'anthropic' | 'openai';
   /** Priced model id, or null when the model has no pricing entry. */
   pricedAs: string | null;
-  promptTokens: number;
-  read: number;
-  write5m: number;
-  write1h: number;
-  uncached: number;
-  hit: boolean;
-  rejected: boolean;
   breakpoints: number;
   /** Where `cost` comes from: the recorded usage, or the simulation as sent. */
   basis: CostBasis;

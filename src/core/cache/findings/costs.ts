@@ -2,7 +2,7 @@
 import type { ParsedRequest } from '../../model.ts';
 import { formatCount, formatFraction, formatUsd } from '../../text/format.ts';
 import type { CostComparison } from '../types.ts';
-import type { FindingGroups } from './groups.ts';
+import type { FindingGroups, Occurrence } from './groups.ts';
 import { COST_ROUNDING, SAVINGS_WARNING_FRACTION, type FindingCode, type FindingsInput, type Severity } from './types.ts';
 
 /** Observed idle gaps that emptied 5-minute entries, with the 1-hour TTL trade-off priced on what was paid. */
@@ -12,24 +12,25 @@ export function checkIdleGaps(groups: FindingGroups, input: FindingsInput): void
   const net = whatIf.saved - whatIf.extraWrites;
   const paid = input.costs.billed.totals.total;
   const severity: Severity = net > 0 && paid > 0 && net / paid >= SAVINGS_WARNING_FRACTION ? 'warning' : 'info';
-  for (const r of whatIf.requests) {
-    groups.add({
-      code: 'idle_gap_ttl',
-      key: '',
-      request: r,
-      segmentPath: null,
-      detail: null,
-      severity,
-      render: (when) => ({
-        message:
-          `${whatIf.gaps} idle gap${whatIf.gaps === 1 ? '' : 's'} over 5 minutes (${when}) re-wrote ${formatCount(whatIf.tokens)} tokens: ${formatUsd(whatIf.cost)}; ` +
-          `a 1-hour TTL would have cost ${formatUsd(whatIf.extraWrites)} more in writes and saved ${formatUsd(whatIf.saved)}.`,
-        fix:
-          net > 0
-            ? 'Write the rolling breakpoint with a 1-hour TTL (`cache_control: {"type": "ephemeral", "ttl": "1h"}`; pi: `cacheRetention: "long"`) when pauses exceed 5 minutes.'
-            : 'Keep the 5-minute TTL: 1-hour writes would cost more than these pauses lose.',
-      }),
-    });
+  addPerRequest(groups, whatIf.requests, {
+    code: 'idle_gap_ttl',
+    severity,
+    render: (when) => ({
+      message:
+        `${whatIf.gaps} idle gap${whatIf.gaps === 1 ? '' : 's'} over 5 minutes (${when}) re-wrote ${formatCount(whatIf.tokens)} tokens: ${formatUsd(whatIf.cost)}; ` +
+        `a 1-hour TTL would have cost ${formatUsd(whatIf.extraWrites)} more in writes and saved ${formatUsd(whatIf.saved)}.`,
+      fix:
+        net > 0
+          ? 'Write the rolling breakpoint with a 1-hour TTL (`cache_control: {"type": "ephemeral", "ttl": "1h"}`; pi: `cacheRetention: "long"`) when pauses exceed 5 minutes.'
+          : 'Keep the 5-minute TTL: 1-hour writes would cost more than these pauses lose.',
+    }),
+  });
+}
+
+/** One occurrence per request of a finding about the whole request (no block, no detail), folded into one finding. */
+function addPerRequest(groups: FindingGroups, requests: readonly number[], finding: Pick<Occurrence, 'code' | 'severity' | 'render'>): void {
+  for (const request of requests) {
+    groups.add({ code: finding.code, key: '', request, segmentPath: null, detail: null, severity: finding.severity, render: finding.render });
   }
 }
 
@@ -47,37 +48,24 @@ export function checkCostGap(groups: FindingGroups, input: FindingsInput): void 
   const summary = `fixing the findings would lower the actual cost by ${percent} (${formatUsd(input.costs.billed.totals.total)} → ${formatUsd(input.costs.optimizedCost)})`;
   const severity: Severity = savingsFraction >= SAVINGS_WARNING_FRACTION ? 'warning' : 'info';
 
-  const tailless = taillessRequests(input, unknown);
-  for (const r of tailless) {
-    groups.add({
-      code: 'missing_tail_breakpoint',
-      key: '',
-      request: r,
-      segmentPath: null,
-      detail: null,
-      severity,
-      render: (when) => ({
-        message: `No cache breakpoint on the conversation tail (${when}): each turn re-sends the history after the last breakpoint uncached; ${summary}.`,
-        fix: 'Add a rolling breakpoint on the latest block of every request (top-level "cache_control":{"type":"ephemeral"} does this), next to the one on the stable prefix.',
-      }),
-    });
-  }
+  addPerRequest(groups, taillessRequests(input, unknown), {
+    code: 'missing_tail_breakpoint',
+    severity,
+    render: (when) => ({
+      message: `No cache breakpoint on the conversation tail (${when}): each turn re-sends the history after the last breakpoint uncached; ${summary}.`,
+      fix: 'Add a rolling breakpoint on the latest block of every request (top-level "cache_control":{"type":"ephemeral"} does this), next to the one on the stable prefix.',
+    }),
+  });
   if (!COST_EXPLAINING.some((code) => groups.has(code))) {
     const saving = input.costs.actual.costs.flatMap((_, r) => (!unknown(r) && cheaperOptimized(input.costs, r) ? [r] : []));
-    for (const r of saving) {
-      groups.add({
-        code: 'potential_savings',
-        key: '',
-        request: r,
-        segmentPath: null,
-        detail: null,
-        severity,
-        render: (when) => ({
-          message: `The optimized scenario costs less (${when}): ${summary}, though no rule that explains the difference matched.`,
-          fix: 'Compare the actual and optimized cache tables for these requests: normalized values, sorted keys and tools, and a tail breakpoint make the difference.',
-        }),
-      });
-    }
+    addPerRequest(groups, saving, {
+      code: 'potential_savings',
+      severity,
+      render: (when) => ({
+        message: `The optimized scenario costs less (${when}): ${summary}, though no rule that explains the difference matched.`,
+        fix: 'Compare the actual and optimized cache tables for these requests: normalized values, sorted keys and tools, and a tail breakpoint make the difference.',
+      }),
+    });
   }
 }
 
