@@ -31,7 +31,7 @@ export const tokensPanel: Panel = {
     const hideSheet = (): void => {
       if (!contentHost.classList.contains('open')) return;
       contentHost.classList.remove('open');
-      if (selectedSegment !== null) map.select(selectedSegment, true);
+      if (selectedSegment !== null) map.select(selectedSegment, { focus: true });
     };
     closeSheet.addEventListener('click', hideSheet);
     contentHost.addEventListener('keydown', (event) => {
@@ -59,8 +59,8 @@ export const tokensPanel: Panel = {
 
     let contentAbort: AbortController | null = null;
     /** `openSheet`: the user picked it (on a narrow screen the content opens as a sheet over the treemap). */
-    const select = (segment: number, fromMap: boolean, openSheet = true): void => {
-      map.select(segment, fromMap);
+    const select = (segment: number, { fromMap, openSheet = true }: { fromMap: boolean; openSheet?: boolean }): void => {
+      map.select(segment, { focus: fromMap });
       table.select(segment);
       // The inferred setup has no path in the request: nothing to keep selected on the next request.
       const picked = request.segments[segment];
@@ -84,13 +84,13 @@ export const tokensPanel: Panel = {
       initial: kept >= 0 ? kept : null,
       zoom: ctx.treemap.zoom,
       search: ctx.treemap.search,
-      onSelect: (segment) => select(segment, true),
+      onSelect: (segment) => select(segment, { fromMap: true }),
       onView: (treemap) => ctx.setTreemap(treemap),
     });
-    const table = renderSegmentTable(tableHost, request, (segment) => select(segment, false));
+    const table = renderSegmentTable(tableHost, request, (segment) => select(segment, { fromMap: false }));
     ctx.signal.addEventListener('abort', () => map.destroy(), { once: true });
     if (kept >= 0) {
-      select(kept, ctx.reveal, ctx.reveal);
+      select(kept, { fromMap: ctx.reveal, openSheet: ctx.reveal });
       // A finding's link: the block it names ends in view and focused.
       if (ctx.reveal) map.reveal(kept);
     }
