@@ -11,6 +11,18 @@ export interface Table {
   rows: readonly (readonly Cell[])[];
 }
 
+/** An export column that says how an item fills it. */
+export interface ExportColumn<T> {
+  id: string;
+  title: string;
+  value: (item: T) => Cell;
+}
+
+/** The export of `items`, one row each, by columns that give their own values. */
+export function itemsTable<T>(columns: readonly ExportColumn<T>[], items: readonly T[]): Table {
+  return { columns: columns.map(({ id, title }) => ({ id, title })), rows: items.map((item) => columns.map((column) => column.value(item))) };
+}
+
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 export function csvField(value: Cell): string {

@@ -8,7 +8,7 @@ import { formatCount, formatUsd } from '../render/format.ts';
 import type { GroupRow, SessionRow } from '../core/transcripts/index.ts';
 import type { FolderSessionRow, FolderView } from '../worker/folder.ts';
 import { exportButtons, type Cell } from './export.ts';
-import { createVirtualGrid, gridCell, type GridColumn, type GridHandle } from './virtual-grid.ts';
+import { createVirtualGrid, gridCell, nextSort, sortByKey, type GridColumn, type GridHandle, type GridSort } from './virtual-grid.ts';
 import { createFolderCharts } from './folder-charts.ts';
 import type { SeriesBucketing } from '../core/transcripts/daily.ts';
 
@@ -92,16 +92,12 @@ function exportValue(row: Row, column: ColumnId): Cell {
 }
 
 /** Positions of `rows` sorted by a column (ties keep the worker's order: costliest first, days by date). */
-export function sortRows(rows: readonly Row[], column: ColumnId, descending: boolean): number[] {
-  const sign = descending ? -1 : 1;
-  return rows
-    .map((_, i) => i)
-    .sort((a, b) => {
-      const ka = sortKey(rows[a]!, column);
-      const kb = sortKey(rows[b]!, column);
-      const by = typeof ka === 'number' && typeof kb === 'number' ? ka - kb : String(ka).localeCompare(String(kb));
-      return by !== 0 ? sign * by : a - b;
-    });
+export function sortRows(rows: readonly Row[], sort: GridSort<ColumnId>): number[] {
+  return sortByKey(
+    rows.map((_, i) => i),
+    (i) => sortKey(rows[i]!, sort.column),
+    sort,
+  );
 }
 
 function cells(row: Row): HTMLElement[] {
@@ -150,123 +146,167 @@ export interface FolderTableHandle {
   focus(): void;
 }
 
-/**
- * `label` names the folder; `onOpen(i)` opens `folder.sessions[i]`. The state (tab, project filter, last opened)
- * is kept by the caller, so coming back from a session shows the table as it was left.
- */
-export function createFolderTable(folder: FolderView, label: string, state: FolderTableState, onOpen: (session: number) => void): FolderTableHandle {
+function folderSummary(folder: FolderView): HTMLElement {
   const totals = folder.sessions.reduce(
     (sum, row) => ({ requests: sum.requests + row.requests, cost: sum.cost + row.cost, lost: sum.lost + (row.misses?.cost ?? 0), misses: sum.misses || row.misses !== null }),
     { requests: 0, cost: 0, lost: 0, misses: false },
   );
-  const summary = el('p', { className: 'folder-summary', attrs: { id: 'folder-summary' } }, [
+  return el('p', { className: 'folder-summary', attrs: { id: 'folder-summary' } }, [
     el('strong', { text: `${formatCount(folder.sessions.length)} session${folder.sessions.length === 1 ? '' : 's'}` }),
     ` · ${formatCount(totals.requests)} requests · ${formatUsd(totals.cost)} recorded cost`,
     totals.misses ? ` · ${formatUsd(totals.lost)} lost to cache misses` : '',
     ` · ${formatCount(folder.files)} files read`,
   ]);
-  const tabs = el('div', { className: 'folder-tabs', attrs: { role: 'group', 'aria-label': 'Table' } });
-  const filterNote = el('p', { className: 'folder-filter muted small' });
-  const host = el('div', { className: 'folder-grid-host' });
+}
+
+/** One folder table on screen: its parts, the caller's state and the grid of the tab shown. */
+interface FolderTableView {
+  folder: FolderView;
+  state: FolderTableState;
+  onOpen: (session: number) => void;
+  tabs: HTMLElement;
+  filterNote: HTMLElement;
+  host: HTMLElement;
+  grid: GridHandle<ColumnId> | null;
+}
+
+/** A row of the tab shown, and the session it is (-1 for a project or day row). */
+interface Entry {
+  row: Row;
+  session: number;
+}
+
+/** The tab's rows: the sessions (a project's or day's when filtered), the projects or the days. */
+function entriesOf({ folder, state }: FolderTableView): Entry[] {
+  return state.tab === 'sessions'
+    ? folder.sessions.flatMap((row, session) => (belongs(row, state.only) ? [{ row, session }] : []))
+    : (state.tab === 'projects' ? folder.projects : folder.days).map((row) => ({ row, session: -1 }));
+}
+
+function renderTabs(view: FolderTableView): void {
+  const { state } = view;
+  view.tabs.replaceChildren(
+    ...(['sessions', 'projects', 'days'] as const).map((tab) =>
+      el('button', {
+        className: 'folder-tab',
+        text: TAB_TITLES[tab],
+        attrs: { type: 'button', 'aria-pressed': String(tab === state.tab), 'data-tab': tab },
+        on: {
+          click: () => {
+            state.tab = tab;
+            state.only = null;
+            showTab(view);
+          },
+        },
+      }),
+    ),
+  );
+}
+
+function renderFilterNote(view: FolderTableView): void {
+  const { only } = view.state;
+  view.filterNote.replaceChildren(
+    ...(only === null
+      ? []
+      : [
+          only.tab === 'projects' ? `Sessions of project ${only.key || '(top level)'} · ` : `Sessions with requests on ${only.key ?? '(no time)'} · `,
+          el('button', { className: 'link', text: 'all sessions', attrs: { type: 'button', id: 'folder-all' }, on: { click: () => ((view.state.only = null), showTab(view)) } }),
+        ]),
+  );
+}
+
+/** A session row opens the session; a project or day row lists its sessions. */
+function openEntry(view: FolderTableView, entry: Entry | undefined): void {
+  const { state } = view;
+  if (entry === undefined) return;
+  if (entry.session >= 0) view.onOpen(entry.session);
+  else if (state.tab !== 'sessions' && !isSession(entry.row)) {
+    state.only = { tab: state.tab, key: entry.row.key };
+    state.tab = 'sessions';
+    showTab(view);
+  }
+}
+
+/** Draw the tab the state names: its buttons, the filter note, the export and the grid. */
+function showTab(view: FolderTableView): void {
+  const { state } = view;
+  renderTabs(view);
+  const all = entriesOf(view);
+  renderFilterNote(view);
+  const rows = all.map((entry) => entry.row);
+  const columns = COLUMNS[state.tab];
+  // What the table shows, in its order: the tab's rows (a project's or day's sessions when filtered).
+  const table = () => ({ columns, rows: (view.grid?.order ?? []).map((i) => columns.map((c) => exportValue(rows[i]!, c.id))) });
+  view.tabs.append(exportButtons({ name: `ctxray-${state.tab}`, label: `the ${TAB_TITLES[state.tab].toLowerCase()} table`, table }));
+  let sort: GridSort<ColumnId> = { column: state.tab === 'days' ? 'name' : 'cost', descending: state.tab !== 'days' };
+  const grid = createVirtualGrid<ColumnId>({
+    columns,
+    attrs: { id: 'folder-table', 'aria-label': `${TAB_TITLES[state.tab]}: arrow keys or j/k move, Enter opens`, 'data-tab': state.tab, 'data-rows': String(rows.length) },
+    itemAttribute: 'row',
+    rowIdPrefix: 'folder-row-',
+    cells: (item) => cells(rows[item]!),
+    onOpen: (item) => openEntry(view, all[item]),
+    onSort: (id) => {
+      sort = nextSort(columns, sort, id);
+      view.grid?.setOrder(sortRows(rows, sort), sort);
+    },
+    visibleRows: 14,
+    open: all.findIndex((entry) => entry.session === state.opened && entry.session >= 0),
+  });
+  view.grid = grid;
+  grid.element.classList.add(`folder-${state.tab}`);
+  grid.setOrder(sortRows(rows, sort), sort);
+  view.host.replaceChildren(grid.element);
+}
+
+function showCharts(view: FolderTableView, chartsHost: HTMLElement): void {
+  const { folder, state } = view;
+  chartsHost.replaceChildren(
+    createFolderCharts(folder, {
+      bucketing: state.bucketing ?? folder.series.auto,
+      onBucketing: (by) => ((state.bucketing = by), showCharts(view, chartsHost)),
+      onDay: (day) => {
+        state.only = { tab: 'days', key: day };
+        state.tab = 'sessions';
+        showTab(view);
+        view.grid?.focus();
+      },
+    }),
+  );
+}
+
+/**
+ * `label` names the folder; `onOpen(i)` opens `folder.sessions[i]`. The state (tab, project filter, last opened)
+ * is kept by the caller, so coming back from a session shows the table as it was left.
+ */
+export function createFolderTable(folder: FolderView, label: string, state: FolderTableState, onOpen: (session: number) => void): FolderTableHandle {
+  const view: FolderTableView = {
+    folder,
+    state,
+    onOpen,
+    tabs: el('div', { className: 'folder-tabs', attrs: { role: 'group', 'aria-label': 'Table' } }),
+    filterNote: el('p', { className: 'folder-filter muted small' }),
+    host: el('div', { className: 'folder-grid-host' }),
+    grid: null,
+  };
   const chartsHost = el('div', { className: 'folder-charts-host' });
   const element = el('section', { className: 'folder-table request-table', attrs: { 'aria-labelledby': 'folder-title' } }, [
     el('h1', { className: 'folder-title', text: `Sessions in ${label}`, attrs: { id: 'folder-title', tabindex: '-1' } }),
     el('p', { className: 'muted small', text: 'Recorded usage of each session, its subagents’ calls included (subagents get no row of their own). Open a session for its full analysis.' }),
-    summary,
+    folderSummary(folder),
     chartsHost,
-    tabs,
-    filterNote,
-    host,
+    view.tabs,
+    view.filterNote,
+    view.host,
   ]);
-  let grid: GridHandle<ColumnId> | null = null;
-
-  const show = (): void => {
-    tabs.replaceChildren(
-      ...(['sessions', 'projects', 'days'] as const).map((tab) =>
-        el('button', {
-          className: 'folder-tab',
-          text: TAB_TITLES[tab],
-          attrs: { type: 'button', 'aria-pressed': String(tab === state.tab), 'data-tab': tab },
-          on: {
-            click: () => {
-              state.tab = tab;
-              state.only = null;
-              show();
-            },
-          },
-        }),
-      ),
-    );
-    const all: { row: Row; session: number }[] =
-      state.tab === 'sessions'
-        ? folder.sessions.flatMap((row, session) => (belongs(row, state.only) ? [{ row, session }] : []))
-        : (state.tab === 'projects' ? folder.projects : folder.days).map((row) => ({ row, session: -1 }));
-    filterNote.replaceChildren(
-      ...(state.only === null
-        ? []
-        : [
-            state.only.tab === 'projects' ? `Sessions of project ${state.only.key || '(top level)'} · ` : `Sessions with requests on ${state.only.key ?? '(no time)'} · `,
-            el('button', { className: 'link', text: 'all sessions', attrs: { type: 'button', id: 'folder-all' }, on: { click: () => ((state.only = null), show()) } }),
-          ]),
-    );
-    const rows = all.map((entry) => entry.row);
-    const columns = COLUMNS[state.tab];
-    // What the table shows, in its order: the tab's rows (a project's or day's sessions when filtered).
-    const table = () => ({ columns, rows: (grid?.order ?? []).map((i) => columns.map((c) => exportValue(rows[i]!, c.id))) });
-    tabs.append(exportButtons({ name: `ctxray-${state.tab}`, label: `the ${TAB_TITLES[state.tab].toLowerCase()} table`, table }));
-    let column: ColumnId = state.tab === 'days' ? 'name' : 'cost';
-    let descending = state.tab !== 'days';
-    const open = (item: number): void => {
-      const entry = all[item];
-      if (entry === undefined) return;
-      if (entry.session >= 0) onOpen(entry.session);
-      else if (state.tab !== 'sessions' && !isSession(entry.row)) {
-        state.only = { tab: state.tab, key: entry.row.key };
-        state.tab = 'sessions';
-        show();
-      }
-    };
-    grid = createVirtualGrid<ColumnId>({
-      columns,
-      attrs: { id: 'folder-table', 'aria-label': `${TAB_TITLES[state.tab]}: arrow keys or j/k move, Enter opens`, 'data-tab': state.tab, 'data-rows': String(rows.length) },
-      itemAttribute: 'row',
-      rowIdPrefix: 'folder-row-',
-      cells: (item) => cells(rows[item]!),
-      onOpen: open,
-      onSort: (id) => {
-        descending = id === column ? !descending : columns.find((c) => c.id === id)?.numeric === true;
-        column = id;
-        grid?.setOrder(sortRows(rows, column, descending), { column, descending });
-      },
-      visibleRows: 14,
-      open: all.findIndex((entry) => entry.session === state.opened && entry.session >= 0),
-    });
-    grid.element.classList.add(`folder-${state.tab}`);
-    grid.setOrder(sortRows(rows, column, descending), { column, descending });
-    host.replaceChildren(grid.element);
-  };
-  const showCharts = (): void => {
-    chartsHost.replaceChildren(
-      createFolderCharts(folder, {
-        bucketing: state.bucketing ?? folder.series.auto,
-        onBucketing: (by) => ((state.bucketing = by), showCharts()),
-        onDay: (day) => {
-          state.only = { tab: 'days', key: day };
-          state.tab = 'sessions';
-          show();
-          grid?.focus();
-        },
-      }),
-    );
-  };
-  showCharts();
-  show();
+  showCharts(view, chartsHost);
+  showTab(view);
 
   return {
     element,
     state,
     focus() {
-      grid?.focus();
+      view.grid?.focus();
     },
   };
 }

@@ -6,7 +6,7 @@ import { visibleLabel } from '../core/text/invisible.ts';
 import { CATEGORY_LABELS } from '../render/palette.ts';
 import { categoryTag } from './swatch.ts';
 import { CATEGORIES } from '../core/model.ts';
-import { exportButtons, type Table } from './export.ts';
+import { exportButtons, itemsTable, type ExportColumn } from './export.ts';
 import type { RequestView, SegmentView } from '../worker/view-model.ts';
 
 type SortKey = 'index' | 'category' | 'path' | 'tool' | 'tokens' | 'bytes';
@@ -28,17 +28,23 @@ const COLUMNS: readonly Column[] = [
 
 const FIRST_ROWS = 500;
 
-const EXPORT_COLUMNS = [
-  { id: 'segment', title: 'Segment' },
-  { id: 'category', title: 'Category' },
-  { id: 'path', title: 'Path' },
-  { id: 'tool', title: 'Tool' },
-  { id: 'tokens', title: 'Tokens' },
-  { id: 'exact', title: 'Exact' },
-  { id: 'bytes', title: 'Bytes' },
-] as const;
+type Row = SegmentView & { i: number };
 
-function compare(key: SortKey, a: SegmentView & { i: number }, b: SegmentView & { i: number }): number {
+/** Every segment (not only the first rows drawn), in the table's order, with raw numbers. */
+function exportColumns(request: RequestView): ExportColumn<Row>[] {
+  const setup = (s: Row) => s.category === 'setup_inferred';
+  return [
+    { id: 'segment', title: 'Segment', value: (s) => s.i + 1 },
+    { id: 'category', title: 'Category', value: (s) => s.category },
+    { id: 'path', title: 'Path', value: (s) => (setup(s) ? null : s.path) },
+    { id: 'tool', title: 'Tool', value: (s) => s.toolName },
+    { id: 'tokens', title: 'Tokens', value: (s) => s.tokens },
+    { id: 'exact', title: 'Exact', value: (s) => request.exact && !setup(s) },
+    { id: 'bytes', title: 'Bytes', value: (s) => s.bytes },
+  ];
+}
+
+function compare(key: SortKey, a: Row, b: Row): number {
   switch (key) {
     case 'index':
       return a.i - b.i;
@@ -59,131 +65,148 @@ export interface SegmentTableHandle {
   select(segment: number): void;
 }
 
-export function renderSegmentTable(host: HTMLElement, request: RequestView, onSelect: (segment: number) => void): SegmentTableHandle {
-  let sortKey: SortKey = 'index';
-  let descending = false;
-  let showAll = request.segments.length <= FIRST_ROWS;
-  let selected: number | null = null;
-  const rowsBySegment = new Map<number, HTMLTableRowElement>();
+/** One segment table on screen: its request, elements, sort and selection. */
+interface SegmentTable {
+  request: RequestView;
+  table: HTMLTableElement;
+  more: HTMLElement;
+  sort: { key: SortKey; descending: boolean };
+  showAll: boolean;
+  selected: number | null;
+  rowsBySegment: Map<number, HTMLTableRowElement>;
+}
 
-  const table = el('table', { className: 'data segments', attrs: { 'aria-label': 'Segments of the selected request' } });
-  const more = el('div', { className: 'table-more' });
-  const sorted = () => request.segments.map((s, i) => ({ ...s, i })).sort((a, b) => compare(sortKey, a, b) * (descending ? -1 : 1));
-  // The export holds every segment (not only the first rows drawn), in the table's order, with raw numbers.
-  const exportTable = (): Table => ({
-    columns: EXPORT_COLUMNS,
-    rows: sorted().map((s) => [s.i + 1, s.category, s.category === 'setup_inferred' ? null : s.path, s.toolName, s.tokens, request.exact && s.category !== 'setup_inferred', s.bytes]),
-  });
-  const exporter = exportButtons({ name: 'ctxray-segments', label: 'the segment table', table: exportTable });
-  host.append(el('div', { className: 'table-tools' }, [exporter]), el('div', { className: 'table-scroll' }, [table]), more);
+function sortedRows({ request, sort }: SegmentTable): Row[] {
+  return request.segments.map((s, i) => ({ ...s, i })).sort((a, b) => compare(sort.key, a, b) * (sort.descending ? -1 : 1));
+}
 
-  const draw = (): void => {
-    const header = el(
-      'tr',
-      {},
-      COLUMNS.map((column) => {
-        const active = column.key === sortKey;
-        const th = el('th', {
-          className: column.numeric ? 'num' : '',
-          attrs: { scope: 'col', 'aria-sort': active ? (descending ? 'descending' : 'ascending') : 'none' },
-        });
-        th.append(
-          el('button', {
-            className: 'sort',
-            text: `${column.label}${active ? (descending ? ' ↓' : ' ↑') : ''}`,
-            attrs: { type: 'button', 'data-sort': column.key },
-            on: {
-              click: () => {
-                if (sortKey === column.key) descending = !descending;
-                else {
-                  sortKey = column.key;
-                  descending = column.numeric && column.key !== 'index';
-                }
-                draw();
-              },
-            },
-          }),
-        );
-        return th;
-      }),
-    );
-    const ordered = sorted();
-    const visible = showAll ? ordered : ordered.slice(0, FIRST_ROWS);
-    rowsBySegment.clear();
-    const body = el(
-      'tbody',
-      {},
-      visible.map((s) => {
-        const row = el(
-          'tr',
-          { attrs: { 'data-segment': String(s.i) }, className: s.i === selected ? 'selected' : '' },
-          [
-            el('td', { className: 'num muted', text: String(s.i + 1) }),
-            el('td', {}, [categoryTag(s.category)]),
-            s.category === 'setup_inferred'
-              ? el('td', { className: 'muted', text: 'not recorded; inferred from recorded usage' })
-              : el('td', { className: 'mono path', text: visibleLabel(s.path) }),
-            el('td', { className: 'mono', text: visibleLabel(s.toolName ?? '') }),
-            el('td', { className: 'num', text: formatCategoryTokens(s.tokens, s.category, request.exact) }, []),
-            el('td', { className: 'num muted', text: formatBytes(s.bytes) }),
-          ],
-        );
-        row.title = `${CATEGORY_LABELS[s.category]} · ${formatPercent(s.tokens, request.total)} of the request`;
-        row.tabIndex = s.i === (selected ?? visible[0]?.i) ? 0 : -1;
-        rowsBySegment.set(s.i, row);
-        return row;
-      }),
-    );
-    table.replaceChildren(el('thead', {}, [header]), body);
-    more.replaceChildren();
-    if (!showAll) {
-      more.append(
+/** The header: a sort button per column; the same column again turns the order round. */
+function headerRow(view: SegmentTable): HTMLElement {
+  const { sort } = view;
+  return el(
+    'tr',
+    {},
+    COLUMNS.map((column) => {
+      const active = column.key === sort.key;
+      const th = el('th', {
+        className: column.numeric ? 'num' : '',
+        attrs: { scope: 'col', 'aria-sort': active ? (sort.descending ? 'descending' : 'ascending') : 'none' },
+      });
+      th.append(
         el('button', {
-          className: 'link',
-          text: `Show all ${request.segments.length.toLocaleString('en-US')} segments`,
-          attrs: { type: 'button' },
+          className: 'sort',
+          text: `${column.label}${active ? (sort.descending ? ' ↓' : ' ↑') : ''}`,
+          attrs: { type: 'button', 'data-sort': column.key },
           on: {
             click: () => {
-              showAll = true;
-              draw();
+              view.sort = sort.key === column.key ? { key: sort.key, descending: !sort.descending } : { key: column.key, descending: column.numeric && column.key !== 'index' };
+              drawTable(view);
             },
           },
         }),
       );
-    }
+      return th;
+    }),
+  );
+}
+
+function segmentRow({ request, selected }: SegmentTable, s: Row): HTMLTableRowElement {
+  const row = el('tr', { attrs: { 'data-segment': String(s.i) }, className: s.i === selected ? 'selected' : '' }, [
+    el('td', { className: 'num muted', text: String(s.i + 1) }),
+    el('td', {}, [categoryTag(s.category)]),
+    s.category === 'setup_inferred'
+      ? el('td', { className: 'muted', text: 'not recorded; inferred from recorded usage' })
+      : el('td', { className: 'mono path', text: visibleLabel(s.path) }),
+    el('td', { className: 'mono', text: visibleLabel(s.toolName ?? '') }),
+    el('td', { className: 'num', text: formatCategoryTokens(s.tokens, s.category, request.exact) }, []),
+    el('td', { className: 'num muted', text: formatBytes(s.bytes) }),
+  ]);
+  row.title = `${CATEGORY_LABELS[s.category]} · ${formatPercent(s.tokens, request.total)} of the request`;
+  return row;
+}
+
+function drawTable(view: SegmentTable): void {
+  const { request, table, more, rowsBySegment } = view;
+  const header = headerRow(view);
+  const ordered = sortedRows(view);
+  const visible = view.showAll ? ordered : ordered.slice(0, FIRST_ROWS);
+  rowsBySegment.clear();
+  const body = el(
+    'tbody',
+    {},
+    visible.map((s) => {
+      const row = segmentRow(view, s);
+      row.tabIndex = s.i === (view.selected ?? visible[0]?.i) ? 0 : -1;
+      rowsBySegment.set(s.i, row);
+      return row;
+    }),
+  );
+  table.replaceChildren(el('thead', {}, [header]), body);
+  more.replaceChildren();
+  if (!view.showAll) {
+    more.append(
+      el('button', {
+        className: 'link',
+        text: `Show all ${request.segments.length.toLocaleString('en-US')} segments`,
+        attrs: { type: 'button' },
+        on: {
+          click: () => {
+            view.showAll = true;
+            drawTable(view);
+          },
+        },
+      }),
+    );
+  }
+}
+
+/** Keyboard: the rows are one tab stop; Up/Down move, Home/End jump, Enter or Space opens the segment. */
+function onRowKey(event: KeyboardEvent, onSelect: (segment: number) => void): void {
+  const row = (event.target as HTMLElement).closest<HTMLTableRowElement>('tbody tr');
+  if (!row) return;
+  let next: Element | null = null;
+  if (event.key === 'ArrowDown') next = row.nextElementSibling;
+  else if (event.key === 'ArrowUp') next = row.previousElementSibling;
+  else if (event.key === 'Home') next = row.parentElement?.firstElementChild ?? null;
+  else if (event.key === 'End') next = row.parentElement?.lastElementChild ?? null;
+  else if (event.key === 'Enter' || event.key === ' ') {
+    event.preventDefault();
+    onSelect(Number(row.dataset['segment']));
+    return;
+  } else return;
+  event.preventDefault();
+  if (next instanceof HTMLTableRowElement) {
+    row.tabIndex = -1;
+    next.tabIndex = 0;
+    next.focus();
+  }
+}
+
+export function renderSegmentTable(host: HTMLElement, request: RequestView, onSelect: (segment: number) => void): SegmentTableHandle {
+  const view: SegmentTable = {
+    request,
+    table: el('table', { className: 'data segments', attrs: { 'aria-label': 'Segments of the selected request' } }),
+    more: el('div', { className: 'table-more' }),
+    sort: { key: 'index', descending: false },
+    showAll: request.segments.length <= FIRST_ROWS,
+    selected: null,
+    rowsBySegment: new Map(),
   };
+  const { table, more, rowsBySegment } = view;
+  const exporter = exportButtons({ name: 'ctxray-segments', label: 'the segment table', table: () => itemsTable(exportColumns(request), sortedRows(view)) });
+  host.append(el('div', { className: 'table-tools' }, [exporter]), el('div', { className: 'table-scroll' }, [table]), more);
 
   table.addEventListener('click', (event) => {
     const row = (event.target as HTMLElement).closest<HTMLTableRowElement>('tbody tr');
     if (row) onSelect(Number(row.dataset['segment']));
   });
-  // Keyboard: the rows are one tab stop; Up/Down move, Home/End jump, Enter or Space opens the segment.
-  table.addEventListener('keydown', (event) => {
-    const row = (event.target as HTMLElement).closest<HTMLTableRowElement>('tbody tr');
-    if (!row) return;
-    let next: Element | null = null;
-    if (event.key === 'ArrowDown') next = row.nextElementSibling;
-    else if (event.key === 'ArrowUp') next = row.previousElementSibling;
-    else if (event.key === 'Home') next = row.parentElement?.firstElementChild ?? null;
-    else if (event.key === 'End') next = row.parentElement?.lastElementChild ?? null;
-    else if (event.key === 'Enter' || event.key === ' ') {
-      event.preventDefault();
-      onSelect(Number(row.dataset['segment']));
-      return;
-    } else return;
-    event.preventDefault();
-    if (next instanceof HTMLTableRowElement) {
-      row.tabIndex = -1;
-      next.tabIndex = 0;
-      next.focus();
-    }
-  });
-  draw();
+  table.addEventListener('keydown', (event) => onRowKey(event, onSelect));
+  drawTable(view);
 
   return {
     select(segment) {
-      if (selected !== null) rowsBySegment.get(selected)?.classList.remove('selected');
-      selected = segment;
+      if (view.selected !== null) rowsBySegment.get(view.selected)?.classList.remove('selected');
+      view.selected = segment;
       rowsBySegment.get(segment)?.classList.add('selected');
     },
   };

@@ -50,145 +50,204 @@ export function gridCell(text: string, numeric: boolean, title?: string): HTMLEl
   return el('div', { className: numeric ? 'rt-cell num' : 'rt-cell', text, attrs: { role: 'gridcell', ...(title ? { title } : {}) } });
 }
 
-export function createVirtualGrid<Id extends string>(options: GridOptions<Id>): GridHandle<Id> {
-  const { columns, itemAttribute, rowIdPrefix } = options;
-  let order: number[] = [];
-  let open = options.open;
-  /** The row the keyboard is on (position in `order`); Enter opens it. */
-  let cursor = 0;
+export interface GridSort<Id extends string> {
+  column: Id;
+  descending: boolean;
+}
 
-  const headerCells = columns.map((column) => {
-    const button = el('button', { className: 'sort', text: column.title, attrs: { type: 'button', title: column.describe, 'data-column': column.id } });
-    return el('div', { className: column.numeric ? 'rt-cell num' : 'rt-cell', attrs: { role: 'columnheader', 'aria-sort': 'none' } }, [button]);
+/**
+ * The sort a header click asks for: the same column again turns the order round; a new one starts descending when it
+ * is numeric (largest first) unless it is one of `ascendingFirst`, ascending otherwise.
+ */
+export function nextSort<Id extends string>(columns: readonly GridColumn<Id>[], sort: GridSort<Id>, column: Id, ascendingFirst: readonly Id[] = []): GridSort<Id> {
+  const descending = column === sort.column ? !sort.descending : columns.find((c) => c.id === column)?.numeric === true && !ascendingFirst.includes(column);
+  return { column, descending };
+}
+
+/** Sorts `order` in place by a key (numbers as numbers, the rest as text); ties keep the items' own order. */
+export function sortByKey(order: number[], key: (item: number) => number | string, { descending }: { descending: boolean }): number[] {
+  const keys = new Map(order.map((i) => [i, key(i)]));
+  const sign = descending ? -1 : 1;
+  return order.sort((a, b) => {
+    const ka = keys.get(a)!;
+    const kb = keys.get(b)!;
+    const by = typeof ka === 'number' && typeof kb === 'number' ? ka - kb : String(ka).localeCompare(String(kb));
+    return by !== 0 ? sign * by : a - b;
   });
-  const header = el('div', { className: 'rt-row rt-head', attrs: { role: 'row', 'aria-rowindex': '1' } }, headerCells);
-  const body = el('div', { className: 'rt-body', attrs: { role: 'rowgroup' } });
-  const grid = el('div', { className: 'rt-scroll', attrs: { role: 'grid', tabindex: '0', 'aria-readonly': 'true', ...options.attrs } }, [
-    el('div', { attrs: { role: 'rowgroup' }, className: 'rt-headgroup' }, [header]),
-    body,
-  ]);
+}
 
-  const buildRow = (position: number): HTMLElement => {
-    const item = order[position]!;
+export function createVirtualGrid<Id extends string>(options: GridOptions<Id>): GridHandle<Id> {
+  return new VirtualGrid(options);
+}
+
+function headerCell<Id extends string>(column: GridColumn<Id>): HTMLElement {
+  const button = el('button', { className: 'sort', text: column.title, attrs: { type: 'button', title: column.describe, 'data-column': column.id } });
+  return el('div', { className: column.numeric ? 'rt-cell num' : 'rt-cell', attrs: { role: 'columnheader', 'aria-sort': 'none' } }, [button]);
+}
+
+class VirtualGrid<Id extends string> implements GridHandle<Id> {
+  readonly element: HTMLElement;
+  private readonly options: GridOptions<Id>;
+  private readonly headerCells: HTMLElement[];
+  private readonly header: HTMLElement;
+  private readonly body: HTMLElement;
+  private items: number[] = [];
+  private openItem: number;
+  /** The row the keyboard is on (position in `order`); Enter opens it. */
+  private cursor = 0;
+  /** The range of positions drawn (`first:last`). */
+  private drawn = '';
+  private scheduled = false;
+
+  constructor(options: GridOptions<Id>) {
+    this.options = options;
+    this.openItem = options.open;
+    this.headerCells = options.columns.map(headerCell);
+    this.header = el('div', { className: 'rt-row rt-head', attrs: { role: 'row', 'aria-rowindex': '1' } }, this.headerCells);
+    this.body = el('div', { className: 'rt-body', attrs: { role: 'rowgroup' } });
+    this.element = el('div', { className: 'rt-scroll', attrs: { role: 'grid', tabindex: '0', 'aria-readonly': 'true', ...options.attrs } }, [
+      el('div', { attrs: { role: 'rowgroup' }, className: 'rt-headgroup' }, [this.header]),
+      this.body,
+    ]);
+    this.element.addEventListener('scroll', () => this.onScroll());
+    this.element.addEventListener('click', (event) => this.onClick(event));
+    this.element.addEventListener('keydown', (event) => this.onKey(event));
+    new ResizeObserver(() => this.draw()).observe(this.element);
+    requestAnimationFrame(() => this.reveal(this.cursor));
+  }
+
+  get order(): readonly number[] {
+    return this.items;
+  }
+
+  get open(): number {
+    return this.openItem;
+  }
+
+  setOrder(next: number[], sort: { column: Id; descending: boolean }): void {
+    const grid = this.element;
+    // A short list gets a grid as tall as its rows; a long one shows `visibleRows` and scrolls (or is resized).
+    if (grid.style.height === '') grid.style.height = `${(Math.min(this.options.visibleRows, next.length) + 1) * ROW_HEIGHT + 2}px`;
+    this.items = next;
+    this.body.style.height = `${next.length * ROW_HEIGHT}px`;
+    const at = next.indexOf(this.openItem);
+    this.cursor = at >= 0 ? at : Math.min(this.cursor, Math.max(0, next.length - 1));
+    for (const [c, column] of this.options.columns.entries()) {
+      this.headerCells[c]?.setAttribute('aria-sort', column.id === sort.column ? (sort.descending ? 'descending' : 'ascending') : 'none');
+    }
+    grid.setAttribute('aria-rowcount', String(next.length + 1));
+    this.redraw();
+  }
+
+  setOpen(item: number): void {
+    this.openItem = item;
+    const at = this.items.indexOf(item);
+    if (at >= 0) {
+      this.cursor = at;
+      this.reveal(at);
+    }
+    this.element.setAttribute('aria-activedescendant', `${this.options.rowIdPrefix}${item}`);
+    this.redraw();
+  }
+
+  focus(): void {
+    this.element.focus();
+  }
+
+  private buildRow(position: number): HTMLElement {
+    const { itemAttribute, rowIdPrefix } = this.options;
+    const item = this.items[position]!;
+    const open = item === this.openItem;
     const row = el(
       'div',
       {
-        className: `rt-row${item === open ? ' selected' : ''}${position === cursor ? ' cursor' : ''}`,
-        attrs: { role: 'row', id: `${rowIdPrefix}${item}`, 'aria-rowindex': String(position + 2), 'aria-selected': String(item === open), [`data-${itemAttribute}`]: String(item) },
+        className: `rt-row${open ? ' selected' : ''}${position === this.cursor ? ' cursor' : ''}`,
+        attrs: { role: 'row', id: `${rowIdPrefix}${item}`, 'aria-rowindex': String(position + 2), 'aria-selected': String(open), [`data-${itemAttribute}`]: String(item) },
       },
-      options.cells(item),
+      this.options.cells(item),
     );
     row.style.top = `${position * ROW_HEIGHT}px`;
     return row;
-  };
+  }
 
-  let drawn = '';
-  const draw = (force = false): void => {
+  /** Draw the rows in view when the range in view changed since the last draw. */
+  private draw(): void {
+    const grid = this.element;
     const height = grid.clientHeight || ROW_HEIGHT * 8;
     const top = Math.max(0, grid.scrollTop - ROW_HEIGHT);
     const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
-    const last = Math.min(order.length, Math.ceil((top + height) / ROW_HEIGHT) + OVERSCAN);
+    const last = Math.min(this.items.length, Math.ceil((top + height) / ROW_HEIGHT) + OVERSCAN);
     const key = `${first}:${last}`;
-    if (!force && key === drawn) return;
-    drawn = key;
+    if (key === this.drawn) return;
+    this.drawn = key;
     const visible: HTMLElement[] = [];
-    for (let p = first; p < last; p++) visible.push(buildRow(p));
-    body.replaceChildren(...visible);
-  };
+    for (let p = first; p < last; p++) visible.push(this.buildRow(p));
+    this.body.replaceChildren(...visible);
+  }
+
+  /** Draw the rows in view again (their content or marks changed). */
+  private redraw(): void {
+    this.drawn = '';
+    this.draw();
+  }
 
   /** Scroll so the row at `position` is inside the visible part (below the sticky header). */
-  const reveal = (position: number): void => {
-    const headerHeight = header.offsetHeight || ROW_HEIGHT;
+  private reveal(position: number): void {
+    const grid = this.element;
+    const headerHeight = this.header.offsetHeight || ROW_HEIGHT;
     const rowTop = position * ROW_HEIGHT;
     const shown = grid.clientHeight - headerHeight;
     if (rowTop < grid.scrollTop) grid.scrollTop = rowTop;
     else if (rowTop + ROW_HEIGHT > grid.scrollTop + shown) grid.scrollTop = rowTop + ROW_HEIGHT - shown;
-  };
+  }
 
-  const moveCursor = (position: number): void => {
-    if (order.length === 0) return;
-    cursor = Math.min(Math.max(0, position), order.length - 1);
-    grid.setAttribute('aria-activedescendant', `${rowIdPrefix}${order[cursor]}`);
-    reveal(cursor);
-    draw(true);
-  };
+  private moveCursor(position: number): void {
+    if (this.items.length === 0) return;
+    this.cursor = Math.min(Math.max(0, position), this.items.length - 1);
+    this.element.setAttribute('aria-activedescendant', `${this.options.rowIdPrefix}${this.items[this.cursor]}`);
+    this.reveal(this.cursor);
+    this.redraw();
+  }
 
-  let scheduled = false;
-  grid.addEventListener('scroll', () => {
-    if (scheduled) return;
-    scheduled = true;
+  private onScroll(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
     requestAnimationFrame(() => {
-      scheduled = false;
-      draw();
+      this.scheduled = false;
+      this.draw();
     });
-  });
-  grid.addEventListener('click', (event) => {
+  }
+
+  private onClick(event: MouseEvent): void {
     const target = event.target as HTMLElement;
     const sort = target.closest<HTMLElement>('button.sort');
     if (sort) {
-      options.onSort(sort.dataset['column'] as Id);
+      this.options.onSort(sort.dataset['column'] as Id);
       return;
     }
+    const { itemAttribute } = this.options;
     const row = target.closest<HTMLElement>(`.rt-row[data-${itemAttribute}]`);
     if (!row) return;
     const item = Number(row.getAttribute(`data-${itemAttribute}`));
-    cursor = order.indexOf(item);
-    options.onOpen(item);
-  });
-  grid.addEventListener('keydown', (event) => {
+    this.cursor = this.items.indexOf(item);
+    this.options.onOpen(item);
+  }
+
+  private onKey(event: KeyboardEvent): void {
     if ((event.target as HTMLElement).closest('button.sort')) return;
-    const page = Math.max(1, Math.floor(grid.clientHeight / ROW_HEIGHT) - 1);
+    const page = Math.max(1, Math.floor(this.element.clientHeight / ROW_HEIGHT) - 1);
     const moves: Record<string, number> = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1, PageDown: page, PageUp: -page };
     if (event.key in moves) {
       event.preventDefault();
       event.stopPropagation();
-      moveCursor(cursor + (moves[event.key] ?? 0));
+      this.moveCursor(this.cursor + (moves[event.key] ?? 0));
     } else if (event.key === 'Home' || event.key === 'End') {
       event.preventDefault();
-      moveCursor(event.key === 'Home' ? 0 : order.length - 1);
+      this.moveCursor(event.key === 'Home' ? 0 : this.items.length - 1);
     } else if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
-      const item = order[cursor];
-      if (item !== undefined) options.onOpen(item);
+      const item = this.items[this.cursor];
+      if (item !== undefined) this.options.onOpen(item);
     }
-  });
-
-  new ResizeObserver(() => draw()).observe(grid);
-  requestAnimationFrame(() => reveal(cursor));
-
-  return {
-    element: grid,
-    setOrder(next, sort) {
-      // A short list gets a grid as tall as its rows; a long one shows `visibleRows` and scrolls (or is resized).
-      if (grid.style.height === '') grid.style.height = `${(Math.min(options.visibleRows, next.length) + 1) * ROW_HEIGHT + 2}px`;
-      order = next;
-      body.style.height = `${order.length * ROW_HEIGHT}px`;
-      const at = order.indexOf(open);
-      cursor = at >= 0 ? at : Math.min(cursor, Math.max(0, order.length - 1));
-      for (const [c, column] of columns.entries()) {
-        headerCells[c]?.setAttribute('aria-sort', column.id === sort.column ? (sort.descending ? 'descending' : 'ascending') : 'none');
-      }
-      grid.setAttribute('aria-rowcount', String(order.length + 1));
-      draw(true);
-    },
-    get order() {
-      return order;
-    },
-    setOpen(item) {
-      open = item;
-      const at = order.indexOf(item);
-      if (at >= 0) {
-        cursor = at;
-        reveal(at);
-      }
-      grid.setAttribute('aria-activedescendant', `${rowIdPrefix}${item}`);
-      draw(true);
-    },
-    get open() {
-      return open;
-    },
-    focus() {
-      grid.focus();
-    },
-  };
+  }
 }

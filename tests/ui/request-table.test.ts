@@ -73,13 +73,13 @@ describe('filter and sort', () => {
   });
 
   it('sorts by any column, ties in input order', () => {
-    expect(sortRequests([0, 1, 2, 3, 4, 5, 6, 7], view, rows, 'cost', true)).toEqual([3, 6, 7, 5, 2, 4, 1, 0]);
-    expect(sortRequests([0, 1, 2, 3, 4, 5, 6, 7], view, rows, 'conversation', false)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-    expect(sortRequests([7, 3, 0], view, rows, 'index', false)).toEqual([0, 3, 7]);
+    expect(sortRequests([0, 1, 2, 3, 4, 5, 6, 7], view, rows, { column: 'cost', descending: true })).toEqual([3, 6, 7, 5, 2, 4, 1, 0]);
+    expect(sortRequests([0, 1, 2, 3, 4, 5, 6, 7], view, rows, { column: 'conversation', descending: false })).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(sortRequests([7, 3, 0], view, rows, { column: 'index', descending: false })).toEqual([0, 3, 7]);
     // A miss cause sorts by its code; hits (no cause) come first ascending.
-    expect(sortRequests([0, 1, 2, 3], view, rows, 'miss', false)).toEqual([1, 2, 0, 3]);
-    expect(sortRequests([3, 0, 1], view, rows, 'miss', true)).toEqual([3, 0, 1]);
-    expect(sortRequests([0, 1, 2, 3], view, rows, 'tokens', true)).toEqual([3, 2, 1, 0]);
+    expect(sortRequests([0, 1, 2, 3], view, rows, { column: 'miss', descending: false })).toEqual([1, 2, 0, 3]);
+    expect(sortRequests([3, 0, 1], view, rows, { column: 'miss', descending: true })).toEqual([3, 0, 1]);
+    expect(sortRequests([0, 1, 2, 3], view, rows, { column: 'tokens', descending: true })).toEqual([3, 2, 1, 0]);
   });
 });
 

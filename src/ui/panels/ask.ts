@@ -13,3 +13,24 @@ export async function askOrShowError<N extends QueryName>(container: HTMLElement
     return null;
   }
 }
+
+export interface Opening<N extends QueryName> {
+  /** What the panel says when the input has no requests (then nothing is asked). */
+  empty: string;
+  /** What it says while the worker answers, if anything. */
+  loading?: string;
+  query: N;
+}
+
+/**
+ * The opening of a panel over the requests: the `empty` line when there are none, else the `loading` line (when
+ * given) while the worker answers. The answer, or null when there is nothing more to draw.
+ */
+export async function askWithRequests<N extends QueryName>(container: HTMLElement, ctx: PanelContext, opening: Opening<N>, ...params: ParamsTuple<N>): Promise<AnswerOf<N> | null> {
+  if (ctx.view.requests.length === 0) {
+    container.append(el('p', { className: 'empty', text: opening.empty }));
+    return null;
+  }
+  if (opening.loading !== undefined) container.append(el('p', { className: 'muted', text: opening.loading }));
+  return askOrShowError(container, ctx, opening.query, ...params);
+}

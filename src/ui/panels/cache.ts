@@ -5,19 +5,16 @@ import { basisText } from '../../core/cache/headline.ts';
 import type { CacheTable, CacheTableRow } from '../../core/cache/table.ts';
 import type { CacheTableAnswer } from '../../worker/handlers/cache-table.ts';
 import { el } from '../dom.ts';
+import { numCell, scrollingTable } from '../data-table.ts';
 import { formatCount, formatPercent, formatTokens, formatUsd, formatUsdCents } from '../../render/format.ts';
 import type { RequestView } from '../../worker/view-model.ts';
 import type { Panel } from './types.ts';
-import { askOrShowError } from './ask.ts';
+import { askWithRequests } from './ask.ts';
 
 /** Rows asked for and drawn at once; a larger input shows this many around the selected request. */
 const MAX_ROWS = 200;
 
 const money = (value: number | null): string => (value === null ? '–' : formatUsd(value));
-
-function numCell(text: string, title?: string): HTMLTableCellElement {
-  return el('td', { className: 'num', text, ...(title !== undefined && { attrs: { title } }) });
-}
 
 function summary(table: CacheTable): HTMLElement {
   const { totals } = table;
@@ -80,18 +77,14 @@ function calibrationControl(table: CacheTableAnswer, onChange: (on: boolean) => 
   return el('label', { className: 'muted cache-calibration' }, [box, text]);
 }
 
-function rowOf(row: CacheTableRow, request: RequestView | undefined, withRecorded: boolean, selected: boolean): HTMLTableRowElement {
+function rowOf(row: CacheTableRow, request: RequestView | undefined, { withRecorded, selected }: { withRecorded: boolean; selected: boolean }): HTMLTableRowElement {
   const exact = request?.exact ?? row.provider === 'openai';
   // Zero is zero whatever the tokenizer; ≈ marks only estimated counts.
   const tokens = (value: number): string => formatTokens(value, exact || value === 0);
   const cells: HTMLTableCellElement[] = [
     numCell(String(row.index + 1)),
     el('td', { className: 'mono', text: row.pricedAs ?? request?.model ?? '(no model)' }),
-    numCell(tokens(row.promptTokens)),
-    numCell(tokens(row.read)),
-    numCell(tokens(row.write5m)),
-    numCell(tokens(row.write1h)),
-    numCell(tokens(row.uncached)),
+    ...[row.promptTokens, row.read, row.write5m, row.write1h, row.uncached].map((n) => numCell(tokens(n))),
     numCell(money(row.simulatedCost)),
     numCell(money(row.cost), row.basis),
     numCell(money(row.optimizedCost)),
@@ -112,40 +105,38 @@ function rowOf(row: CacheTableRow, request: RequestView | undefined, withRecorde
   );
 }
 
-function tableOf(table: CacheTableAnswer, requests: readonly RequestView[], selected: number, totalsExact: boolean): HTMLElement {
+interface TableView {
+  requests: readonly RequestView[];
+  /** The selected request's index (its row is marked). */
+  selected: number;
+  /** Whether the totals' token counts are exact (else marked ≈). */
+  totalsExact: boolean;
+}
+
+function tableOf(table: CacheTableAnswer, { requests, selected, totalsExact }: TableView): HTMLElement {
   const withRecorded = table.observed.compared > 0;
   const headers = ['#', 'Model', 'Prompt', 'Read', 'Write 5m', 'Write 1h', 'Miss', 'Simulated cost', 'Actual cost', 'Optimized'];
   if (withRecorded) headers.push('Recorded read', 'Recorded write', 'Read agrees');
   headers.push('Diagnostics');
   const start = table.firstRow;
   const end = start + table.rows.length;
-  const body = el(
-    'tbody',
-    {},
-    table.rows.map((row) => rowOf(row, requests[row.index], withRecorded, row.index === selected)),
-  );
+  const rows = table.rows.map((row) => rowOf(row, requests[row.index], { withRecorded, selected: row.index === selected }));
   const t = table.totals;
   const total = (value: number): string => formatTokens(value, totalsExact || value === 0);
-  const footer = el('tfoot', {}, [
-    el('tr', {}, [
-      el('th', { text: 'Total', attrs: { colspan: '2' } }),
-      numCell(total(t.promptTokens)),
-      numCell(total(t.read)),
-      numCell(total(t.write5m)),
-      numCell(total(t.write1h)),
-      numCell(total(t.uncached)),
-      numCell(money(t.simulatedCost)),
-      numCell(money(t.actualCost)),
-      numCell(money(t.optimizedCost)),
-      el('td', { attrs: { colspan: String(withRecorded ? 4 : 1) } }),
-    ]),
+  const foot = el('tr', {}, [
+    el('th', { text: 'Total', attrs: { colspan: '2' } }),
+    ...[t.promptTokens, t.read, t.write5m, t.write1h, t.uncached].map((n) => numCell(total(n))),
+    ...[t.simulatedCost, t.actualCost, t.optimizedCost].map((n) => numCell(money(n))),
+    el('td', { attrs: { colspan: String(withRecorded ? 4 : 1) } }),
   ]);
-  const element = el('table', { className: 'data segments cache-table', attrs: { 'aria-label': 'Simulated prompt cache per request' } }, [
-    el('thead', {}, [el('tr', {}, headers.map((h) => el('th', { className: h === 'Model' || h === 'Diagnostics' || h === 'Read agrees' ? '' : 'num', text: h })))]),
-    body,
-    footer,
-  ]);
-  const scroller = el('div', { className: 'table-scroll' }, [element]);
+  const scroller = scrollingTable({
+    className: 'data segments cache-table',
+    attrs: { 'aria-label': 'Simulated prompt cache per request' },
+    headers,
+    numeric: (_, h) => !(h === 'Model' || h === 'Diagnostics' || h === 'Read agrees'),
+    rows,
+    foot,
+  });
   const parts: HTMLElement[] = [scroller];
   if (end - start < table.rowCount) {
     parts.unshift(
@@ -160,14 +151,10 @@ export const cachePanel: Panel = {
   title: 'Cache',
   needs: [],
   async render(container, ctx) {
-    if (ctx.view.requests.length === 0) {
-      container.append(el('p', { className: 'empty', text: 'No requests to simulate.' }));
-      return;
-    }
-    container.append(el('p', { className: 'muted', text: 'Simulating the prompt cache…' }));
-    const table = await askOrShowError(container, ctx, 'cache-table', { calibrate: ctx.calibration, around: ctx.request.index, window: MAX_ROWS });
+    const opening = { empty: 'No requests to simulate.', loading: 'Simulating the prompt cache…', query: 'cache-table' } as const;
+    const table = await askWithRequests(container, ctx, opening, { calibrate: ctx.calibration, around: ctx.request.index, window: MAX_ROWS });
     if (table === null) return;
-    const host = tableOf(table, ctx.view.requests, ctx.request.index, ctx.view.totals.exact);
+    const host = tableOf(table, { requests: ctx.view.requests, selected: ctx.request.index, totalsExact: ctx.view.totals.exact });
     host.addEventListener('click', (event) => {
       const row = (event.target as HTMLElement).closest<HTMLTableRowElement>('tbody tr[data-request]');
       if (row) ctx.navigate({ request: Number(row.dataset['request']) });

@@ -4,9 +4,10 @@ import './findings.css';
 import type { ConversationLink } from '../../core/cache/index.ts';
 import type { ConversationWindowAnswer } from '../../worker/handlers/findings.ts';
 import { el } from '../dom.ts';
+import { numCell, scrollingTable } from '../data-table.ts';
 import { formatCount } from '../../render/format.ts';
 import type { Panel, PanelContext } from './types.ts';
-import { askOrShowError } from './ask.ts';
+import { askWithRequests } from './ask.ts';
 
 const MAX_LINKS = 40;
 /** Conversations drawn at once, around the selected request's (thousands of rows would cost a second to draw). */
@@ -54,22 +55,21 @@ function conversationTable(answer: ConversationWindowAnswer, ctx: PanelContext):
       on: { click: () => ctx.selectRequest(r) },
     }));
     return el('tr', { className: conversation === answer.selected.conversation ? 'selected' : '' }, [
-      el('td', { className: 'num', text: String(conversation + 1) }),
-      el('td', { className: 'num', text: formatCount(list.length) }),
+      numCell(String(conversation + 1)),
+      numCell(formatCount(list.length)),
       el('td', { text: start }),
-      el('td', { className: 'num', text: formatCount(row.edited) }),
+      numCell(formatCount(row.edited)),
       el('td', { className: 'mono', text: models }),
       el('td', {}, [...links.flatMap((link) => [link, ' ']), list.length > MAX_LINKS ? `and ${list.length - MAX_LINKS} more` : null]),
     ]);
   });
-  return el('div', { className: 'table-scroll' }, [
-    el('table', { className: 'data conversations', attrs: { 'aria-label': 'Conversations in this input' } }, [
-      el('thead', {}, [
-        el('tr', {}, ['#', 'Requests', 'Starts', 'Edited', 'Models', 'Which'].map((h, i) => el('th', { className: i < 2 || i === 3 ? 'num' : '', text: h }))),
-      ]),
-      el('tbody', {}, rows),
-    ]),
-  ]);
+  return scrollingTable({
+    className: 'data conversations',
+    attrs: { 'aria-label': 'Conversations in this input' },
+    headers: ['#', 'Requests', 'Starts', 'Edited', 'Models', 'Which'],
+    numeric: (i) => i < 2 || i === 3,
+    rows,
+  });
 }
 
 export const conversationsPanel: Panel = {
@@ -77,12 +77,8 @@ export const conversationsPanel: Panel = {
   title: 'Conversations',
   needs: [],
   async render(container, ctx) {
-    if (ctx.view.requests.length === 0) {
-      container.append(el('p', { className: 'empty', text: 'No requests.' }));
-      return;
-    }
     // Only the conversations drawn cross from the worker, with the counts over all of them.
-    const answer = await askOrShowError(container, ctx, 'conversation-window', { request: ctx.request.index, rows: MAX_ROWS });
+    const answer = await askWithRequests(container, ctx, { empty: 'No requests.', query: 'conversation-window' }, { request: ctx.request.index, rows: MAX_ROWS });
     if (answer === null) return;
     const count = (link: ConversationLink) => answer.linkCounts[link];
     const parts: HTMLElement[] = [

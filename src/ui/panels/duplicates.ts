@@ -3,6 +3,8 @@
 // (shingle) groups of the cache analysis when that section is present. Everything shown is text-free.
 import './duplicates.css';
 import { el } from '../dom.ts';
+import { download } from '../export.ts';
+import { numCell, scrollingTable } from '../data-table.ts';
 import { formatCount } from '../../render/format.ts';
 import type { AnalysisView } from '../../worker/view-model.ts';
 import type { DupesAnswer, DupesExportParams, ShownGroup } from '../../worker/handlers/dupes.ts';
@@ -55,21 +57,27 @@ export function verdictSentence(record: Pick<DupesRecord, 'result' | 'reason' | 
   return record.reason === null ? 'Not measured.' : `${record.reason}: ${REASON_MEANINGS[record.reason]}`;
 }
 
+interface SavedFile {
+  /** The button's text. */
+  label: string;
+  /** The file's name and media type. */
+  name: string;
+  type: string;
+  /** The file's text, written when the button is clicked. */
+  content: () => Promise<string>;
+}
+
 /**
  * A button that saves the whole record as JSON or markdown: the worker writes it when clicked (the page holds
  * only what it lists; a long log's record is tens of MB).
  */
-function download(label: string, fileName: string, type: string, content: () => Promise<string>, failed: (message: string) => void): HTMLButtonElement {
-  const button = el('button', { className: 'link', text: label, attrs: { type: 'button' } });
+function recordButton(file: SavedFile, failed: (message: string) => void): HTMLButtonElement {
+  const button = el('button', { className: 'link', text: file.label, attrs: { type: 'button' } });
   button.addEventListener('click', () => {
     button.disabled = true;
-    content()
-      .then((text) => {
-        const url = URL.createObjectURL(new Blob([text], { type }));
-        const anchor = el('a', { attrs: { href: url, download: fileName } });
-        anchor.click();
-        setTimeout(() => URL.revokeObjectURL(url), 0);
-      })
+    file
+      .content()
+      .then((text) => download(file.name, text, file.type))
       .catch((error: unknown) => failed(error instanceof Error ? error.message : String(error)))
       .finally(() => (button.disabled = false));
   });
@@ -111,25 +119,13 @@ function renderRecord(host: HTMLElement, answer: DupesAnswer, ctx: PanelContext,
     const rows = groups.map((group: ShownGroup) =>
       el('tr', {}, [
         el('td', { className: 'mono', text: group.hash.slice(0, 16), attrs: { title: group.hash } }),
-        el('td', { className: 'num', text: formatCount(group.occurrences) }),
-        el('td', { className: 'num', text: formatCount(group.copies) }),
-        el('td', { className: 'num', text: formatCount(group.bytesPerBlock) }),
-        el('td', { className: 'num', text: formatCount(group.tokensPerBlock) }),
-        el('td', { className: 'num', text: formatCount(group.wastedBytes) }),
-        el('td', { className: 'num', text: formatCount(group.wastedTokens) }),
+        ...[group.occurrences, group.copies, group.bytesPerBlock, group.tokensPerBlock, group.wastedBytes, group.wastedTokens].map((n) => numCell(formatCount(n))),
         originCell(group.first, group.indices[0] ?? 0, ctx, live),
         originCell(group.firstCopy, group.indices[1] ?? 0, ctx, live),
       ]),
     );
     const head = ['Content hash', 'Occurrences', 'Copies', 'Bytes/block', 'Tokens/block', 'Wasted bytes', 'Wasted tokens', 'First', 'First copy'];
-    host.append(
-      el('div', { className: 'table-scroll' }, [
-        el('table', { className: 'data', attrs: { 'aria-label': 'Exact duplicate blocks' } }, [
-          el('thead', {}, [el('tr', {}, head.map((h) => el('th', { text: h })))]),
-          el('tbody', {}, rows),
-        ]),
-      ]),
-    );
+    host.append(scrollingTable({ className: 'data', attrs: { 'aria-label': 'Exact duplicate blocks' }, headers: head, rows }));
     if (groupCount > groups.length) {
       host.append(el('p', { className: 'muted', text: `${formatCount(groupCount - groups.length)} more groups are in the JSON record.` }));
     }
@@ -142,8 +138,8 @@ function renderRecord(host: HTMLElement, answer: DupesAnswer, ctx: PanelContext,
   };
   host.append(
     el('div', { className: 'dupes-actions' }, [
-      download('Download JSON record', 'ctxray-dupes.json', 'application/json', saved('json'), failed),
-      download('Download markdown report', 'ctxray-dupes.md', 'text/markdown', saved('markdown'), failed),
+      recordButton({ label: 'Download JSON record', name: 'ctxray-dupes.json', type: 'application/json', content: saved('json') }, failed),
+      recordButton({ label: 'Download markdown report', name: 'ctxray-dupes.md', type: 'text/markdown', content: saved('markdown') }, failed),
     ]),
     failure,
   );
@@ -261,19 +257,12 @@ async function renderNearDuplicates(host: HTMLElement, ctx: PanelContext): Promi
           on: { click: () => ctx.navigate({ request: group.requestIndex, panel: 'tokens', segment: request?.segments[group.segments[0] ?? -1]?.path ?? null }) },
         }),
       ]),
-      el('td', { className: 'num', text: formatCount(group.segments.length) }),
-      el('td', { className: 'num', text: group.similarity.toFixed(2) }),
+      numCell(formatCount(group.segments.length)),
+      numCell(group.similarity.toFixed(2)),
       el('td', { className: 'mono path', text: paths }),
     ]);
   });
-  host.append(
-    el('div', { className: 'table-scroll' }, [
-      el('table', { className: 'data', attrs: { 'aria-label': 'Near-duplicate groups' } }, [
-        el('thead', {}, [el('tr', {}, ['Request', 'Blocks', 'Min. similarity', 'Segments'].map((h) => el('th', { text: h })))]),
-        el('tbody', {}, rows),
-      ]),
-    ]),
-  );
+  host.append(scrollingTable({ className: 'data', attrs: { 'aria-label': 'Near-duplicate groups' }, headers: ['Request', 'Blocks', 'Min. similarity', 'Segments'], rows }));
 }
 
 export const duplicatesPanel: Panel = {

@@ -8,8 +8,8 @@ import type { FindingsAnswer } from '../../worker/handlers/findings.ts';
 import { el } from '../dom.ts';
 import { formatUsd } from '../../render/format.ts';
 import type { Panel, PanelContext, PanelId } from './types.ts';
-import { askOrShowError } from './ask.ts';
-import { exportButtons, type Table } from '../export.ts';
+import { askWithRequests } from './ask.ts';
+import { exportButtons, itemsTable, type ExportColumn } from '../export.ts';
 
 /** Request links drawn per finding before "N more". */
 const MAX_LINKS = 60;
@@ -74,19 +74,15 @@ export function findingTargets(finding: Finding, ctx: PanelContext): HTMLElement
   ]);
 }
 
-const EXPORT_COLUMNS = [
-  { id: 'severity', title: 'Severity' },
-  { id: 'code', title: 'Code' },
-  { id: 'block', title: 'Block' },
-  { id: 'message', title: 'Message' },
-  { id: 'fix', title: 'Fix' },
-  { id: 'requests', title: 'Requests' },
-] as const;
-
 /** The findings as rows (request numbers 1-based, as shown); the payload-derived detail stays out, as in --json. */
-function findingsTable(findings: readonly Finding[]): Table {
-  return { columns: EXPORT_COLUMNS, rows: findings.map((f) => [f.severity, f.code, f.segmentPath, f.message, f.fix, f.requests.map((r) => r + 1).join(' ')]) };
-}
+const EXPORT_COLUMNS: readonly ExportColumn<Finding>[] = [
+  { id: 'severity', title: 'Severity', value: (f) => f.severity },
+  { id: 'code', title: 'Code', value: (f) => f.code },
+  { id: 'block', title: 'Block', value: (f) => f.segmentPath },
+  { id: 'message', title: 'Message', value: (f) => f.message },
+  { id: 'fix', title: 'Fix', value: (f) => f.fix },
+  { id: 'requests', title: 'Requests', value: (f) => f.requests.map((r) => r + 1).join(' ') },
+];
 
 function findingCard(finding: Finding, ctx: PanelContext): HTMLElement {
   const involves = finding.requests.includes(ctx.request.index);
@@ -111,12 +107,7 @@ export const findingsPanel: Panel = {
   title: 'Findings',
   needs: [],
   async render(container, ctx) {
-    if (ctx.view.requests.length === 0) {
-      container.append(el('p', { className: 'empty', text: 'No requests to check.' }));
-      return;
-    }
-    container.append(el('p', { className: 'muted', text: 'Checking the sequence…' }));
-    const answer = await askOrShowError(container, ctx, 'findings');
+    const answer = await askWithRequests(container, ctx, { empty: 'No requests to check.', loading: 'Checking the sequence…', query: 'findings' });
     if (answer === null) return;
     const transcript =
       answer.requestsWithUnknownBreakpoints > 0
@@ -128,7 +119,7 @@ export const findingsPanel: Panel = {
     container.replaceChildren(
       el('h2', { className: 'section-title', text: 'Findings' }),
       summaryOf(answer),
-      ...(answer.findings.length === 0 ? [] : [exportButtons({ name: 'ctxray-findings', label: 'the findings', table: () => findingsTable(answer.findings) })]),
+      ...(answer.findings.length === 0 ? [] : [exportButtons({ name: 'ctxray-findings', label: 'the findings', table: () => itemsTable(EXPORT_COLUMNS, answer.findings) })]),
       ...(transcript === null ? [] : [transcript]),
       ...answer.findings.map((finding) => findingCard(finding, ctx)),
       el('p', {

@@ -4,8 +4,9 @@
 import './timeline.css';
 import type { TimeRangeSummary } from '../../core/transcripts/index.ts';
 import { el } from '../dom.ts';
+import { numCell, scrollingTable } from '../data-table.ts';
 import { formatCount, formatUsd } from '../../render/format.ts';
-import { askOrShowError } from './ask.ts';
+import { askWithRequests } from './ask.ts';
 import type { Panel, PanelContext } from './types.ts';
 
 type Totals = TimeRangeSummary['totals'];
@@ -20,26 +21,21 @@ const time = (iso: string | null) => (iso === null ? '–' : iso.slice(0, 16).re
 const TOTAL_HEADERS = ['Requests', 'Recorded', 'Prompt', 'Cache read', 'Cache write', 'Output', 'Cost'];
 
 function totalCells(t: Totals): HTMLElement[] {
-  return [
-    el('td', { className: 'num', text: formatCount(t.requests) }),
-    el('td', { className: 'num', text: formatCount(t.recordedRequests) }),
-    el('td', { className: 'num', text: formatCount(t.promptTokens) }),
-    el('td', { className: 'num', text: formatCount(t.cacheRead) }),
-    el('td', { className: 'num', text: formatCount(t.cacheWrite) }),
-    el('td', { className: 'num', text: formatCount(t.output) }),
-    el('td', { className: 'num', text: costText(t) }),
-  ];
+  return [...[t.requests, t.recordedRequests, t.promptTokens, t.cacheRead, t.cacheWrite, t.output].map((n) => numCell(formatCount(n))), numCell(costText(t))];
 }
 
-/** `textColumns`: how many leading columns hold text (left-aligned); the rest are numbers. */
-function table(id: string, label: string, headers: readonly string[], rows: readonly HTMLElement[], foot?: HTMLElement, textColumns = 1): HTMLElement {
-  return el('div', { className: 'table-scroll' }, [
-    el('table', { className: 'data', attrs: { id, 'aria-label': label } }, [
-      el('thead', {}, [el('tr', {}, headers.map((h, i) => el('th', { className: i < textColumns ? '' : 'num', text: h })))]),
-      el('tbody', {}, rows),
-      foot ? el('tfoot', {}, [foot]) : null,
-    ]),
-  ]);
+interface SummaryTable {
+  id: string;
+  label: string;
+  headers: readonly string[];
+  rows: readonly HTMLElement[];
+  foot?: HTMLElement;
+  /** How many leading columns hold text (left-aligned); the rest are numbers. */
+  textColumns?: number;
+}
+
+function table({ id, label, headers, rows, foot, textColumns = 1 }: SummaryTable): HTMLElement {
+  return scrollingTable({ className: 'data', attrs: { id, 'aria-label': label }, headers, numeric: (i) => i >= textColumns, rows, ...(foot && { foot }) });
 }
 
 function requestsButton(first: number | undefined, ctx: PanelContext, text: string): HTMLElement {
@@ -59,19 +55,19 @@ function render(summary: TimeRangeSummary, conversationOf: readonly number[], ct
     el('tr', {}, [
       el('td', {}, [requestsButton(firstOf.get(c.conversation), ctx, String(c.conversation + 1))]),
       el('td', { className: 'mono', text: ctx.view.files[c.file]?.name ?? `file ${c.file + 1}` }),
-      el('td', { className: 'num', text: time(c.start) }),
-      el('td', { className: 'num', text: formatCount(c.requests) }),
-      el('td', { className: 'num', text: formatCount(c.promptTokens) }),
-      el('td', { className: 'num', text: costText(c) }),
+      numCell(time(c.start)),
+      numCell(formatCount(c.requests)),
+      numCell(formatCount(c.promptTokens)),
+      numCell(costText(c)),
     ]),
   );
   const findings = summary.topFindings.map((f) =>
     el('tr', {}, [
       el('td', { className: 'mono', text: f.code }),
       el('td', { text: f.severity }),
-      el('td', { className: 'num', text: formatCount(f.findings) }),
-      el('td', { className: 'num', text: formatCount(f.requests) }),
-      el('td', { className: 'num', text: formatUsd(f.cost) }),
+      numCell(formatCount(f.findings)),
+      numCell(formatCount(f.requests)),
+      numCell(formatUsd(f.cost)),
     ]),
   );
   const parts: HTMLElement[] = [
@@ -85,17 +81,26 @@ function render(summary: TimeRangeSummary, conversationOf: readonly number[], ct
       text: `${formatCount(ctx.view.files.length)} file(s), ${formatCount(summary.totals.requests)} request(s), ${formatCount(summary.totals.recordedRequests)} with recorded usage. A request with recorded usage counts as billed; the rest as simulated.`,
     }),
     el('h3', { text: 'Per day (UTC)' }),
-    table('summary-days', 'Totals per day', ['Day', ...TOTAL_HEADERS], days, total),
+    table({ id: 'summary-days', label: 'Totals per day', headers: ['Day', ...TOTAL_HEADERS], rows: days, foot: total }),
     el('h3', { text: 'Per model' }),
-    table('summary-models', 'Totals per model', ['Model', ...TOTAL_HEADERS], models),
+    table({ id: 'summary-models', label: 'Totals per model', headers: ['Model', ...TOTAL_HEADERS], rows: models }),
   ];
   if (conversations.length > 0) {
-    parts.push(el('h3', { text: 'Costliest conversations' }), table('summary-conversations', 'Costliest conversations', ['#', 'File', 'Start (UTC)', 'Requests', 'Prompt', 'Cost'], conversations, undefined, 2));
+    parts.push(
+      el('h3', { text: 'Costliest conversations' }),
+      table({ id: 'summary-conversations', label: 'Costliest conversations', headers: ['#', 'File', 'Start (UTC)', 'Requests', 'Prompt', 'Cost'], rows: conversations, textColumns: 2 }),
+    );
   }
   if (findings.length > 0) {
     parts.push(
       el('h3', { text: 'Costliest findings' }),
-      table('summary-findings', 'Finding codes by the cost of the requests they fired on', ['Finding', 'Severity', 'Times', 'Requests', 'Cost of those requests'], findings, undefined, 2),
+      table({
+        id: 'summary-findings',
+        label: 'Finding codes by the cost of the requests they fired on',
+        headers: ['Finding', 'Severity', 'Times', 'Requests', 'Cost of those requests'],
+        rows: findings,
+        textColumns: 2,
+      }),
     );
   }
   return [el('div', { className: 'summary-tables' }, parts)];
@@ -107,11 +112,7 @@ export const summaryPanel: Panel = {
   needs: [],
   showsRequest: false,
   async render(container, ctx) {
-    if (ctx.view.requests.length === 0) {
-      container.append(el('p', { className: 'empty', text: 'No requests.' }));
-      return;
-    }
-    const answer = await askOrShowError(container, ctx, 'transcript-summary');
+    const answer = await askWithRequests(container, ctx, { empty: 'No requests.', query: 'transcript-summary' });
     if (answer === null) return;
     container.replaceChildren(...render(answer.summary, answer.conversationOf, ctx));
   },

@@ -9,8 +9,9 @@ import type { Timeline, TimelinePoint } from '../../core/transcripts/index.ts';
 import { isoTime } from '../../core/transcripts/time.ts';
 import type { TranscriptsAnswer } from '../../worker/handlers/transcripts.ts';
 import { el } from '../dom.ts';
+import { numCell, scrollingTable } from '../data-table.ts';
 import { formatCount, formatUsd } from '../../render/format.ts';
-import { askOrShowError } from './ask.ts';
+import { askWithRequests } from './ask.ts';
 import { svg } from '../charts/svg.ts';
 import { compressedTimeAxis, durationText, type IdleGap } from '../../render/chart-scale.ts';
 import type { Panel, PanelContext } from './types.ts';
@@ -214,25 +215,18 @@ function agreementBlock(agreement: NonNullable<TranscriptsAnswer['agreement']>, 
   lines.push(el('ul', { className: 'timeline-facts', attrs: { id: 'timeline-agreement' } }, facts.map((text) => el('li', { text }))));
   const rows = agreement.conversations.filter((c) => c.recordedRequests > 0).slice(0, MAX_TABLE_ROWS).map((c) =>
     el('tr', {}, [
-      el('td', { className: 'num', text: String(c.conversation + 1) }),
+      numCell(String(c.conversation + 1)),
       el('td', { className: 'mono', text: ctx.view.files[c.file]?.name ?? `file ${c.file + 1}` }),
-      el('td', { className: 'num', text: formatCount(c.recordedRequests) }),
-      el('td', { className: 'num', text: c.setup === null ? '–' : formatCount(c.setup) }),
-      el('td', { className: 'num', text: pct(c.errors.median) }),
-      el('td', { className: 'num', text: pct(c.errors.p90) }),
-      el('td', { className: 'num', text: usd(c.recordedCost) }),
-      el('td', { className: 'num', text: usd(c.simulatedCost) }),
+      numCell(formatCount(c.recordedRequests)),
+      numCell(c.setup === null ? '–' : formatCount(c.setup)),
+      numCell(pct(c.errors.median)),
+      numCell(pct(c.errors.p90)),
+      numCell(usd(c.recordedCost)),
+      numCell(usd(c.simulatedCost)),
     ]),
   );
   const headers = ['#', 'File', 'Recorded', 'Setup (inferred)', 'Median |error|', 'p90 |error|', 'Recorded cost', 'Simulated cost'];
-  lines.push(
-    el('div', { className: 'table-scroll' }, [
-      el('table', { className: 'data', attrs: { 'aria-label': 'Observed vs simulated per conversation' } }, [
-        el('thead', {}, [el('tr', {}, headers.map((h, i) => el('th', { className: i === 1 ? '' : 'num', text: h })))]),
-        el('tbody', {}, rows),
-      ]),
-    ]),
-  );
+  lines.push(scrollingTable({ className: 'data', attrs: { 'aria-label': 'Observed vs simulated per conversation' }, headers, numeric: (i) => i !== 1, rows }));
   return lines;
 }
 
@@ -241,22 +235,17 @@ function pointTable(timeline: Timeline, ctx: PanelContext): HTMLElement {
     el('tr', { className: p.request === ctx.request.index ? 'selected' : '' }, [
       el('td', { className: 'num' }, [el('button', { className: 'link', text: String(p.request + 1), attrs: { type: 'button' }, on: { click: () => ctx.selectRequest(p.request) } })]),
       el('td', { className: 'mono', text: timeLabel(p.timestamp) || '–' }),
-      el('td', { className: 'num', text: formatCount(p.reconstructed) }),
-      el('td', { className: 'num', text: p.recordedPrompt === null ? '–' : formatCount(p.recordedPrompt) }),
-      el('td', { className: 'num', text: p.recordedRead === null ? '–' : formatCount(p.recordedRead) }),
-      el('td', { className: 'num', text: formatCount(p.simulatedRead) }),
+      numCell(formatCount(p.reconstructed)),
+      numCell(p.recordedPrompt === null ? '–' : formatCount(p.recordedPrompt)),
+      numCell(p.recordedRead === null ? '–' : formatCount(p.recordedRead)),
+      numCell(formatCount(p.simulatedRead)),
       el('td', { text: p.compaction ? 'compaction' : '' }),
     ]),
   );
   const headers = ['Request', 'Sent (UTC)', 'Reconstructed', 'Recorded prompt', 'Recorded read', 'Simulated read', ''];
   return el('details', { className: 'timeline-table' }, [
     el('summary', { text: `Per request${timeline.points.length > MAX_TABLE_ROWS ? ` (first ${MAX_TABLE_ROWS})` : ''}` }),
-    el('div', { className: 'table-scroll' }, [
-      el('table', { className: 'data' }, [
-        el('thead', {}, [el('tr', {}, headers.map((h, i) => el('th', { className: i === 1 || i === 6 ? '' : 'num', text: h })))]),
-        el('tbody', {}, rows),
-      ]),
-    ]),
+    scrollingTable({ className: 'data', headers, numeric: (i) => !(i === 1 || i === 6), rows }),
   ]);
 }
 
@@ -265,11 +254,7 @@ export const timelinePanel: Panel = {
   title: 'Timeline',
   needs: [],
   async render(container, ctx) {
-    if (ctx.view.requests.length === 0) {
-      container.append(el('p', { className: 'empty', text: 'No requests.' }));
-      return;
-    }
-    const answer = await askOrShowError(container, ctx, 'transcripts');
+    const answer = await askWithRequests(container, ctx, { empty: 'No requests.', query: 'transcripts' });
     if (answer === null) return;
     const { timeline } = answer;
     const hasRecorded = timeline.points.some((p) => p.recordedPrompt !== null);
