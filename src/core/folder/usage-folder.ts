@@ -4,7 +4,7 @@
 // analysed in full and gives the same rows, with the full analysis' misses. Only rows and counts are kept of a
 // session, so memory is bounded by the largest one.
 import type { ReadError } from '../model.ts';
-import { analyzeInput, type AnalyzeOptions } from '../analysis/analyze.ts';
+import type { AnalyzeOptions } from '../analysis/analyze.ts';
 import { modelUseOf } from '../analysis/models.ts';
 import type { Analysis, ModelUse } from '../analysis/types.ts';
 import { usageMisses } from '../cache/usage-misses.ts';
@@ -13,7 +13,8 @@ import type { DroppedCalls } from '../input/seen-calls.ts';
 import { inWindowAt, type Window } from '../period/index.ts';
 import { sessionParts, type MissOf, type SessionPart, type SessionSource } from '../transcripts/sessions.ts';
 import { addModelUse } from './accumulate.ts';
-import { readSessionUsage, type UsageFile, type UsageRead } from './usage-pass.ts';
+import type { FastLines } from './claude-line.ts';
+import { readSessionUsage, type UsageFile, type UsageRead, type UsageReadOptions } from './usage-pass.ts';
 
 export interface UsageFolder {
   /** Files read, in the order read (a session's files together); names are for messages only. */
@@ -67,6 +68,8 @@ export function usageParts(read: UsageRead, kept: readonly number[] | null = nul
 export interface UsageFolderOptions extends AnalyzeOptions {
   /** --since / --until: only the requests sent in it are counted (misses as the whole session prices them). */
   window?: Window | null;
+  /** Claude Code lines read without decoding them where that reads the same (claude-line.ts; the CLI's Node functions). */
+  fastLines?: FastLines;
 }
 
 interface SessionSums {
@@ -89,30 +92,24 @@ function add(folder: UsageFolder, session: SessionSums): void {
   folder.parts.push(...session.parts);
 }
 
-/**
- * Reads one session (its files together) and folds its rows into `folder`. Throws what a full read throws.
- * `files` opens the session's files: a session the pass does not read is opened again for the full analysis.
- */
-export async function foldSessionUsage(folder: UsageFolder, files: () => InputFile[], options: UsageFolderOptions = {}): Promise<UsageSession> {
-  const { window = null, ...analyzeOptions } = options;
-  const read = await readSessionUsage(files(), {
-    ...(options.model !== undefined && { model: options.model }),
-    ...(options.prices !== undefined && { prices: options.prices }),
-    ...(options.limits !== undefined && { limits: options.limits }),
-    ...(options.signal !== undefined && { signal: options.signal }),
-    ...(options.onProgress !== undefined && { onProgress: options.onProgress }),
-    ...(options.seenCalls !== undefined && { seenCalls: options.seenCalls }),
-  });
-  options.signal?.throwIfAborted();
-  if (read !== null) {
-    const kept = keptIn(read, window);
-    const parts = usageParts(read, kept);
-    const models = modelUseOf(kept === null ? read.models : kept.map((r) => read.models[r]!));
-    add(folder, { files: read.files, errors: read.errors, models, requests: kept?.length ?? read.requests.length, parts, duplicateCalls: read.duplicateCalls });
-    return { read, parts, full: false };
-  }
-  const analysis = await analyzeInput(files(), analyzeOptions);
-  options.signal?.throwIfAborted();
+/** What the usage pass takes of the folder's options (those set). */
+function usageOptions(options: UsageFolderOptions): UsageReadOptions {
+  const { model, prices, limits, signal, onProgress, seenCalls, fastLines } = options;
+  const all: UsageReadOptions = { model, prices, limits, signal, onProgress, seenCalls, fastLines };
+  return Object.fromEntries(Object.entries(all).filter(([, value]) => value !== undefined)) as UsageReadOptions;
+}
+
+/** A session the usage pass read, folded. */
+function foldUsageRead(folder: UsageFolder, read: UsageRead, window: Window | null): UsageSession {
+  const kept = keptIn(read, window);
+  const parts = usageParts(read, kept);
+  const models = modelUseOf(kept === null ? read.models : kept.map((r) => read.models[r]!));
+  add(folder, { files: read.files, errors: read.errors, models, requests: kept?.length ?? read.requests.length, parts, duplicateCalls: read.duplicateCalls });
+  return { read, parts, full: false };
+}
+
+/** A session analysed in full (not a Claude Code transcript), folded with its full analysis' misses. */
+function foldAnalysis(folder: UsageFolder, analysis: Analysis, window: Window | null): UsageSession {
   const misses = analysis.cache?.misses;
   const kept = keptIn(analysis, window);
   const parts = partsOf(analysis, misses === undefined ? null : (r) => misses.requests[r] ?? null, kept);
@@ -120,4 +117,19 @@ export async function foldSessionUsage(folder: UsageFolder, files: () => InputFi
   add(folder, { files: analysis.files, errors: analysis.errors, models, requests: kept?.length ?? analysis.requests.length, parts, duplicateCalls: analysis.duplicateCalls ?? [] });
   folder.fullAnalyses++;
   return { read: analysis, parts, full: true };
+}
+
+/**
+ * Reads one session (its files together) and folds its rows into `folder`. Throws what a full read throws.
+ * `files` opens the session's files: a session the pass does not read is opened again for the full analysis.
+ */
+export async function foldSessionUsage(folder: UsageFolder, files: () => InputFile[], options: UsageFolderOptions = {}): Promise<UsageSession> {
+  const { window = null, fastLines: _fast, ...analyzeOptions } = options;
+  const read = await readSessionUsage(files(), usageOptions(options));
+  options.signal?.throwIfAborted();
+  if (read !== null) return foldUsageRead(folder, read, window);
+  const { analyzeInput } = await import('../analysis/analyze.ts');
+  const analysis = await analyzeInput(files(), analyzeOptions);
+  options.signal?.throwIfAborted();
+  return foldAnalysis(folder, analysis, window);
 }

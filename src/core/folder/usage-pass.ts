@@ -13,10 +13,12 @@ import { ClaudeCodeCalls } from '../formats/claude-code-calls.ts';
 import { FIRST_RECORDS_FOR_DETECTION, TRANSCRIPT_IMPORTERS, transcriptImporterByName, transcriptImporterByRecords } from '../formats/registry.ts';
 import type { TranscriptRecord } from '../formats/types.ts';
 import { InputError, throwIfAborted, WorkLimitError } from '../input/errors.ts';
-import { linkSubagents, type InputFile, type ReadProgress } from '../input/index.ts';
+import type { InputFile, ReadProgress } from '../input/read-types.ts';
+import { linkSubagents } from '../input/subagent-links.ts';
 import { resolveLimits, type InputLimits } from '../input/limits.ts';
-import { textLines } from '../input/lines.ts';
-import { readRecords, type RawRecord } from '../input/records.ts';
+import { decodeRawLine, rawTextLines, type LineItem, type RawLine, type TextLine } from '../input/lines.ts';
+import { parseRecord, readRecords, type RawRecord } from '../input/records.ts';
+import { walkView, type FastLines } from './claude-line.ts';
 import { decodedChunks, rawChunks } from '../input/source.ts';
 import { recordedUsage } from '../input/usage.ts';
 import { SeenCalls, type DroppedCalls } from '../input/seen-calls.ts';
@@ -53,6 +55,8 @@ export interface UsageReadOptions {
   onProgress?: (p: ReadProgress) => void;
   /** Calls counted by earlier sessions of the folder (input/seen-calls.ts). */
   seenCalls?: SeenCalls;
+  /** Read lines after the first records without decoding them (claude-line.ts); without it every line is decoded. */
+  fastLines?: FastLines;
 }
 
 const CLAUDE_CODE = 'claude-code';
@@ -153,25 +157,68 @@ class UsageFileReader {
     const signal = options.signal;
     const raw = rawChunks(input.bytes, (n) => this.countBytes(n), signal);
     const decoded = decodedChunks(input.name, raw, limits.maxDecompressedBytes, signal);
-    const lines = textLines(decoded, { maxRecordBytes: limits.maxRecordBytes, maxBlankLines: limits.maxBlankLines, signal });
-    const source = readRecords(lines, limits, signal);
+    const items = rawTextLines(decoded, { maxRecordBytes: limits.maxRecordBytes, maxBlankLines: limits.maxBlankLines, signal })[Symbol.asyncIterator]();
+    // The first records go through the reader a full read uses (layout, detection); `pulled` is the last line it took.
+    let pulled = 0;
+    async function* asText(): AsyncGenerator<TextLine> {
+      for (;;) {
+        const next = await items.next();
+        if (next.done) return;
+        const item = next.value;
+        pulled = item.line + ('blank' in item ? item.blank - 1 : 0);
+        yield 'bytes' in item ? decodeRawLine(item) : item;
+      }
+    }
+    const source = readRecords(asText(), limits, signal);
     this.layout = source.layout;
     const head: RawRecord[] = [];
     let decided = false;
     for await (const record of source.records) {
-      throwIfAborted(signal);
-      this.records++;
-      if (this.records > limits.maxRecords) throw new WorkLimitError('LIMIT_RECORDS', 'records per file', limits.maxRecords, { line: record.line, file: this.ctx.file });
-      if (decided) {
-        this.take(record);
-        continue;
+      this.count(record.line);
+      if (decided) this.take(record);
+      else {
+        head.push(record);
+        if (head.filter((r) => 'value' in r).length < FIRST_RECORDS_FOR_DETECTION) continue;
+        this.decide(head);
+        decided = true;
       }
-      head.push(record);
-      if (head.filter((r) => 'value' in r).length < FIRST_RECORDS_FOR_DETECTION) continue;
-      this.decide(head);
-      decided = true;
+      // JSONL with every line the reader took handed on: the rest is read here, a line at a time.
+      if (source.layout() === 'jsonl' && pulled === record.line) return this.readRest(items);
     }
     if (!decided) this.decide(head);
+  }
+
+  /** One more record (a value or an error), held to the records limit. */
+  private count(line: number): void {
+    const { limits, options } = this.ctx;
+    throwIfAborted(options.signal);
+    this.records++;
+    if (this.records > limits.maxRecords) throw new WorkLimitError('LIMIT_RECORDS', 'records per file', limits.maxRecords, { line, file: this.ctx.file });
+  }
+
+  /**
+   * The lines after the reader's, as its JSONL path reads them (records.ts, jsonlRest): an unreadable line is an
+   * error record, a blank one is skipped, any other is parsed. A line is first tried without decoding it.
+   */
+  private async readRest(items: AsyncIterator<LineItem>): Promise<void> {
+    const { limits, options } = this.ctx;
+    const fast = options.fastLines;
+    for (;;) {
+      const next = await items.next();
+      if (next.done) return;
+      const item = next.value;
+      if ('blank' in item) continue;
+      const value = 'bytes' in item && fast !== undefined ? fastValue(item, fast, limits.maxNestingDepth) : undefined;
+      if (value !== undefined) {
+        this.count(item.line);
+        this.take({ line: item.line, value });
+        continue;
+      }
+      const line = 'bytes' in item ? decodeRawLine(item) : item;
+      if ('blank' in line || ('text' in line && line.text.trim() === '')) continue;
+      this.count(line.line);
+      this.take('error' in line ? line : parseRecord(line.text, line.line, limits.maxNestingDepth));
+    }
   }
 
   /** The registry's choice on the file's first records, as the full read makes it; anything but Claude Code is refused. */
@@ -235,4 +282,16 @@ class UsageFileReader {
       });
     }
   }
+}
+
+/**
+ * The record of a line read without decoding it (claude-line.ts), or undefined to read it the plain way: its bytes
+ * are not valid UTF-8, it does not parse or nests too deep (the plain read reports why), or a key the walk reads
+ * holds non-ASCII text.
+ */
+function fastValue(item: RawLine, fast: FastLines, maxDepth: number): unknown {
+  if (!fast.validUtf8(item.bytes)) return undefined;
+  const record = parseRecord(fast.latin1(item.bytes), item.line, maxDepth);
+  if (!('value' in record)) return undefined;
+  return walkView(record.value) ?? undefined;
 }

@@ -8,7 +8,6 @@
 
 import type { ParsedRequest, ReadError } from '../model.ts';
 import { TRANSCRIPT_IMPORTERS } from '../formats/registry.ts';
-import type { SessionLink } from '../formats/types.ts';
 import { TextStore } from '../text/store.ts';
 import { attachBatchOutputs, reportFileError } from './batch-outputs.ts';
 import { WorkBudget } from './budget.ts';
@@ -20,6 +19,7 @@ import type { FileSummary, InputFile, ReadOptions, ReadResult } from './read-typ
 import { ResentJsonParser } from './resent-json.ts';
 import { rejectImpossibleUsage } from './usage-check.ts';
 import { SeenCalls } from './seen-calls.ts';
+import { linkSubagents } from './subagent-links.ts';
 
 export { DEFAULT_LIMITS, type InputLimits } from './limits.ts';
 export { InputError, WorkLimitError, type WorkLimitCode } from './errors.ts';
@@ -58,16 +58,4 @@ export async function readRequests(files: InputFile[], options: ReadOptions = {}
   return { requests, errors, files: summaries, distinctTexts: store.distinctTexts, usageWarnings, duplicateCalls: seenCalls.takeDropped() };
 }
 
-/** A subagent's link to the Task call that started it, from its parent session's file read beside it. */
-export function linkSubagents(summaries: readonly { session?: SessionLink | undefined }[]): void {
-  const tasksBySession = new Map<string, Record<string, string>>();
-  for (const summary of summaries) {
-    const link = summary.session;
-    if (link && link.agentId === null && link.sessionId !== null) tasksBySession.set(link.sessionId, link.subagentTasks);
-  }
-  for (const summary of summaries) {
-    const link = summary.session;
-    if (!link || link.agentId === null || link.sessionId === null) continue;
-    link.startedBy = tasksBySession.get(link.sessionId)?.[link.agentId] ?? null;
-  }
-}
+export { linkSubagents };

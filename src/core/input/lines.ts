@@ -16,6 +16,18 @@ export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be';
  */
 export type TextLine = { line: number; text: string } | { line: number; error: string } | { line: number; blank: number };
 
+/**
+ * A UTF-8 line not yet decoded (rawTextLines): its bytes (a BOM of line 1 and the line feed left out) and the file
+ * offset of its first byte. `decodeRawLine` gives the TextLine textLines would have given for it.
+ */
+export interface RawLine {
+  line: number;
+  bytes: Uint8Array;
+  offset: number;
+}
+
+export type LineItem = TextLine | RawLine;
+
 export interface LineReaderOptions {
   maxRecordBytes: number;
   /** Blank lines the file may hold before the read stops with LIMIT_BLANK_LINES. */
@@ -92,10 +104,32 @@ function controlBytes(bytes: Uint8Array): { count: number; first: number } {
  * Split decoded text into lines. Throws InputError for a 0-byte file or one that is not text; yields per-line
  * errors for invalid UTF-8 and over-long lines and goes on with the next line.
  */
-export async function* textLines(
-  chunks: AsyncIterable<Uint8Array>,
-  options: LineReaderOptions,
-): AsyncGenerator<TextLine> {
+export function textLines(chunks: AsyncIterable<Uint8Array>, options: LineReaderOptions): AsyncGenerator<TextLine> {
+  return lineItems(chunks, options, false) as AsyncGenerator<TextLine>;
+}
+
+/**
+ * textLines, with each UTF-8 line handed on as its bytes (the same lines, numbers, blank runs and errors; UTF-16
+ * lines are decoded as textLines decodes them): for a reader that decodes only the lines it needs.
+ */
+export function rawTextLines(chunks: AsyncIterable<Uint8Array>, options: LineReaderOptions): AsyncGenerator<LineItem> {
+  return lineItems(chunks, options, true);
+}
+
+const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The TextLine textLines gives for a line: its text (a trailing CR dropped), or where its UTF-8 is invalid. */
+export function decodeRawLine(raw: RawLine): TextLine {
+  try {
+    return { line: raw.line, text: stripCr(fatalUtf8.decode(raw.bytes)) };
+  } catch {
+    const bad = firstInvalidUtf8Offset(raw.bytes);
+    const offset = raw.offset + Math.max(bad, 0);
+    return { line: raw.line, error: `invalid UTF-8 at byte offset ${offset} (byte ${Math.max(bad, 0) + 1} of the line)` };
+  }
+}
+
+async function* lineItems(chunks: AsyncIterable<Uint8Array>, options: LineReaderOptions, raw: boolean): AsyncGenerator<LineItem> {
   const iterator = chunks[Symbol.asyncIterator]();
   // Gather enough leading bytes to recognise a BOM and to sniff for binary content.
   const head: Uint8Array[] = [];
@@ -136,7 +170,7 @@ export async function* textLines(
       yield next.value;
     }
   }
-  if (encoding === 'utf-8') yield* utf8Lines(all(), options);
+  if (encoding === 'utf-8') yield* utf8Lines(all(), options, raw);
   else yield* utf16Lines(all(), encoding, options);
 }
 
@@ -146,8 +180,7 @@ export function encodingFromBom(head: Uint8Array): TextEncodingName {
   return 'utf-8';
 }
 
-async function* utf8Lines(chunks: AsyncIterable<Uint8Array>, options: LineReaderOptions): AsyncGenerator<TextLine> {
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+async function* utf8Lines(chunks: AsyncIterable<Uint8Array>, options: LineReaderOptions, raw: boolean): AsyncGenerator<LineItem> {
   const pending: Uint8Array[] = [];
   let pendingBytes = 0;
   /** The current line outgrew the record limit: its bytes are dropped until the next newline. */
@@ -158,7 +191,7 @@ async function* utf8Lines(chunks: AsyncIterable<Uint8Array>, options: LineReader
   const blanks = new BlankLines(options.maxBlankLines);
   const scan = { lines: 0 };
 
-  const finish = (): TextLine => {
+  const finish = (): LineItem => {
     line++;
     const startOffset = lineStart;
     lineStart = fileOffset;
@@ -179,13 +212,8 @@ async function* utf8Lines(chunks: AsyncIterable<Uint8Array>, options: LineReader
       bytes = bytes.subarray(3);
       bomBytes = 3;
     }
-    try {
-      return { line, text: stripCr(decoder.decode(bytes)) };
-    } catch {
-      const bad = firstInvalidUtf8Offset(bytes);
-      const offset = startOffset + bomBytes + Math.max(bad, 0);
-      return { line, error: `invalid UTF-8 at byte offset ${offset} (byte ${Math.max(bad, 0) + 1} of the line)` };
-    }
+    const item: RawLine = { line, bytes, offset: startOffset + bomBytes };
+    return raw ? item : decodeRawLine(item);
   };
 
   for await (const chunk of chunks) {

@@ -9,7 +9,6 @@ import { describeCharacter, findJsonSyntaxError } from './json-syntax.ts';
 import { formatBytes, type InputLimits } from './limits.ts';
 import type { TextLine } from './lines.ts';
 import type { FileParse } from './resent-json.ts';
-import { looksLikeYaml, yamlRecords } from './yaml.ts';
 import { jsonrepair } from 'jsonrepair';
 
 /** A record: the parsed JSON value, or why it could not be parsed. `line` as in ReadError. */
@@ -93,7 +92,8 @@ async function* generate(lines: AsyncIterable<TextLine>, read: ReadState): Async
   const whole = gathered.texts.join('\n');
   if (!start.startsWith('{') && !start.startsWith('[')) {
     read.layout = 'yaml-document';
-    yield* yamlRecords(whole, first.line);
+    // The YAML parser is loaded only for a YAML file (most reads never need it).
+    yield* (await import('./yaml.ts')).yamlRecords(whole, first.line);
     return;
   }
   yield* documentRecords(read, { whole, texts: gathered.texts, firstLine: first.line });
@@ -133,7 +133,7 @@ async function* oneLineStart(
     yield* jsonlRest(iterator, read);
     return true;
   }
-  if (!start.startsWith('{') && !looksLikeYaml(start)) {
+  if (!start.startsWith('{') && !(await import('./yaml.ts')).looksLikeYaml(start)) {
     // Neither JSON, JSONL nor YAML: say what kind of character the file starts with (never the text itself).
     const shown = describeCharacter(String.fromCodePoint(start.codePointAt(0)!));
     throw new InputError(`not JSON, JSONL or YAML: the first non-blank line starts with ${shown}`, first.line);
