@@ -35,7 +35,8 @@ function wholeFile(full: string): ReadableStream<Uint8Array> {
       } catch {
         // Gone or unreadable since it was listed: no bytes, reported as the streamed read reports it.
       }
-      if (bytes !== null && bytes.byteLength > 0) controller.enqueue(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      // The Buffer itself: its indexOf (the line splitter's search for line feeds) is native, a plain Uint8Array's is not.
+      if (bytes !== null && bytes.byteLength > 0) controller.enqueue(bytes);
       controller.close();
     },
   });
