@@ -59,6 +59,9 @@ test.describe('a usage-only file (a real Cline ui_messages.json alone)', () => {
         await expect(page.locator('#usage-only-request')).toContainText('Recorded prompt');
         // No picture or table of blocks the file never held.
         await expect(panel.locator('.map-host, .treemap-bar, .table-host, .totals-host')).toHaveCount(0);
+        // Panels that read the bodies (Diff, Conversations, Duplicates) have no tab: they would show inferred blocks.
+        const tabs = (await page.getByRole('tab').allTextContents()).map((t) => t.trim());
+        expect(tabs).toEqual(['Tokens', 'Findings', 'Cache', 'Timeline', 'Summary', 'Clearing']);
         // Another request of the file: the same view, its own figures.
         await page.keyboard.press('Escape');
         await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());

@@ -76,6 +76,7 @@ export const conversationsPanel: Panel = {
   id: 'conversations',
   title: 'Conversations',
   needs: [],
+  readsBodies: true,
   async render(container, ctx) {
     // Only the conversations drawn cross from the worker, with the counts over all of them.
     const answer = await askWithRequests(container, ctx, { empty: 'No requests.', query: 'conversation-window' }, { request: ctx.request.index, rows: MAX_ROWS });

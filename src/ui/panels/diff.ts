@@ -136,6 +136,7 @@ export const diffPanel: Panel = {
   id: 'diff',
   title: 'Diff',
   needs: [],
+  readsBodies: true,
   async render(container, ctx) {
     let answer: DiffAnswer;
     try {

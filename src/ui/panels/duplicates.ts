@@ -269,6 +269,7 @@ export const duplicatesPanel: Panel = {
   id: 'duplicates',
   title: 'Duplicates',
   needs: [],
+  readsBodies: true,
   async render(container, ctx) {
     const exact = el('section', { className: 'dupes-measure exact' });
     const near = el('section', { className: 'dupes-measure near' });

@@ -68,6 +68,11 @@ export interface Panel {
    */
   needs: readonly SectionName[];
   /**
+   * True for a panel that reads what the requests carried (blocks, their text, their order): its tab is hidden when
+   * the input recorded usage but no bodies (every request `usage_only`), where it would show only inferred blocks.
+   */
+  readsBodies?: boolean;
+  /**
    * False for a panel that shows the whole input the same whatever request is selected (a summary, a workspace
    * with its own inputs): selecting another request then leaves it as it is instead of rendering it again.
    */
