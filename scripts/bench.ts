@@ -7,7 +7,8 @@
 // The cold-start case packs and installs the package, then times `node <installed bin> --version` against
 // `node -e 0`. The browser case (scripts/bench/browser.ts) times the built app in Chromium: switching requests and
 // panels on 200 and 28,000 requests, and the first render of the 28,000-request gateway log against the CLI.
-// --only runs the named cases: analysis case names (`pi-session-real` when ../shared/fixtures is present), `growth`,
+// --only runs the named cases: analysis case names (`pi-session-real` and `claude-projects-real-summary` when
+//   ../shared/fixtures is present), `growth`,
 //   `scaling` (scripts/bench/scaling.ts), `cold-start`, `browser`; `claude-projects-1000-2gb`
 // (the issue's 2 GB folder) runs only when named.
 import { existsSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { browserBench, type BrowserBench } from './bench/browser.ts';
 import { measureColdStart, type ColdStart } from './bench/cold-start.ts';
 import { runCase as runCaseIn } from './bench/run-case.ts';
 import { measureScaling, printScaling, type ScalingResult } from './bench/scaling.ts';
+import { realFolderInput } from './bench/real-folder.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -39,6 +41,11 @@ const folderCallKb = Number(option('--folder-call-kb', '6'));
 // holds 132 calls): ~100 calls of ~20 KB each.
 const ISSUE_FOLDER = 'claude-projects-1000-2gb';
 const benchDir = join(root, '.bench');
+const REAL_SUMMARY = 'claude-projects-real-summary';
+const realSummary = (): BenchInput[] => {
+  const folder = realFolderInput(root, benchDir);
+  return folder === null ? [] : [{ name: REAL_SUMMARY, path: folder.path, bytes: folder.bytes, requests: 0, speed: 'summary' }];
+};
 const only = option('--only', '').split(',').filter(Boolean);
 const selected = (name: string) => only.length === 0 || only.includes(name);
 
@@ -128,6 +135,9 @@ const inputs = analysisCases
         ? [{ ...(await claudeProjectsFolderInput(benchDir, folderSessions, folderMb, folderCallKb)), name: `claude-projects-summary-${folderSessions}`, speed: 'summary' as const }]
         : []),
       ...(only.includes(ISSUE_FOLDER) ? [{ ...(await claudeProjectsFolderInput(benchDir, 1000, 2000, 20)), name: ISSUE_FOLDER }] : []),
+      // The summary of a folder of real Claude Code sessions (../shared/fixtures/real copied 40 times, ids rewritten;
+      // scripts/bench/real-folder.ts), where the fixtures are present: the shape ccusage is compared on.
+      ...(selected(REAL_SUMMARY) ? realSummary() : []),
     ].filter((input) => selected(input.name))
   : [];
 const cases: CaseResult[] = [];
@@ -191,5 +201,5 @@ if (browser !== null) {
   console.log(`  page JS heap (after GC): ${b.small.requests} requests ${heap(b.small)}; ${b.large.requests} requests ${heap(b.large)}`);
   console.log(`  Duplicates panel, first visit: ${b.small.switching.panelVisitsMs['duplicates'] ?? '–'} ms | ${b.large.switching.panelVisitsMs['duplicates'] ?? '–'} ms`);
 }
-console.log('\nInputs are synthetic (scripts/bench/inputs.ts). Ratios compare with the floor measured in the same run.');
+console.log('\nInputs are synthetic (scripts/bench/inputs.ts), except pi-session-real and claude-projects-real-summary (real sessions, ../shared/fixtures). Ratios compare with the floor measured in the same run.');
 if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ cases, growth, scaling, coldStart, browser }, null, 2) + '\n');
