@@ -13,7 +13,7 @@ import { renderNotice, type Message } from './notice.ts';
 import { analyzeInputs, folderLabel, inputsOf, locatedErrors, openedMessage, readDroppedFolder, type FolderSource } from './opening.ts';
 import { chooseAndCompare, type CompareFlowDeps } from './compare/flow.ts';
 import { mountCompareScreen } from './compare/view.ts';
-import { isPanelId, PANELS } from './panels/index.ts';
+import { PANELS } from './panels/index.ts';
 import type { PanelId } from './panels/types.ts';
 import { prefillClearing } from './panels/clearing.ts';
 import { showProgress } from './progress.ts';
@@ -21,7 +21,8 @@ import { folderOf, loadedOf, START, transition, type FolderEntry, type Screen, t
 import { mountClearingScreen } from './screens/clearing.ts';
 import { mountFolderScreen } from './screens/folder.ts';
 import { SessionScreen, type ViewPrefs } from './screens/session.ts';
-import { parseFragment } from './share.ts';
+import { parseFragment, type ParsedFragment } from './share.ts';
+import { applyLinkPrefs, namesSource } from './link-open.ts';
 import { installShortcuts } from './shortcuts.ts';
 import { localFilesLinkMessage, renderStartScreen } from './start-screen.ts';
 import { shareRepeatedStrings } from './intern-view.ts';
@@ -117,15 +118,9 @@ export class App {
     if (!parsed.ok) this.setMessage({ kind: 'error', text: `This link could not be read fully: ${parsed.error}.` });
     const state = parsed.state;
     const source = loadedOf(this.screen)?.source;
+    applyLinkPrefs(this.prefs, state, FIRST_PANEL);
     // Same input and options as on screen (the address bar edited, back/forward): only move within it.
-    const sameSource =
-      state.example !== undefined
-        ? source?.kind === 'example' && source.entry.id === state.example
-        : state.input === undefined || (source?.kind === 'paste' && source.text === state.input);
-    Object.assign(this.prefs, { segmentPath: state.segment ?? null, treemap: { zoom: state.zoom ?? null, search: state.find ?? '' }, calibration: state.calibrate ?? true });
-    // A link's unknown panel opens the first one, as a panel this input lacks does.
-    if (state.panel) this.prefs.panelId = isPanelId(state.panel) ? state.panel : FIRST_PANEL;
-    if (source && sameSource && state.format === this.format && state.model === this.model) {
+    if (source && namesSource(state, source) && state.format === this.format && state.model === this.model) {
       if (state.request !== undefined) this.session?.moveTo(state.request - 1);
       this.render();
       this.syncFragment();
@@ -133,6 +128,11 @@ export class App {
     }
     this.format = state.format;
     this.model = state.model;
+    await this.openLinked(parsed, source);
+  }
+
+  /** Opens what a link names: an example, pasted input, or the input on screen with the link's options. */
+  private async openLinked({ ok, state }: ParsedFragment, source: Source | undefined): Promise<void> {
     if (state.example !== undefined) {
       const entry = (await this.examples.list()).find((e) => e.id === state.example);
       if (entry) await this.open({ kind: 'example', entry }, state.request);
@@ -142,7 +142,7 @@ export class App {
     } else if (source) {
       // Options changed in the address bar for the input on screen.
       await this.open(source, state.request);
-    } else if (parsed.ok) {
+    } else if (ok) {
       // Nothing on screen and nothing in the link to open: it was shared from files opened from disk.
       const local = localFilesLinkMessage(state);
       if (local !== null) this.setMessage({ kind: 'info', text: local });

@@ -5,13 +5,15 @@ import { formatCategoryTokens, formatPercent, formatTokens } from '../render/for
 import { CATEGORY_COLOURS } from '../render/palette.ts';
 import { categoryTag } from './swatch.ts';
 
-export function renderCategoryTotals(
-  host: HTMLElement,
-  byCategory: Partial<Record<Category, number>>,
-  total: number,
-  overhead: number,
-  exact: boolean,
-): void {
+export interface CategoryTotals {
+  byCategory: Partial<Record<Category, number>>;
+  total: number;
+  overhead: number;
+  exact: boolean;
+}
+
+export function renderCategoryTotals(host: HTMLElement, totals: CategoryTotals): void {
+  const { byCategory, total, overhead, exact } = totals;
   const present = CATEGORIES.filter((c) => (byCategory[c] ?? 0) > 0 || byCategory[c] === 0);
   const bar = el('div', { className: 'stack', attrs: { 'aria-hidden': 'true' } });
   for (const category of present) {

@@ -13,7 +13,14 @@ const PREVIEW_CHARS = 100_000;
 
 export type AskText = (request: number, segment: number) => Promise<SegmentTextAnswer>;
 
-export function renderContent(host: HTMLElement, request: RequestView, segment: number, ask: AskText, signal: AbortSignal): void {
+export interface ContentSource {
+  /** Fetches the segment's text from the worker. */
+  ask: AskText;
+  /** Aborted when the content is no longer wanted (another segment, another request). */
+  signal: AbortSignal;
+}
+
+export function renderContent(host: HTMLElement, request: RequestView, segment: number, { ask, signal }: ContentSource): void {
   const s = request.segments[segment];
   if (!s) return;
   if (s.category === 'setup_inferred') {

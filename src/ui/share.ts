@@ -65,11 +65,15 @@ export function decodeInput(encoded: string): string {
   return strFromU8(inflated);
 }
 
-/** `#example=a&request=3` → state. Unknown keys are ignored; a bad value is reported, not thrown. */
-export function parseFragment(hash: string): ParsedFragment {
-  const params = new URLSearchParams(hash.replace(/^#/, ''));
-  const state: ViewState = {};
-  const problems: string[] = [];
+/** A fragment being read: its parameters, the state so far and what was wrong with it, in the order found. */
+interface Reading {
+  params: URLSearchParams;
+  state: ViewState;
+  problems: string[];
+}
+
+/** What the view is of: an example, or pasted input carried in the link (or not: `src=paste`). */
+function readSource({ params, state, problems }: Reading): void {
   const example = params.get('example');
   if (example !== null) {
     if (/^[a-z0-9][a-z0-9._-]{0,80}$/i.test(example)) state.example = example;
@@ -84,6 +88,10 @@ export function parseFragment(hash: string): ParsedFragment {
     }
   }
   if (params.get('src') === 'paste' && state.input === undefined) state.pasted = true;
+}
+
+/** Where the view is: the request, the panel and the selected block. */
+function readPlace({ params, state, problems }: Reading): void {
   const request = params.get('request');
   if (request !== null) {
     const n = Number(request);
@@ -98,6 +106,10 @@ export function parseFragment(hash: string): ParsedFragment {
     if (/^[\w$@:.[\]-]{1,300}$/.test(segment)) state.segment = segment;
     else problems.push('the segment in the link is not a block path');
   }
+}
+
+/** The treemap's zoom and search. */
+function readTreemap({ params, state, problems }: Reading): void {
   const zoom = params.get('zoom');
   if (zoom !== null) {
     if (isZoomGroup(zoom)) state.zoom = zoom;
@@ -108,12 +120,26 @@ export function parseFragment(hash: string): ParsedFragment {
     if (find.length <= MAX_FIND_CHARS) state.find = find;
     else problems.push(`the treemap search in the link is longer than ${MAX_FIND_CHARS} characters`);
   }
+}
+
+/** How the input is read: calibration, wire format, model (a bad value is ignored). */
+function readOptions({ params, state }: Reading): void {
   const calibrate = params.get('calibrate');
   if (calibrate === 'off') state.calibrate = false;
   const format = params.get('format');
   if (format !== null && (FORMATS as readonly string[]).includes(format)) state.format = format as WireFormat;
   const model = params.get('model');
   if (model !== null && /^[\w.:@/-]{1,120}$/.test(model)) state.model = model;
+}
+
+/** `#example=a&request=3` → state. Unknown keys are ignored; a bad value is reported, not thrown. */
+export function parseFragment(hash: string): ParsedFragment {
+  const reading: Reading = { params: new URLSearchParams(hash.replace(/^#/, '')), state: {}, problems: [] };
+  readSource(reading);
+  readPlace(reading);
+  readTreemap(reading);
+  readOptions(reading);
+  const { state, problems } = reading;
   return problems.length === 0 ? { ok: true, state } : { ok: false, state, error: problems.join('; ') };
 }
 

@@ -2,6 +2,7 @@
 // table request by request, conversations and near-duplicate groups. Every string from the input is escaped.
 import type { Analysis } from '../../core/analysis/types.ts';
 import type { CacheAnalysis, Finding } from '../../core/cache/index.ts';
+import type { BilledRequest } from '../../core/cache/types.ts';
 import { basisText } from '../../core/cache/headline.ts';
 import { visibleLabel } from '../../core/text/invisible.ts';
 import { formatCount, formatTokens } from '../format.ts';
@@ -78,20 +79,32 @@ ${rows}
 <p class="muted">A miss: a request read less than half of what the request it follows could have given it (recorded usage where the log has it, else the simulation). The causes are explained in docs/cache.md.</p></section>`;
 }
 
+/** How the request joins its conversation: "continues 3", "edited 5", "new". */
+function linkText(cache: CacheAnalysis, i: number): string {
+  const kind = cache.conversations.kind[i] ?? 'new';
+  const compared = cache.conversations.continues[i];
+  return compared === null || compared === undefined ? kind : `${kind} ${compared + 1}`;
+}
+
+/** The billed prompt's cells: prompt, read, writes, uncached, hit or miss, cost and optimized cost. */
+function billedCells(billed: BilledRequest | undefined, exact: boolean): string {
+  const cell = (value: number | undefined) => `<td>${formatTokens(value ?? 0, exact)}</td>`;
+  const prompt = billed === undefined ? 0 : billed.read + billed.write5m + billed.write1h + billed.uncached;
+  return `${cell(prompt)}${cell(billed?.read)}${cell(billed?.write5m)}${cell(billed?.write1h)}${cell(billed?.uncached)}<td>${(billed?.read ?? 0) > 0 ? 'hit' : 'miss'}</td><td>${usd(billed?.cost.total ?? null)}</td><td>${usd(billed?.optimizedCost ?? null)}</td>`;
+}
+
+function cacheRow(analysis: Analysis, cache: CacheAnalysis, i: number): string {
+  const request = analysis.requests[i]!;
+  const simulated = cache.cost.actual.simulation.requests[i];
+  const billed = cache.cost.billed.requests[i];
+  const recorded = billed?.basis === 'recorded';
+  // Recorded figures are the provider's own count: exact, whatever the tokenizer.
+  const exact = recorded || (analysis.tokens[i]?.exact ?? false);
+  return `<tr id="request-${i + 1}"><td>${i + 1}</td><td class="l">${(cache.conversations.conversationOf[i] ?? 0) + 1}</td><td class="l">${escapeHtml(linkText(cache, i))}</td><td class="l">${escapeHtml(request.model ?? '—')}</td><td class="l">${recorded ? 'recorded' : 'simulated'}</td>${billedCells(billed, exact)}<td>${formatTokens(simulated?.read ?? 0, analysis.tokens[i]?.exact ?? false)}</td><td>${usd(cache.cost.actual.costs[i]?.total ?? null)}</td></tr>`;
+}
+
 export function cacheTableSection(analysis: Analysis, cache: CacheAnalysis): string {
-  const rows = analysis.requests.map((request, i) => {
-    const simulated = cache.cost.actual.simulation.requests[i];
-    const billed = cache.cost.billed.requests[i];
-    const recorded = billed?.basis === 'recorded';
-    // Recorded figures are the provider's own count: exact, whatever the tokenizer.
-    const exact = recorded || (analysis.tokens[i]?.exact ?? false);
-    const kind = cache.conversations.kind[i] ?? 'new';
-    const compared = cache.conversations.continues[i];
-    const link = compared === null || compared === undefined ? kind : `${kind} ${compared + 1}`;
-    const cell = (value: number | undefined) => `<td>${formatTokens(value ?? 0, exact)}</td>`;
-    const prompt = billed === undefined ? 0 : billed.read + billed.write5m + billed.write1h + billed.uncached;
-    return `<tr id="request-${i + 1}"><td>${i + 1}</td><td class="l">${(cache.conversations.conversationOf[i] ?? 0) + 1}</td><td class="l">${escapeHtml(link)}</td><td class="l">${escapeHtml(request.model ?? '—')}</td><td class="l">${recorded ? 'recorded' : 'simulated'}</td>${cell(prompt)}${cell(billed?.read)}${cell(billed?.write5m)}${cell(billed?.write1h)}${cell(billed?.uncached)}<td>${(billed?.read ?? 0) > 0 ? 'hit' : 'miss'}</td><td>${usd(billed?.cost.total ?? null)}</td><td>${usd(billed?.optimizedCost ?? null)}</td><td>${formatTokens(simulated?.read ?? 0, analysis.tokens[i]?.exact ?? false)}</td><td>${usd(cache.cost.actual.costs[i]?.total ?? null)}</td></tr>`;
-  });
+  const rows = analysis.requests.map((_, i) => cacheRow(analysis, cache, i));
   return `<section><h2>Cache, request by request</h2>
 <table><thead><tr><th>#</th><th class="l">Conv.</th><th class="l">Link</th><th class="l">Model</th><th class="l">Basis</th><th>Prompt</th><th>Read</th><th>Write 5m</th><th>Write 1h</th><th>Uncached</th><th>Cache</th><th>Cost</th><th>Optimized</th><th>Simulated read</th><th>Simulated cost</th></tr></thead>
 <tbody>

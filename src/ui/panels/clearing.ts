@@ -4,6 +4,7 @@
 // in plain words and every criterion's measured value next to its threshold, and the record itself.
 import './clearing.css';
 import { el } from '../dom.ts';
+import { numCell } from '../data-table.ts';
 import { API_CODES, CODE_MEANINGS, GLOBAL_CODES, type ApiCode, type GlobalCode } from '../../core/clearing/codes.ts';
 import type { ClearingOutcome } from '../../core/clearing/analyze.ts';
 import type { ApiRecord, ClearingRecord, Criterion } from '../../core/clearing/record.ts';
@@ -63,7 +64,18 @@ function relativeName(file: File): string {
  * A file input that shows the files already chosen for its role: a re-render (or files recognised in a dropped
  * folder) must not leave "No file chosen" beside a summary saying they are chosen.
  */
-function fileInput(label: string, id: string, options: { multiple?: boolean; folder?: boolean }, chosen: readonly Blob[], onChange: (files: File[]) => void): HTMLElement[] {
+interface FileInputOptions {
+  label: string;
+  id: string;
+  multiple?: boolean;
+  folder?: boolean;
+  /** The files already chosen for the role. */
+  chosen: readonly Blob[];
+  onChange: (files: File[]) => void;
+}
+
+function fileInput(options: FileInputOptions): HTMLElement[] {
+  const { label, id, chosen, onChange } = options;
   const attrs: Record<string, string> = { type: 'file', id };
   if (options.multiple) attrs.multiple = '';
   if (options.folder) attrs.webkitdirectory = '';
@@ -121,7 +133,7 @@ function criteriaTable(api: ApiRecord): HTMLElement {
             className: 'num',
             text: `${formatValue(criterion)}${criterion.conversations !== undefined ? ` in ${criterion.conversations} conversations` : ''}`,
           }),
-          el('td', { className: 'num', text: formatThreshold(criterion) }),
+          numCell(formatThreshold(criterion)),
           el('td', { className: criterion.met ? 'met' : 'unmet', text: criterion.met ? 'yes' : 'no' }),
         ]),
       ),
@@ -279,26 +291,26 @@ export function renderClearingWorkspace(container: HTMLElement, ctx: WorkspaceCo
 
     function content(): Node[] {
       const form = el('div', { className: 'clearing-form' }, [
-        ...fileInput('Journals (files)', 'clearing-journals', { multiple: true }, state.journals.map((f) => f.blob), (files) => {
+        ...fileInput({ label: 'Journals (files)', id: 'clearing-journals', multiple: true, chosen: state.journals.map((f) => f.blob), onChange: (files) => {
           state.journals = files.map((file) => ({ name: relativeName(file), blob: file }));
           update();
-        }),
-        ...fileInput('Journals (folder)', 'clearing-folder', { folder: true }, [], (files) => {
+        } }),
+        ...fileInput({ label: 'Journals (folder)', id: 'clearing-folder', folder: true, chosen: [], onChange: (files) => {
           state.journals = files.map((file) => ({ name: relativeName(file), blob: file }));
           update();
-        }),
+        } }),
         el('p', { className: 'hint muted', text: 'pi session files (.jsonl); a folder is searched recursively.' }),
-        ...fileInput('Sidecar (SQLite)', 'clearing-sidecar', { multiple: true }, state.sidecar ? [state.sidecar.blob] : [], (files) => {
+        ...fileInput({ label: 'Sidecar (SQLite)', id: 'clearing-sidecar', multiple: true, chosen: state.sidecar ? [state.sidecar.blob] : [], onChange: (files) => {
           // Any -wal / -shm / -journal chosen with it refuses it, as on disk.
           const main = files.find((file) => !/-(wal|shm|journal)$/i.test(file.name)) ?? null;
           state.sidecar = main ? { name: main.name, blob: main } : null;
           state.siblingNames = files.filter((file) => file !== main).map((file) => file.name);
           update();
-        }),
-        ...fileInput('Routes (JSON)', 'clearing-routes', {}, state.routes ? [state.routes] : [], (files) => ((state.routes = files[0] ?? null), update())),
-        ...fileInput('Qualification (JSON)', 'clearing-qualification', {}, state.qualification ? [state.qualification] : [], (files) => ((state.qualification = files[0] ?? null), update())),
-        ...fileInput('Agent config (optional)', 'clearing-agent', {}, state.agentConfig ? [state.agentConfig] : [], (files) => (state.agentConfig = files[0] ?? null)),
-        ...fileInput('App allowlist (optional)', 'clearing-allowlist', {}, state.appAllowlist ? [state.appAllowlist] : [], (files) => (state.appAllowlist = files[0] ?? null)),
+        } }),
+        ...fileInput({ label: 'Routes (JSON)', id: 'clearing-routes', chosen: state.routes ? [state.routes] : [], onChange: (files) => ((state.routes = files[0] ?? null), update()) }),
+        ...fileInput({ label: 'Qualification (JSON)', id: 'clearing-qualification', chosen: state.qualification ? [state.qualification] : [], onChange: (files) => ((state.qualification = files[0] ?? null), update()) }),
+        ...fileInput({ label: 'Agent config (optional)', id: 'clearing-agent', chosen: state.agentConfig ? [state.agentConfig] : [], onChange: (files) => (state.agentConfig = files[0] ?? null) }),
+        ...fileInput({ label: 'App allowlist (optional)', id: 'clearing-allowlist', chosen: state.appAllowlist ? [state.appAllowlist] : [], onChange: (files) => (state.appAllowlist = files[0] ?? null) }),
         el('label', { text: 'Retrieval rate', attrs: { for: 'clearing-rate' } }),
         rate,
         el('div', { className: 'clearing-actions' }, [analyze, chosenLine, status]),

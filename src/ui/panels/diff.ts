@@ -40,6 +40,22 @@ function blockRow(kind: DiffHunk['kind'], request: RequestView, index: number, e
   ]);
 }
 
+/** The line diff of two texts as rows (long unchanged runs folded), stopping a little past MAX_TEXT_LINES. */
+function textDiffLines(a: readonly string[], b: readonly string[]): HTMLElement[] {
+  const lines: HTMLElement[] = [];
+  for (const hunk of myersDiff(a, b)) {
+    if (hunk.kind === 'equal') {
+      const length = hunk.aEnd - hunk.aStart;
+      if (length > FOLD_EQUAL) {
+        lines.push(el('div', { text: `  ${a[hunk.aStart] ?? ''}` }), el('div', { className: 'muted', text: `  … ${length - 2} unchanged line(s) …` }), el('div', { text: `  ${a[hunk.aEnd - 1] ?? ''}` }));
+      } else for (let k = hunk.aStart; k < hunk.aEnd; k++) lines.push(el('div', { text: `  ${a[k] ?? ''}` }));
+    } else if (hunk.kind === 'delete') for (let k = hunk.aStart; k < hunk.aEnd; k++) lines.push(el('div', { className: 'delete', text: `− ${a[k] ?? ''}` }));
+    else for (let k = hunk.bStart; k < hunk.bEnd; k++) lines.push(el('div', { className: 'insert', text: `+ ${b[k] ?? ''}` }));
+    if (lines.length > MAX_TEXT_LINES) break;
+  }
+  return lines;
+}
+
 /** Line diff of two block texts, asked for by the user (this is where payload text enters the page). */
 async function showTextDiff(host: HTMLElement, ctx: PanelContext, older: [number, number], newer: [number, number]): Promise<void> {
   host.replaceChildren(el('p', { className: 'muted', text: 'Loading both blocks…' }));
@@ -49,19 +65,7 @@ async function showTextDiff(host: HTMLElement, ctx: PanelContext, older: [number
       ctx.ask('segment-text', { request: newer[0], segment: newer[1] }),
     ]);
     if (ctx.signal.aborted) return;
-    const a = (before.text || before.wire).split('\n');
-    const b = (after.text || after.wire).split('\n');
-    const lines: HTMLElement[] = [];
-    for (const hunk of myersDiff(a, b)) {
-      if (hunk.kind === 'equal') {
-        const length = hunk.aEnd - hunk.aStart;
-        if (length > FOLD_EQUAL) {
-          lines.push(el('div', { text: `  ${a[hunk.aStart] ?? ''}` }), el('div', { className: 'muted', text: `  … ${length - 2} unchanged line(s) …` }), el('div', { text: `  ${a[hunk.aEnd - 1] ?? ''}` }));
-        } else for (let k = hunk.aStart; k < hunk.aEnd; k++) lines.push(el('div', { text: `  ${a[k] ?? ''}` }));
-      } else if (hunk.kind === 'delete') for (let k = hunk.aStart; k < hunk.aEnd; k++) lines.push(el('div', { className: 'delete', text: `− ${a[k] ?? ''}` }));
-      else for (let k = hunk.bStart; k < hunk.bEnd; k++) lines.push(el('div', { className: 'insert', text: `+ ${b[k] ?? ''}` }));
-      if (lines.length > MAX_TEXT_LINES) break;
-    }
+    const lines = textDiffLines((before.text || before.wire).split('\n'), (after.text || after.wire).split('\n'));
     // Diff lines are payload text: invisible and bidi characters become visible markers, copy keeps the original.
     const shown = lines.slice(0, MAX_TEXT_LINES);
     for (const line of shown) if (!line.classList.contains('muted')) setInertText(line, line.textContent ?? '');

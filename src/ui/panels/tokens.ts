@@ -55,7 +55,7 @@ export const tokensPanel: Panel = {
         ]),
       ]),
     );
-    renderCategoryTotals(totalsHost, request.byCategory, request.total, request.overhead, request.exact);
+    renderCategoryTotals(totalsHost, request);
 
     let contentAbort: AbortController | null = null;
     /** `openSheet`: the user picked it (on a narrow screen the content opens as a sheet over the treemap). */
@@ -70,13 +70,10 @@ export const tokensPanel: Panel = {
       contentAbort?.abort();
       contentAbort = new AbortController();
       ctx.signal.addEventListener('abort', () => contentAbort?.abort(), { once: true });
-      renderContent(
-        contentBody,
-        request,
-        segment,
-        (r, s) => ctx.ask('segment-text', { request: r, segment: s }),
-        contentAbort.signal,
-      );
+      renderContent(contentBody, request, segment, {
+        ask: (r, s) => ctx.ask('segment-text', { request: r, segment: s }),
+        signal: contentAbort.signal,
+      });
     };
     // The block selected before (kept from the previous request when this one has it too, or named by a link).
     const kept = ctx.segment === null ? -1 : request.segments.findIndex((s) => s.path === ctx.segment);
