@@ -146,9 +146,17 @@ export function folderFiles(dir: string): { path: string; base64: string }[] {
 
 /**
  * Drops a folder named `name` holding `files` the way Chromium hands one over: a DataTransferItem whose
- * webkitGetAsEntry gives a directory entry, read through its readers (one batch, then an empty one).
+ * webkitGetAsEntry gives a directory entry, read through its readers (one batch, then an empty one). Returns once
+ * the page is done with it (<body data-folder-read>: the table filled in, or a case, a session or a message
+ * opened), unless `settled` is false (to see the table fill in).
  */
-export async function dropFolder(page: Page, name: string, files: { path: string; base64: string }[]): Promise<void> {
+export async function dropFolder(page: Page, name: string, files: { path: string; base64: string }[], options: { settled?: boolean } = {}): Promise<void> {
+  await page.evaluate(() => document.body.removeAttribute('data-folder-read'));
+  await dropFolderNow(page, name, files);
+  if (options.settled !== false) await page.waitForFunction(() => ['done', 'stopped'].includes(document.body.getAttribute('data-folder-read') ?? ''), undefined, { timeout: 120_000 });
+}
+
+async function dropFolderNow(page: Page, name: string, files: { path: string; base64: string }[]): Promise<void> {
   await page.evaluate(
     ({ name, files }) => {
       type Entry = { isFile: boolean; isDirectory: boolean; name: string; fullPath: string; [key: string]: unknown };

@@ -12,6 +12,7 @@ import { copyLink, linkCarries, writeFragment, type LinkState } from './link.ts'
 import { renderNotice, type Message } from './notice.ts';
 import { analyzeInputs, folderLabel, inputsOf, locatedErrors, openedMessage, readDroppedFolder, type FolderSource } from './opening.ts';
 import { chooseAndCompare, type CompareFlowDeps } from './compare/flow.ts';
+import { openFolder, type FolderOpenDeps } from './folder-open.ts';
 import { mountCompareScreen } from './compare/view.ts';
 import { PANELS } from './panels/index.ts';
 import type { PanelId } from './panels/types.ts';
@@ -285,35 +286,18 @@ export class App {
     }
   }
 
-  /**
-   * A folder's sessions, read one at a time in the worker, as the folder table; a folder that holds one session
-   * (with its subagents, a task's parts) opens that session's analysis at once.
-   */
-  private async openFolder(inputs: InputBlob[], label: string, skipped: string[]): Promise<void> {
-    const { controller, progress } = this.begin(`Reading the sessions in ${label}`);
-    let single: InputBlob[] | null = null;
-    let notes = skipped;
-    try {
-      const view = await this.client.analyzeFolder(inputs, (p) => progress.update(p, inputs[p.file]?.name ?? '', false), controller.signal);
-      if (controller.signal.aborted) return;
-      notes = [...skipped, ...view.skipped];
-      const [only] = view.sessions;
-      if (view.sessions.length === 1 && only) single = only.inputs.flatMap((i) => inputs[i] ?? []);
-      else if (view.sessions.length === 0) this.setMessage({ kind: 'error', text: `${label}: no session with a request could be read.`, details: notes });
-      else this.go({ type: 'folder-opened', folder: { view, inputs, label, state: { tab: 'sessions', only: null, opened: -1 } } });
-    } catch (error) {
-      if (this.running !== controller) return;
-      const cancelled = controller.signal.aborted || (error instanceof WorkerFailure && error.kind === 'cancelled');
-      this.setMessage(cancelled ? { kind: 'info', text: `Cancelled reading ${label}.` } : { kind: 'error', text: `${label}: ${(error as Error).message}` });
-      return;
-    } finally {
-      this.end(controller, progress);
-    }
-    if (single !== null) await this.openNew({ kind: 'files', inputs: single });
-    if (notes.length > 0 && this.message === null) {
-      this.setMessage({ kind: 'info', text: `${notes.length} file${notes.length === 1 ? '' : 's'} of ${label} could not be read or held no request.`, details: notes });
-    }
+  /** A folder's sessions, read on a pool of session workers, as the folder table (src/ui/folder-open.ts). */
+  private openFolder(inputs: InputBlob[], label: string, skipped: string[]): Promise<void> {
+    return openFolder(this.folderDeps, { inputs, label, skipped });
   }
+
+  private readonly folderDeps: FolderOpenDeps = {
+    client: this.client,
+    begin: (title) => this.begin(title), end: (job) => this.end(job.controller, job.progress),
+    current: (controller) => this.running === controller,
+    setMessage: (message) => this.setMessage(message), hasMessage: () => this.message !== null,
+    go: (event) => this.go(event), openFiles: (inputs) => this.openNew({ kind: 'files', inputs }),
+  };
 
   /** Opens session `i` of the folder table as a normal analysis (its subagents' files with it). */
   private openFolderSession(folder: FolderEntry, i: number): void {

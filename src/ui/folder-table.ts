@@ -144,6 +144,8 @@ export interface FolderTableHandle {
   readonly element: HTMLElement;
   readonly state: FolderTableState;
   focus(): void;
+  /** The same folder with more sessions read (it fills in): rows, sums and charts anew; tab, filter, sort and scroll kept. */
+  update(folder: FolderView): void;
 }
 
 function folderSummary(folder: FolderView): HTMLElement {
@@ -168,6 +170,8 @@ interface FolderTableView {
   filterNote: HTMLElement;
   host: HTMLElement;
   grid: GridHandle<ColumnId> | null;
+  /** Re-reads the tab's rows from `folder` into the grid as it is (its sort, scroll and cursor kept). */
+  refresh: () => void;
 }
 
 /** A row of the tab shown, and the session it is (-1 for a project or day row). */
@@ -231,9 +235,9 @@ function openEntry(view: FolderTableView, entry: Entry | undefined): void {
 function showTab(view: FolderTableView): void {
   const { state } = view;
   renderTabs(view);
-  const all = entriesOf(view);
+  let all = entriesOf(view);
   renderFilterNote(view);
-  const rows = all.map((entry) => entry.row);
+  let rows = all.map((entry) => entry.row);
   const columns = COLUMNS[state.tab];
   // What the table shows, in its order: the tab's rows (a project's or day's sessions when filtered).
   const table = () => ({ columns, rows: (view.grid?.order ?? []).map((i) => columns.map((c) => exportValue(rows[i]!, c.id))) });
@@ -257,6 +261,12 @@ function showTab(view: FolderTableView): void {
   grid.element.classList.add(`folder-${state.tab}`);
   grid.setOrder(sortRows(rows, sort), sort);
   view.host.replaceChildren(grid.element);
+  view.refresh = () => {
+    all = entriesOf(view);
+    rows = all.map((entry) => entry.row);
+    grid.element.setAttribute('data-rows', String(rows.length));
+    grid.setOrder(sortRows(rows, sort), sort);
+  };
 }
 
 function showCharts(view: FolderTableView, chartsHost: HTMLElement): void {
@@ -288,12 +298,14 @@ export function createFolderTable(folder: FolderView, label: string, state: Fold
     filterNote: el('p', { className: 'folder-filter muted small' }),
     host: el('div', { className: 'folder-grid-host' }),
     grid: null,
+    refresh: () => undefined,
   };
   const chartsHost = el('div', { className: 'folder-charts-host' });
+  let summary = folderSummary(folder);
   const element = el('section', { className: 'folder-table request-table', attrs: { 'aria-labelledby': 'folder-title' } }, [
     el('h1', { className: 'folder-title', text: `Sessions in ${label}`, attrs: { id: 'folder-title', tabindex: '-1' } }),
     el('p', { className: 'muted small', text: 'Recorded usage of each session, its subagents’ calls included (subagents get no row of their own). Open a session for its full analysis.' }),
-    folderSummary(folder),
+    summary,
     chartsHost,
     view.tabs,
     view.filterNote,
@@ -307,6 +319,14 @@ export function createFolderTable(folder: FolderView, label: string, state: Fold
     state,
     focus() {
       view.grid?.focus();
+    },
+    update(next) {
+      view.folder = next;
+      const fresh = folderSummary(next);
+      summary.replaceWith(fresh);
+      summary = fresh;
+      showCharts(view, chartsHost);
+      view.refresh();
     },
   };
 }

@@ -49,7 +49,7 @@ function exportMenu(ctx: HeaderContext, loaded: Loaded | null): HTMLElement | nu
         item('Analysis record (JSON)', 'ctxray-analysis-json', 'The ctxray.analysis record, as `ctxray analyze --json` writes it', () => ctx.exportAnalysis('record')),
         item('HTML report', 'ctxray-report-html', 'The self-contained report `ctxray analyze --html` writes (no script, no payload text)', () => ctx.exportAnalysis('html')),
       ]
-    : [item('Folder record (JSON)', 'ctxray-folder-json', 'The folder\'s ctxray.analysis record, as `ctxray analyze <folder> --json` writes it', () => download('ctxray-folder.json', folder!.view.record, 'application/json'))];
+    : [item('Folder record (JSON)', 'ctxray-folder-json', 'The folder\'s ctxray.analysis record, as `ctxray analyze <folder> --json` writes it', () => folder!.view.record !== '' && download('ctxray-folder.json', folder!.view.record, 'application/json'))];
   const menu = el('details', { className: 'export-menu', attrs: { id: 'export-menu' } }, [el('summary', { text: 'Export' }), el('div', { className: 'export-menu-items' }, items)]);
   // A choice closes the menu, as a menu does.
   menu.addEventListener('click', (event) => {

@@ -7,6 +7,7 @@ import type { InputBlob, ProgressInfo } from '../worker/inputs.ts';
 import type { AnalysisView } from '../worker/view-model.ts';
 import { fetchExample } from './examples.ts';
 import { isLogFileName, readChosenFolder, readDroppedEntries } from './folder-drop.ts';
+import { folderReadState } from './folder-open.ts';
 import type { ProgressHandle } from './progress.ts';
 import type { Message } from './notice.ts';
 import type { Source } from './screen.ts';
@@ -76,6 +77,14 @@ export function folderLabel(source: FolderSource): string {
  * recursively. What could not be read is listed, never fatal.
  */
 export async function readDroppedFolder(client: WorkerClient, source: FolderSource): Promise<DroppedFolder> {
+  folderReadState('listing');
+  const dropped = await sortDroppedFolder(client, source);
+  // A folder of logs is read next (src/ui/folder-open.ts); anything else is done with here.
+  if (dropped.kind !== 'logs') folderReadState('done');
+  return dropped;
+}
+
+async function sortDroppedFolder(client: WorkerClient, source: FolderSource): Promise<DroppedFolder> {
   const all = 'entries' in source ? await readDroppedEntries(source.entries, undefined, () => true) : readChosenFolder(source.files, undefined, () => true);
   if (all.inputs.length > 0 && all.inputs.length <= MAX_CASE_FILES) {
     try {

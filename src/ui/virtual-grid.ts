@@ -98,6 +98,8 @@ class VirtualGrid<Id extends string> implements GridHandle<Id> {
   /** The range of positions drawn (`first:last`). */
   private drawn = '';
   private scheduled = false;
+  /** The height setOrder gave the grid (its rows', up to `visibleRows`). */
+  private autoHeight = '';
 
   constructor(options: GridOptions<Id>) {
     this.options = options;
@@ -127,7 +129,11 @@ class VirtualGrid<Id extends string> implements GridHandle<Id> {
   setOrder(next: number[], sort: { column: Id; descending: boolean }): void {
     const grid = this.element;
     // A short list gets a grid as tall as its rows; a long one shows `visibleRows` and scrolls (or is resized).
-    if (grid.style.height === '') grid.style.height = `${(Math.min(this.options.visibleRows, next.length) + 1) * ROW_HEIGHT + 2}px`;
+    // Rows that fill in (a folder being read) grow a height the grid set, never one the user resized to.
+    if (grid.style.height === '' || grid.style.height === this.autoHeight) {
+      this.autoHeight = `${(Math.min(this.options.visibleRows, next.length) + 1) * ROW_HEIGHT + 2}px`;
+      grid.style.height = this.autoHeight;
+    }
     this.items = next;
     this.body.style.height = `${next.length * ROW_HEIGHT}px`;
     const at = next.indexOf(this.openItem);

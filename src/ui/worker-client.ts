@@ -20,6 +20,14 @@ interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: WorkerFailure) => void;
   onProgress?: (progress: ProgressInfo) => void;
+  /** A folder read on a pool: its rows so far. */
+  onView?: (view: FolderView) => void;
+}
+
+/** A folder read on the page's pool of session workers (src/ui/folder-pool.ts): their ports, and the views as it fills in. */
+export interface FolderPoolLink {
+  ports: MessagePort[];
+  onView: (view: FolderView) => void;
 }
 
 /** Starts a worker (src/ui/worker-factory.ts in the app; a stand-in in tests). */
@@ -58,13 +66,17 @@ export class WorkerClient {
     return this.watched<AnalysisView>((id) => ({ type: 'analyze', id, inputs, options }), onProgress, signal);
   }
 
-  /** A dropped folder's sessions, analysed one at a time in the worker: the rows of its folder table. */
-  analyzeFolder(inputs: InputBlob[], onProgress: (p: ProgressInfo) => void, signal: AbortSignal): Promise<FolderView> {
-    return this.watched<FolderView>((id) => ({ type: 'analyze-folder', id, inputs }), onProgress, signal);
+  /**
+   * A dropped folder's sessions: the rows of its folder table. Analysed one at a time in the worker, or with
+   * `pool` on the session workers behind its ports (handed to the worker), with views as the folder fills in.
+   */
+  analyzeFolder(inputs: InputBlob[], onProgress: (p: ProgressInfo) => void, signal: AbortSignal, pool?: FolderPoolLink): Promise<FolderView> {
+    if (pool === undefined) return this.watched<FolderView>((id) => ({ type: 'analyze-folder', id, inputs }), onProgress, signal);
+    return this.watched<FolderView>((id) => ({ type: 'analyze-folder', id, inputs, ports: pool.ports }), onProgress, signal, pool);
   }
 
-  /** Sends a long analysis under the watchdog: every message for it (progress, the answer) resets it; silence replaces the worker. */
-  private watched<T>(build: (id: number) => ToWorker, onProgress: (p: ProgressInfo) => void, signal: AbortSignal): Promise<T> {
+  /** Sends a long analysis under the watchdog: every message for it (progress, a view, the answer) resets it; silence replaces the worker. */
+  private watched<T>(build: (id: number) => ToWorker, onProgress: (p: ProgressInfo) => void, signal: AbortSignal, pool?: FolderPoolLink): Promise<T> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const arm = (): void => {
       clearTimeout(timer);
@@ -78,7 +90,14 @@ export class WorkerClient {
       arm();
       onProgress(progress);
     };
-    const result = this.send<T>(build, signal, watched);
+    const link = pool && {
+      transfer: pool.ports,
+      onView: (view: FolderView): void => {
+        arm();
+        pool.onView(view);
+      },
+    };
+    const result = this.send<T>(build, signal, watched, link);
     return result.finally(() => clearTimeout(timer));
   }
 
@@ -110,13 +129,14 @@ export class WorkerClient {
     this.failAll(new WorkerFailure(reason, 'cancelled'));
   }
 
-  private send<T>(build: (id: number) => ToWorker, signal?: AbortSignal, onProgress?: (p: ProgressInfo) => void): Promise<T> {
+  private send<T>(build: (id: number) => ToWorker, signal?: AbortSignal, onProgress?: (p: ProgressInfo) => void, link?: { transfer: Transferable[]; onView: (view: FolderView) => void }): Promise<T> {
     if (signal?.aborted) return Promise.reject(new WorkerFailure('Cancelled.', 'cancelled'));
     const id = this.nextId++;
     const worker = this.ensureWorker();
     return new Promise<T>((resolve, reject) => {
       const entry: Pending = { resolve: resolve as (value: unknown) => void, reject };
       if (onProgress) entry.onProgress = onProgress;
+      if (link) entry.onView = link.onView;
       this.pending.set(id, entry);
       this.onPendingChange(this.pending.size);
       signal?.addEventListener(
@@ -127,7 +147,7 @@ export class WorkerClient {
         },
         { once: true },
       );
-      worker.postMessage(build(id));
+      worker.postMessage(build(id), link?.transfer ?? []);
     });
   }
 
@@ -159,10 +179,13 @@ export class WorkerClient {
   private receive(message: FromWorker): void {
     const entry = this.pending.get(message.id);
     if (!entry) return;
-    if (message.type !== 'progress') queueMicrotask(() => this.onPendingChange(this.pending.size));
+    if (message.type !== 'progress' && message.type !== 'folder-view') queueMicrotask(() => this.onPendingChange(this.pending.size));
     switch (message.type) {
       case 'progress':
         entry.onProgress?.(message.progress);
+        return;
+      case 'folder-view':
+        entry.onView?.(message.folder);
         return;
       case 'analyzed':
         this.pending.delete(message.id);

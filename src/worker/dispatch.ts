@@ -11,7 +11,8 @@ import type { FromWorker, ToWorker, WorkerError } from './protocol.ts';
 import type { InputBlob, ProgressInfo } from './inputs.ts';
 import { QueryError, quoteName, type WorkerSession } from './session.ts';
 import { buildView, sectionsOf } from './view.ts';
-import { analyzeFolder } from './folder.ts';
+import { analyzeFolder, type FolderView } from './folder.ts';
+import { analyzeFolderPooled } from './pool/folder-pooled.ts';
 import { APP_LIMITS } from './limits.ts';
 
 export { APP_MAX_DECOMPRESSED_BYTES } from './limits.ts';
@@ -46,7 +47,12 @@ export function checkMessage(data: unknown): Checked {
   const { inputs, options } = data;
   const inputsProblem = inputsFault(inputs, `${type} ${id}`);
   if (inputsProblem) return refuse(inputsProblem);
-  if (type === 'analyze-folder') return { ok: true, message: { type, id, inputs: inputs as InputBlob[] } };
+  if (type === 'analyze-folder') {
+    const ports = data['ports'];
+    if (ports === undefined) return { ok: true, message: { type, id, inputs: inputs as InputBlob[] } };
+    if (!Array.isArray(ports) || !ports.every((port) => typeof MessagePort !== 'undefined' && port instanceof MessagePort)) return refuse(`Message field \`ports\` of analyze-folder ${id} must be a list of MessagePorts.`);
+    return { ok: true, message: { type, id, inputs: inputs as InputBlob[], ports: ports as MessagePort[] } };
+  }
   const optionsProblem = optionsFault(options, id);
   if (optionsProblem) return refuse(optionsProblem);
   return { ok: true, message: data as unknown as ToWorker };
@@ -129,7 +135,10 @@ export function createDispatcher(post: (message: FromWorker) => void): (data: un
 
   /** A folder's table: the session on screen stays (the table opens sessions as new analyses). */
   async function analyzeFolderMessage(message: Extract<ToWorker, { type: 'analyze-folder' }>, signal: AbortSignal): Promise<void> {
-    const folder = await analyzeFolder(message.inputs, { signal, onProgress: progressPoster(message.id), limits: APP_LIMITS });
+    const onProgress = progressPoster(message.id);
+    const ports = message.ports ?? [];
+    const onView = (folder: FolderView): void => post({ type: 'folder-view', id: message.id, folder });
+    const folder = ports.length > 0 ? await analyzeFolderPooled(message.inputs, { signal, onProgress, ports, onView }) : await analyzeFolder(message.inputs, { signal, onProgress, limits: APP_LIMITS });
     signal.throwIfAborted();
     post({ type: 'folder-analyzed', id: message.id, folder });
   }

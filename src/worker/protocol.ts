@@ -16,8 +16,11 @@ export interface AnalyzeOptions {
 
 export type ToWorker =
   | { type: 'analyze'; id: number; inputs: InputBlob[]; options: AnalyzeOptions }
-  /** A folder's sessions, one at a time, as the rows of its folder table (src/worker/folder.ts). */
-  | { type: 'analyze-folder'; id: number; inputs: InputBlob[] }
+  /**
+   * A folder's sessions as the rows of its folder table: one at a time here (src/worker/folder.ts), or, with
+   * `ports` (one to each session worker of the page's pool), on the pool, with views posted as it fills in.
+   */
+  | { type: 'analyze-folder'; id: number; inputs: InputBlob[]; ports?: MessagePort[] }
   | { type: 'cancel'; id: number }
   /**
    * A named question answered by a handler registered in src/worker/handlers.ts. The page sends a `QueryName`
@@ -37,6 +40,8 @@ export type FromWorker =
   | { type: 'progress'; id: number; progress: ProgressInfo }
   | { type: 'analyzed'; id: number; view: AnalysisView }
   | { type: 'folder-analyzed'; id: number; folder: FolderView }
+  /** The rows of a folder read on a pool so far (its `progress` set); its answer is 'folder-analyzed'. */
+  | { type: 'folder-view'; id: number; folder: FolderView }
   | { type: 'answer'; id: number; value: unknown }
   | { type: 'failed'; id: number; error: WorkerError };
 
@@ -45,6 +50,6 @@ export function isFromWorker(value: unknown): value is FromWorker {
   const record = value as { type?: unknown; id?: unknown };
   return (
     typeof record.id === 'number' &&
-    (record.type === 'progress' || record.type === 'analyzed' || record.type === 'folder-analyzed' || record.type === 'answer' || record.type === 'failed')
+    (record.type === 'progress' || record.type === 'analyzed' || record.type === 'folder-analyzed' || record.type === 'folder-view' || record.type === 'answer' || record.type === 'failed')
   );
 }
