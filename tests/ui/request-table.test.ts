@@ -133,6 +133,19 @@ describe('clearing-roles', () => {
     expect(await clearingRolesQuery(null, { files: [log, { name: 'x.sqlite-wal', blob: new Blob(['x']) }] })).toEqual({ roles: ['other', 'sidecar-companion'], isCase: false });
     await expect(clearingRolesQuery(null, { files: 'nope' })).rejects.toThrow(QueryError);
   });
+
+  it('tells a JSON-lines log from its head, never reading the whole file (a dropped folder of sessions)', async () => {
+    let wholeReads = 0;
+    class Counted extends Blob {
+      override text(): Promise<string> {
+        wholeReads++;
+        return super.text();
+      }
+    }
+    const log = { name: 'a.jsonl', blob: new Counted([readFileSync(EXAMPLE)]) };
+    expect(await clearingRolesQuery(null, { files: [log] })).toEqual({ roles: ['other'], isCase: false });
+    expect(wholeReads).toBe(0);
+  });
 });
 
 describe('conversation-window', () => {

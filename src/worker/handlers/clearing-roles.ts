@@ -47,6 +47,9 @@ export async function roleOf(file: ClearingFile): Promise<ClearingRole> {
     try {
       const header = JSON.parse(firstLine) as { type?: unknown };
       if (header.type === 'session') return 'journal';
+      // A JSON value with more than blanks after it is one JSON value per line (a transcript, a request log): no
+      // whole-document JSON, so not a case file, told without reading the whole file (a folder of sessions).
+      if (head.slice(head.indexOf('\n')).trim() !== '') return 'other';
     } catch {
       // Not one JSON object per line: fall through to whole-document JSON.
     }
