@@ -297,6 +297,7 @@ export class App {
     current: (controller) => this.running === controller,
     setMessage: (message) => this.setMessage(message), hasMessage: () => this.message !== null,
     go: (event) => this.go(event), openFiles: (inputs) => this.openNew({ kind: 'files', inputs }),
+    header: () => this.renderTop(),
   };
 
   /** Opens session `i` of the folder table as a normal analysis (its subagents' files with it). */
@@ -320,6 +321,23 @@ export class App {
     this.go(event, session);
   }
 
+  /** The header alone (a folder filling in changes its counts, not the screen). */
+  private renderTop(): void {
+    renderHeader(this.header, {
+      screen: this.screen,
+      format: this.format,
+      model: this.model,
+      linkTitle: linkCarries(this.screen),
+      home: () => this.leave({ type: 'home' }),
+      reanalyze: (options) => this.reanalyze(options),
+      openFiles: () => this.fileInput.click(),
+      copyLink: () => void copyLink(this.linkState()).then((message) => this.setMessage(message)),
+      backToFolder: () => this.leave({ type: 'back-to-folder' }),
+      exportAnalysis: (format) => void saveAnalysis(this.client, format, (message) => this.setMessage(message)),
+      compareWith: () => chooseAndCompare(this.compareDeps, this.screen),
+    });
+  }
+
   private linkState(): LinkState {
     return { screen: this.screen, session: this.session, prefs: this.prefs, format: this.format, model: this.model };
   }
@@ -340,19 +358,7 @@ export class App {
 
   private render(): void {
     const { screen } = this;
-    renderHeader(this.header, {
-      screen,
-      format: this.format,
-      model: this.model,
-      linkTitle: linkCarries(screen),
-      home: () => this.leave({ type: 'home' }),
-      reanalyze: (options) => this.reanalyze(options),
-      openFiles: () => this.fileInput.click(),
-      copyLink: () => void copyLink(this.linkState()).then((message) => this.setMessage(message)),
-      backToFolder: () => this.leave({ type: 'back-to-folder' }),
-      exportAnalysis: (format) => void saveAnalysis(this.client, format, (message) => this.setMessage(message)),
-      compareWith: () => chooseAndCompare(this.compareDeps, this.screen),
-    });
+    this.renderTop();
     renderNotice(this.notice, this.message, () => this.setMessage(null));
     this.workspaceAbort?.abort();
     this.workspaceAbort = null;

@@ -22,6 +22,8 @@ export interface FolderOpenDeps {
   hasMessage(): boolean;
   go(event: ScreenEvent): void;
   openFiles(inputs: InputBlob[]): Promise<void>;
+  /** Renders the header again (it counts the folder's sessions). */
+  header(): void;
 }
 
 export interface FolderReadOptions {
@@ -70,8 +72,13 @@ export async function openFolder(deps: FolderOpenDeps, folder: { inputs: InputBl
   /** The table on screen while the folder fills in (a folder of more than one session, once it has a row). */
   let shown: FolderEntry | null = null;
   folderReadState('reading');
+  const show = (entry: FolderEntry, view: FolderView): void => {
+    const before = entry.view.sessions.length;
+    showFolderView(entry, view);
+    if (view.sessions.length !== before) deps.header();
+  };
   const onView = (view: FolderView): void => {
-    if (shown !== null) showFolderView(shown, view);
+    if (shown !== null) show(shown, view);
     else if ((view.progress?.total ?? 0) > 1 && view.sessions.length > 0) deps.go({ type: 'folder-opened', folder: (shown = entryOf(view, inputs, label)) });
   };
   try {
@@ -82,7 +89,7 @@ export async function openFolder(deps: FolderOpenDeps, folder: { inputs: InputBl
     const [only] = view.sessions;
     if (view.sessions.length === 1 && only) single = only.inputs.flatMap((i) => inputs[i] ?? []);
     else if (view.sessions.length === 0) deps.setMessage({ kind: 'error', text: `${label}: no session with a request could be read.`, details: notes });
-    else if (shown !== null) showFolderView(shown, view);
+    else if (shown !== null) show(shown, view);
     else deps.go({ type: 'folder-opened', folder: entryOf(view, inputs, label) });
     folderReadState('done');
   } catch (error) {

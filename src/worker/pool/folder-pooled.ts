@@ -26,6 +26,8 @@ export interface PooledFolderOptions extends Omit<FolderOptions, 'into'> {
 
 /** Views of a folder filling in are posted at most this often (ms); the first at once. */
 const VIEW_INTERVAL_MS = 250;
+/** The full analyses wait at most this long (ms) for the first usage rows. */
+const FIRST_ROWS_WAIT_MS = 1500;
 
 /** Posts `build()` at once if the last post is VIEW_INTERVAL_MS old, else once that much time has passed. */
 function throttled(post: () => void): { changed: () => void; stop: () => void } {
@@ -85,7 +87,15 @@ export async function analyzeFolderPooled(inputs: readonly InputBlob[], options:
   const usage = new AbortController();
   const stopUsage = (): void => usage.abort();
   signal.addEventListener('abort', stopUsage, { once: true });
-  const rows = usageRows(inputs, groups, shown, { signal: usage.signal, changed: view.changed });
+  // The full analyses start once the first rows are on the page (or the usage pass gave none): on a busy machine
+  // the pool's workers would otherwise take the cores the first rows wait for.
+  let firstRows = (): void => {};
+  const shownFirst = new Promise<void>((resolve) => (firstRows = resolve));
+  const changed = (): void => {
+    view.changed();
+    firstRows();
+  };
+  const rows = usageRows(inputs, groups, shown, { signal: usage.signal, changed }).finally(firstRows);
   const inFlight = new Map<number, number>();
   let bytesDone = 0;
   let records = 0;
@@ -100,6 +110,7 @@ export async function analyzeFolderPooled(inputs: readonly InputBlob[], options:
   const started: Promise<PoolResult>[] = [];
   const order = new SessionOrder();
   try {
+    await Promise.race([shownFirst, new Promise((resolve) => setTimeout(resolve, FIRST_ROWS_WAIT_MS))]);
     for (let s = 0; s < groups.length; s++) {
       signal.throwIfAborted();
       while (started.length < Math.min(groups.length, s + pool.size * 2)) started.push(run(started.length));
