@@ -19,16 +19,16 @@ const record = () => ({
 describe('element cache: next links', () => {
   it('finds the linked successor only at its own place and only when JSON-identical', () => {
     const cache = new ElementCache();
-    const first = cache.add(1, 'anthropic-messages', 'messages', 0, { role: 'user', content: 'hi' }, record());
-    const second = cache.add(2, 'anthropic-messages', 'messages', 1, { role: 'assistant', content: 'hello' }, record());
+    const first = cache.add(1, { format: 'anthropic-messages', key: 'messages', index: 0, value: { role: 'user', content: 'hi' } }, record());
+    const second = cache.add(2, { format: 'anthropic-messages', key: 'messages', index: 1, value: { role: 'assistant', content: 'hello' } }, record());
     cache.link(first, second);
     const same = { role: 'assistant', content: 'hello' };
-    expect(cache.findAfter(first, 'anthropic-messages', 'messages', 1, same)).toBe(second);
-    expect(cache.findAfter(first, 'anthropic-messages', 'messages', 1, { role: 'assistant', content: 'hellO' })).toBeNull();
-    expect(cache.findAfter(first, 'anthropic-messages', 'messages', 2, same)).toBeNull();
-    expect(cache.findAfter(first, 'openai-chat', 'messages', 1, same)).toBeNull();
-    expect(cache.findAfter(second, 'anthropic-messages', 'messages', 2, same)).toBeNull();
-    expect(cache.findAfter(null, 'anthropic-messages', 'messages', 1, same)).toBeNull();
+    expect(cache.findAfter(first, { format: 'anthropic-messages', key: 'messages', index: 1, value: same })).toBe(second);
+    expect(cache.findAfter(first, { format: 'anthropic-messages', key: 'messages', index: 1, value: { role: 'assistant', content: 'hellO' } })).toBeNull();
+    expect(cache.findAfter(first, { format: 'anthropic-messages', key: 'messages', index: 2, value: same })).toBeNull();
+    expect(cache.findAfter(first, { format: 'openai-chat', key: 'messages', index: 1, value: same })).toBeNull();
+    expect(cache.findAfter(second, { format: 'anthropic-messages', key: 'messages', index: 2, value: same })).toBeNull();
+    expect(cache.findAfter(null, { format: 'anthropic-messages', key: 'messages', index: 1, value: same })).toBeNull();
   });
 
   it('stops matching an evicted successor while its predecessor stays', () => {
@@ -36,15 +36,15 @@ describe('element cache: next links', () => {
     // The successor is added first, so it is the oldest entry and the one the third addition evicts (183 > 150);
     // the predecessor stays live.
     const cache = new ElementCache(150);
-    const second = cache.add(2, 'anthropic-messages', 'messages', 1, { t: 'aaaaaaaaaa' }, record());
-    const first = cache.add(1, 'anthropic-messages', 'messages', 0, 'x', record());
+    const second = cache.add(2, { format: 'anthropic-messages', key: 'messages', index: 1, value: { t: 'aaaaaaaaaa' } }, record());
+    const first = cache.add(1, { format: 'anthropic-messages', key: 'messages', index: 0, value: 'x' }, record());
     cache.link(first, second);
-    expect(cache.findAfter(first, 'anthropic-messages', 'messages', 1, { t: 'aaaaaaaaaa' })).toBe(second);
-    cache.add(3, 'anthropic-messages', 'messages', 2, { t: 'bbbbbbbbbb' }, record());
-    expect(cache.find(1, 'anthropic-messages', 'messages', 0, 'x')).toBe(first);
-    expect(cache.findAfter(first, 'anthropic-messages', 'messages', 1, { t: 'aaaaaaaaaa' })).toBeNull();
-    expect(cache.find(2, 'anthropic-messages', 'messages', 1, { t: 'aaaaaaaaaa' })).toBeNull();
-    expect(cache.findAtPlace('anthropic-messages', 'messages', 1, { t: 'aaaaaaaaaa' })).toBeNull();
+    expect(cache.findAfter(first, { format: 'anthropic-messages', key: 'messages', index: 1, value: { t: 'aaaaaaaaaa' } })).toBe(second);
+    cache.add(3, { format: 'anthropic-messages', key: 'messages', index: 2, value: { t: 'bbbbbbbbbb' } }, record());
+    expect(cache.find(1, { format: 'anthropic-messages', key: 'messages', index: 0, value: 'x' })).toBe(first);
+    expect(cache.findAfter(first, { format: 'anthropic-messages', key: 'messages', index: 1, value: { t: 'aaaaaaaaaa' } })).toBeNull();
+    expect(cache.find(2, { format: 'anthropic-messages', key: 'messages', index: 1, value: { t: 'aaaaaaaaaa' } })).toBeNull();
+    expect(cache.findAtPlace({ format: 'anthropic-messages', key: 'messages', index: 1, value: { t: 'aaaaaaaaaa' } })).toBeNull();
   });
 });
 
@@ -53,20 +53,20 @@ describe('element cache: buckets', () => {
   it('keeps the 8 newest of the elements that share a fingerprint at one place', () => {
     const cache = new ElementCache();
     const values = Array.from({ length: 20 }, (_, i) => ({ role: 'user', content: `synthetic ${i}` }));
-    const entries = values.map((value) => cache.add(7, format, 'messages', 0, value, record()));
+    const entries = values.map((value) => cache.add(7, { format, key: 'messages', index: 0, value }, record()));
     // Equal copies, not the same objects, so each find compares JSON.
     const copy = (i: number) => ({ role: 'user', content: `synthetic ${i}` });
-    for (let i = 0; i < 12; i++) expect(cache.find(7, format, 'messages', 0, copy(i))).toBeNull();
-    for (let i = 12; i < 20; i++) expect(cache.find(7, format, 'messages', 0, copy(i))).toBe(entries[i]);
+    for (let i = 0; i < 12; i++) expect(cache.find(7, { format, key: 'messages', index: 0, value: copy(i) })).toBeNull();
+    for (let i = 12; i < 20; i++) expect(cache.find(7, { format, key: 'messages', index: 0, value: copy(i) })).toBe(entries[i]);
     // A dropped entry is still found at its place while it is the last one there, and through its chain link.
     cache.link(entries[19]!, entries[3]!);
-    expect(cache.findAfter(entries[19]!, format, 'messages', 0, copy(3))).toBe(entries[3]);
+    expect(cache.findAfter(entries[19]!, { format, key: 'messages', index: 0, value: copy(3) })).toBe(entries[3]);
   });
 
   it('files the same fingerprint at another index apart: a full bucket at index 0 drops nothing at index 1', () => {
     const cache = new ElementCache();
-    const kept = cache.add(7, format, 'messages', 1, { role: 'user', content: 'synthetic kept' }, record());
-    for (let i = 0; i < 20; i++) cache.add(7, format, 'messages', 0, { role: 'user', content: `synthetic ${i}` }, record());
-    expect(cache.find(7, format, 'messages', 1, { role: 'user', content: 'synthetic kept' })).toBe(kept);
+    const kept = cache.add(7, { format, key: 'messages', index: 1, value: { role: 'user', content: 'synthetic kept' } }, record());
+    for (let i = 0; i < 20; i++) cache.add(7, { format, key: 'messages', index: 0, value: { role: 'user', content: `synthetic ${i}` } }, record());
+    expect(cache.find(7, { format, key: 'messages', index: 1, value: { role: 'user', content: 'synthetic kept' } })).toBe(kept);
   });
 });

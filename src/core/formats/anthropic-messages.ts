@@ -1,7 +1,7 @@
 // Anthropic Messages API body → ParsedRequest. Serialization order (the order the prompt cache hashes): tools,
 // then system, then messages.
 
-import type { Category, MediaInfo, ParsedRequest, RequestNote } from '../model.ts';
+import type { Category, MediaInfo, ParsedRequest, RequestNote, RequestOptions } from '../model.ts';
 import { copyWithout, isObject, stringField, type JsonObject } from '../input/json-value.ts';
 import { inlineMedia, referencedMedia } from './media.ts';
 import { listBlockIdentity, withContentList } from './rendered-identity.ts';
@@ -10,7 +10,7 @@ import { TASK_BUDGET_PATH } from '../tokens/claude.ts';
 import { assembleRequest, emptyOptions, jsonText, keepForeignFields } from './request-parts.ts';
 import { cacheMarkerOf } from './cache-markers.ts';
 import { note } from './notes.ts';
-import { SegmentListBuilder, type ImportContext, type SegmentSpec } from './segment-builder.ts';
+import { SegmentListBuilder, type BlockOwner, type ImportContext, type SegmentSpec } from './segment-builder.ts';
 import { utf8Length } from '../text/utf8.ts';
 
 /** Client tool calls and results: the blocks Anthropic's lookback counts as runs. */
@@ -22,23 +22,7 @@ export function importAnthropicMessages(body: JsonObject, ctx: ImportContext): P
   const builder = new SegmentListBuilder(ctx.store, 'anthropic-messages');
   const notes: RequestNote[] = [];
 
-  const tools = body['tools'];
-  if (Array.isArray(tools)) {
-    tools.forEach((tool, i) =>
-      builder.element('tools', i, tool, () =>
-        builder.add({
-          category: 'tools',
-          path: `tools[${i}]`,
-          text: jsonText(withoutMarker(tool)),
-          block: tool,
-          messageIndex: -1,
-          role: null,
-          toolName: isObject(tool) ? stringField(tool, 'name') : null,
-          cacheable: true,
-        }),
-      ),
-    );
-  } else builder.malformed('tools', tools);
+  addTools(builder, body['tools']);
   const outputConfig = body['output_config'];
   if (isObject(outputConfig)) {
     addResponseFormat(builder, outputConfig['format'], 'output_config.format');
@@ -51,25 +35,7 @@ export function importAnthropicMessages(body: JsonObject, ctx: ImportContext): P
     }
   }
   addResponseFormat(builder, body['output_format'], 'output_format');
-
-  const system = body['system'];
-  if (typeof system === 'string') {
-    builder.element('system', -1, system, () =>
-      builder.add({
-        category: 'system',
-        path: 'system',
-        text: system,
-        block: system,
-        // A string system prompt renders as the one text block it stands for.
-        identity: { type: 'text', text: system },
-        messageIndex: -1,
-        role: 'system',
-        cacheable: system !== '',
-      }),
-    );
-  } else if (Array.isArray(system)) {
-    system.forEach((block, i) => builder.element('system', i, block, () => addBlock(builder, block, `system[${i}]`, -1, 'system', null)));
-  } else builder.malformed('system', system);
+  addSystem(builder, body['system']);
 
   const messages = Array.isArray(body['messages']) ? body['messages'] : [];
   if (!Array.isArray(body['messages'])) builder.malformed('messages', body['messages']);
@@ -85,6 +51,62 @@ export function importAnthropicMessages(body: JsonObject, ctx: ImportContext): P
   const foreign = keepForeignFields(builder, 'anthropic-messages', body);
   if (foreign) notes.push(foreign);
 
+  return assembleRequest(
+    {
+      format: 'anthropic-messages',
+      body,
+      builder,
+      messageCount: messages.length,
+      options: anthropicOptions(body),
+      topLevelCacheMarker: cacheMarkerOf(body),
+      notes,
+    },
+    ctx,
+  );
+}
+
+function addTools(builder: SegmentListBuilder, tools: unknown): void {
+  if (!Array.isArray(tools)) {
+    builder.malformed('tools', tools);
+    return;
+  }
+  tools.forEach((tool, i) =>
+    builder.element('tools', i, tool, () =>
+      builder.add({
+        category: 'tools',
+        path: `tools[${i}]`,
+        text: jsonText(withoutMarker(tool)),
+        block: tool,
+        messageIndex: -1,
+        role: null,
+        toolName: isObject(tool) ? stringField(tool, 'name') : null,
+        cacheable: true,
+      }),
+    ),
+  );
+}
+
+function addSystem(builder: SegmentListBuilder, system: unknown): void {
+  if (typeof system === 'string') {
+    builder.element('system', -1, system, () =>
+      builder.add({
+        category: 'system',
+        path: 'system',
+        text: system,
+        block: system,
+        // A string system prompt renders as the one text block it stands for.
+        identity: { type: 'text', text: system },
+        messageIndex: -1,
+        role: 'system',
+        cacheable: system !== '',
+      }),
+    );
+  } else if (Array.isArray(system)) {
+    system.forEach((block, i) => builder.element('system', i, block, () => addBlock({ builder, messageIndex: -1, role: 'system' }, block, `system[${i}]`, null)));
+  } else builder.malformed('system', system);
+}
+
+function anthropicOptions(body: JsonObject): RequestOptions {
   const options = emptyOptions();
   options.toolChoice = toolChoice(body['tool_choice']);
   const thinking = body['thinking'];
@@ -96,30 +118,18 @@ export function importAnthropicMessages(body: JsonObject, ctx: ImportContext): P
   options.stream = body['stream'] === true;
   const mcpServers = body['mcp_servers'];
   options.mcpServers = Array.isArray(mcpServers) && mcpServers.length > 0;
-
-  return assembleRequest(
-    {
-      format: 'anthropic-messages',
-      body,
-      builder,
-      messageCount: messages.length,
-      options,
-      topLevelCacheMarker: cacheMarkerOf(body),
-      notes,
-    },
-    ctx,
-  );
+  return options;
 }
 
 function addMessage(builder: SegmentListBuilder, message: unknown, m: number): void {
   const path = `messages[${m}]`;
   if (!isObject(message)) {
-    builder.unknown(path, typeof message, message, m, null);
+    builder.unknown(path, typeof message, message, { messageIndex: m, role: null });
     return;
   }
   const role = stringField(message, 'role');
   if (role !== 'user' && role !== 'assistant' && role !== 'system') {
-    builder.unknown(path, `role:${role ?? '(none)'}`, message, m, role);
+    builder.unknown(path, `role:${role ?? '(none)'}`, message, { messageIndex: m, role });
     return;
   }
   const content = message['content'];
@@ -134,10 +144,13 @@ function addMessage(builder: SegmentListBuilder, message: unknown, m: number): v
       role,
       cacheable: content !== '',
     });
-  } else if (Array.isArray(content)) {
-    content.forEach((block, b) => addBlock(builder, block, `${path}.content[${b}]`, m, role, { message, index: b }));
+    return;
+  }
+  const scope: BlockScope = { builder, messageIndex: m, role };
+  if (Array.isArray(content)) {
+    content.forEach((block, b) => addBlock(scope, block, `${path}.content[${b}]`, { message, index: b }));
   } else if (content !== undefined && content !== null) {
-    builder.unknown(`${path}.content`, typeof content, content, m, role);
+    builder.unknown(`${path}.content`, typeof content, content, scope);
   }
 }
 
@@ -163,88 +176,96 @@ interface BlockPlace {
   index: number;
 }
 
-function addBlock(
-  builder: SegmentListBuilder,
-  block: unknown,
-  path: string,
-  messageIndex: number,
-  role: string,
-  place: BlockPlace | null,
-): void {
+/** The builder and the owner (message index and role) of the blocks being added. */
+interface BlockScope extends BlockOwner {
+  readonly builder: SegmentListBuilder;
+  readonly role: string;
+}
+
+/** Adds a block of one known type (the table below); `identity` as blockIdentity gives it. */
+type AddBlock = (scope: BlockScope, block: JsonObject, path: string, identity: unknown) => void;
+
+// Each segment spec below is written out field by field: an object spread costs microseconds per block in V8,
+// and a hostile log can hold millions of blocks (a reordered history took 10 µs per block).
+const BLOCK_ADDERS = new Map<string, AddBlock>([
+  ['text', (scope, block, path, identity) => {
+    const { messageIndex, role } = scope;
+    const text = stringField(block, 'text') ?? '';
+    scope.builder.add({ path, block, identity, messageIndex, role, category: roleCategory(role), text, cacheable: text !== '' });
+  }],
+  ['image', addMediaBlock],
+  ['document', addMediaBlock],
+  ['search_result', (scope, block, path, identity) => {
+    const { messageIndex, role } = scope;
+    scope.builder.add({ path, block, identity, messageIndex, role, category: roleCategory(role), text: flattenText(block['content']), cacheable: true });
+  }],
+  ['thinking', (scope, block, path, identity) => {
+    const { messageIndex, role } = scope;
+    scope.builder.add({ path, block, identity, messageIndex, role, category: 'thinking', text: stringField(block, 'thinking') ?? '', cacheable: false });
+  }],
+  ['redacted_thinking', (scope, block, path, identity) => {
+    const { messageIndex, role } = scope;
+    scope.builder.add({ path, block, identity, messageIndex, role, category: 'thinking', text: stringField(block, 'data') ?? '', cacheable: false });
+  }],
+  ['tool_addition', (scope, block, path, identity) => {
+    const { messageIndex, role } = scope;
+    const tool = block['tool'];
+    scope.builder.add({
+      path, block, identity, messageIndex, role,
+      category: 'tools',
+      text: jsonText(tool),
+      toolName: isObject(tool) ? (stringField(tool, 'name') ?? stringField(tool, 'tool_name')) : null,
+      cacheable: true,
+    });
+  }],
+  ['compaction', (scope, block, path, identity) => {
+    const { messageIndex, role } = scope;
+    // A summary of earlier turns written by the server; the model reads its content (or the opaque form).
+    const text = stringField(block, 'content') ?? stringField(block, 'encrypted_content') ?? '';
+    scope.builder.add({ path, block, identity, messageIndex, role, category: roleCategory(role), text, cacheable: text !== '' });
+  }],
+  ['container_upload', (scope, block, path, identity) => {
+    const { messageIndex, role } = scope;
+    scope.builder.add({ path, block, identity, messageIndex, role, category: 'document', text: '', media: referencedMedia('document', 'file', null), cacheable: true });
+  }],
+]);
+
+function addBlock(scope: BlockScope, block: unknown, path: string, place: BlockPlace | null): void {
   if (!isObject(block)) {
-    builder.unknown(path, typeof block, block, messageIndex, role);
+    scope.builder.unknown(path, typeof block, block, scope);
     return;
   }
   const type = stringField(block, 'type');
   const identity = blockIdentity(block, place);
-  // Each segment spec below is written out field by field: an object spread costs microseconds per block in V8,
-  // and a hostile log can hold millions of blocks (a reordered history took 10 µs per block).
-  switch (type) {
-    case 'text': {
-      const text = stringField(block, 'text') ?? '';
-      builder.add({ path, block, identity, messageIndex, role, category: roleCategory(role), text, cacheable: text !== '' });
-      return;
-    }
-    case 'image':
-    case 'document': {
-      const media = sourceMedia(type, block['source']);
-      if (media === null) {
-        builder.unknown(path, `${type}.source:${sourceType(block['source'])}`, block, messageIndex, role);
-        return;
-      }
-      builder.add({ path, block, identity, messageIndex, role, category: type, text: sourceText(block['source']), media, cacheable: true });
-      return;
-    }
-    case 'search_result': {
-      builder.add({ path, block, identity, messageIndex, role, category: roleCategory(role), text: flattenText(block['content']), cacheable: true });
-      return;
-    }
-    case 'thinking':
-      builder.add({ path, block, identity, messageIndex, role, category: 'thinking', text: stringField(block, 'thinking') ?? '', cacheable: false });
-      return;
-    case 'redacted_thinking':
-      builder.add({ path, block, identity, messageIndex, role, category: 'thinking', text: stringField(block, 'data') ?? '', cacheable: false });
-      return;
-    case 'tool_addition': {
-      const tool = block['tool'];
-      builder.add({
-        path, block, identity, messageIndex, role,
-        category: 'tools',
-        text: jsonText(tool),
-        toolName: isObject(tool) ? (stringField(tool, 'name') ?? stringField(tool, 'tool_name')) : null,
-        cacheable: true,
-      });
-      return;
-    }
-    case 'compaction': {
-      // A summary of earlier turns written by the server; the model reads its content (or the opaque form).
-      const text = stringField(block, 'content') ?? stringField(block, 'encrypted_content') ?? '';
-      builder.add({ path, block, identity, messageIndex, role, category: roleCategory(role), text, cacheable: text !== '' });
-      return;
-    }
-    case 'container_upload':
-      builder.add({ path, block, identity, messageIndex, role, category: 'document', text: '', media: referencedMedia('document', 'file', null), cacheable: true });
-      return;
-    default:
-      break;
-  }
-  if (type !== null && TOOL_USE_TYPES.has(type)) {
-    builder.add({
-      path, block, identity, messageIndex, role,
-      category: 'tool_call',
-      text: jsonText(block['input'] ?? {}),
-      toolName: stringField(block, 'name'),
-      callId: stringField(block, 'id'),
-      cacheable: true,
-      run: type === 'tool_use' ? 'tool_use' : null,
-    });
+  const add = type === null ? undefined : BLOCK_ADDERS.get(type);
+  if (add !== undefined) add(scope, block, path, identity);
+  else if (type !== null && TOOL_USE_TYPES.has(type)) addToolUse(scope, block, path, identity);
+  else if (type === 'tool_result' || (type !== null && SERVER_RESULT_TYPE.test(type))) addToolResult(scope, block, path, identity);
+  else scope.builder.unknown(path, type ?? '(no type)', block, scope);
+}
+
+function addMediaBlock(scope: BlockScope, block: JsonObject, path: string, identity: unknown): void {
+  const { messageIndex, role } = scope;
+  const type = block['type'] === 'image' ? 'image' : 'document';
+  const media = sourceMedia(type, block['source']);
+  if (media === null) {
+    scope.builder.unknown(path, `${type}.source:${sourceType(block['source'])}`, block, scope);
     return;
   }
-  if (type === 'tool_result' || (type !== null && SERVER_RESULT_TYPE.test(type))) {
-    addToolResult(builder, block, identity, type, path, messageIndex, role);
-    return;
-  }
-  builder.unknown(path, type ?? '(no type)', block, messageIndex, role);
+  scope.builder.add({ path, block, identity, messageIndex, role, category: type, text: sourceText(block['source']), media, cacheable: true });
+}
+
+function addToolUse(scope: BlockScope, block: JsonObject, path: string, identity: unknown): void {
+  const { messageIndex, role } = scope;
+  scope.builder.add({
+    path, block, identity, messageIndex, role,
+    category: 'tool_call',
+    text: jsonText(block['input'] ?? {}),
+    toolName: stringField(block, 'name'),
+    callId: stringField(block, 'id'),
+    cacheable: true,
+    run: block['type'] === 'tool_use' ? 'tool_use' : null,
+  });
 }
 
 /**
@@ -258,54 +279,15 @@ function blockIdentity(block: JsonObject, place: BlockPlace | null): unknown {
   return inMessage ?? (rendered === block ? undefined : rendered);
 }
 
-function addToolResult(
-  builder: SegmentListBuilder,
-  block: JsonObject,
-  identity: unknown,
-  type: string,
-  path: string,
-  messageIndex: number,
-  role: string,
-): void {
-  const callId = stringField(block, 'tool_use_id');
+function addToolResult(scope: BlockScope, block: JsonObject, path: string, identity: unknown): void {
+  const { messageIndex, role } = scope;
   const nested: SegmentSpec[] = [];
   const content = block['content'];
   let text: string;
   if (typeof content === 'string') text = content;
-  else if (Array.isArray(content)) {
-    const parts: string[] = [];
-    content.forEach((item, k) => {
-      const itemPath = `${path}.content[${k}]`;
-      if (!isObject(item)) {
-        parts.push(jsonText(item));
-        return;
-      }
-      const itemType = stringField(item, 'type');
-      if (itemType === 'text') parts.push(stringField(item, 'text') ?? '');
-      else if (itemType === 'image' || itemType === 'document') {
-        const media = sourceMedia(itemType, item['source']);
-        if (media === null) parts.push(jsonText(item));
-        else {
-          const sourced = sourceText(item['source']);
-          nested.push({
-            category: itemType,
-            path: itemPath,
-            text: sourced,
-            block: item,
-            messageIndex,
-            role,
-            callId,
-            media,
-            cacheable: false,
-            nested: true,
-          });
-        }
-      } else if (itemType === 'search_result') parts.push(flattenText(item['content']));
-      else parts.push(jsonText(item));
-    });
-    text = parts.join('\n');
-  } else text = content === undefined || content === null ? '' : jsonText(content);
-  builder.add({
+  else if (Array.isArray(content)) text = resultListText(scope, block, path, nested);
+  else text = content === undefined || content === null ? '' : jsonText(content);
+  scope.builder.add({
     category: 'tool_result',
     path,
     text,
@@ -313,11 +295,48 @@ function addToolResult(
     identity,
     messageIndex,
     role,
-    callId,
+    callId: stringField(block, 'tool_use_id'),
     cacheable: true,
-    run: type === 'tool_result' ? 'tool_result' : null,
+    run: block['type'] === 'tool_result' ? 'tool_result' : null,
   });
-  for (const spec of nested) builder.add(spec);
+  for (const spec of nested) scope.builder.add(spec);
+}
+
+/** The text of a tool result's content list; its images and documents go to `nested` (segments of their own). */
+function resultListText(scope: BlockScope, block: JsonObject, path: string, nested: SegmentSpec[]): string {
+  const { messageIndex, role } = scope;
+  const callId = stringField(block, 'tool_use_id');
+  const parts: string[] = [];
+  (block['content'] as unknown[]).forEach((item, k) => {
+    const itemPath = `${path}.content[${k}]`;
+    if (!isObject(item)) {
+      parts.push(jsonText(item));
+      return;
+    }
+    const itemType = stringField(item, 'type');
+    if (itemType === 'text') parts.push(stringField(item, 'text') ?? '');
+    else if (itemType === 'image' || itemType === 'document') {
+      const media = sourceMedia(itemType, item['source']);
+      if (media === null) parts.push(jsonText(item));
+      else {
+        const sourced = sourceText(item['source']);
+        nested.push({
+          category: itemType,
+          path: itemPath,
+          text: sourced,
+          block: item,
+          messageIndex,
+          role,
+          callId,
+          media,
+          cacheable: false,
+          nested: true,
+        });
+      }
+    } else if (itemType === 'search_result') parts.push(flattenText(item['content']));
+    else parts.push(jsonText(item));
+  });
+  return parts.join('\n');
 }
 
 function sourceType(source: unknown): string {

@@ -55,88 +55,110 @@ export const codexRolloutImporter: TranscriptImporter = {
     first.every((r) => isObject(r.value) && typeof r.value['type'] === 'string' && isObject(r.value['payload'])) &&
     first.some((r) => isObject(r.value) && (r.value['type'] === 'session_meta' || r.value['type'] === 'response_item')),
   importFile(records: readonly TranscriptRecord[], ctx: TranscriptContext): TranscriptImport {
-    const errors: ReadError[] = [];
-    const requests: ParsedRequest[] = [];
-    let instructions: string | null = null;
-    let model: string | null = null;
-    let history: JsonObject[] = [];
-    /** History length when the current call's first output item arrived, or null between calls. */
-    let callStart: number | null = null;
-    let sentAt: number | null = null;
-    let lastInputAt: number | null = null;
-    let previous: Totals | null = null;
-    /** A `compacted` line since the call before: the next call carries the record. */
-    let compacted = false;
-
+    const state: Rollout = {
+      ctx,
+      errors: [],
+      requests: [],
+      instructions: null,
+      model: null,
+      history: [],
+      callStart: null,
+      sentAt: null,
+      lastInputAt: null,
+      previous: null,
+      compacted: false,
+    };
     for (const { line, value } of records) {
       if (!isObject(value)) continue;
       const payload = objectField(value, 'payload');
       const at = toEpochMs(value['timestamp']);
       if (payload === null) {
-        errors.push({ file: ctx.file, line, message: 'rollout line has no "payload" object' });
+        state.errors.push({ file: ctx.file, line, message: 'rollout line has no "payload" object' });
         continue;
       }
-      switch (value['type']) {
-        case 'session_meta': {
-          // A resumed or forked rollout may repeat its origin's meta: the first one recording instructions holds.
-          const base = payload['base_instructions'];
-          instructions ??= typeof base === 'string' ? base : isObject(base) ? stringField(base, 'text') : null;
-          break;
-        }
-        case 'turn_context':
-          model = stringField(payload, 'model') ?? model;
-          lastInputAt = at ?? lastInputAt;
-          break;
-        case 'response_item':
-          if (isOutputItem(payload)) {
-            if (callStart === null) {
-              callStart = history.length;
-              sentAt = lastInputAt;
-            }
-          } else lastInputAt = at ?? lastInputAt;
-          history.push(payload);
-          break;
-        case 'compacted': {
-          const replacement = payload['replacement_history'];
-          history = Array.isArray(replacement)
-            ? replacement.filter(isObject)
-            : [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: stringField(payload, 'message') ?? '' }] }];
-          callStart = null;
-          compacted = true;
-          break;
-        }
-        case 'event_msg': {
-          if (payload['type'] !== 'token_count') break;
-          const info = objectField(payload, 'info');
-          const totals = readTotals(info ? objectField(info, 'total_token_usage') : null);
-          if (totals === null || sameTotals(totals, previous)) break;
-          const input = history.slice(0, callStart ?? history.length);
-          const body: JsonObject = { model, input };
-          if (instructions !== null) body['instructions'] = instructions;
-          requests.push(
-            importRebuilt(
-              {
-                format: 'openai-responses',
-                body,
-                line,
-                timestamp: sentAt ?? lastInputAt,
-                recorded: callUsage(totals, previous),
-                missing: instructions === null ? ['transcript_missing_system', 'transcript_missing_tools'] : ['transcript_missing_tools'],
-                compacted,
-              },
-              ctx,
-            ),
-          );
-          previous = totals;
-          compacted = false;
-          callStart = null;
-          sentAt = null;
-          break;
-        }
-        default:
-          break;
-      }
+      const type = value['type'];
+      if (typeof type === 'string') LINE_READERS.get(type)?.(state, payload, at, line);
     }
-    return { requests, errors };
+    return { requests: state.requests, errors: state.errors };
   },
 };
+
+/** What a rollout's lines have told so far. */
+interface Rollout {
+  readonly ctx: TranscriptContext;
+  readonly errors: ReadError[];
+  readonly requests: ParsedRequest[];
+  instructions: string | null;
+  model: string | null;
+  history: JsonObject[];
+  /** History length when the current call's first output item arrived, or null between calls. */
+  callStart: number | null;
+  sentAt: number | null;
+  lastInputAt: number | null;
+  previous: Totals | null;
+  /** A `compacted` line since the call before: the next call carries the record. */
+  compacted: boolean;
+}
+
+/** Reads one line of a type (its payload, its time, its line number). */
+type LineReader = (state: Rollout, payload: JsonObject, at: number | null, line: number) => void;
+
+const LINE_READERS = new Map<string, LineReader>([
+  ['session_meta', (state, payload) => {
+    // A resumed or forked rollout may repeat its origin's meta: the first one recording instructions holds.
+    const base = payload['base_instructions'];
+    state.instructions ??= typeof base === 'string' ? base : isObject(base) ? stringField(base, 'text') : null;
+  }],
+  ['turn_context', (state, payload, at) => {
+    state.model = stringField(payload, 'model') ?? state.model;
+    state.lastInputAt = at ?? state.lastInputAt;
+  }],
+  ['response_item', (state, payload, at) => {
+    if (isOutputItem(payload)) {
+      if (state.callStart === null) {
+        state.callStart = state.history.length;
+        state.sentAt = state.lastInputAt;
+      }
+    } else state.lastInputAt = at ?? state.lastInputAt;
+    state.history.push(payload);
+  }],
+  ['compacted', (state, payload) => {
+    const replacement = payload['replacement_history'];
+    state.history = Array.isArray(replacement)
+      ? replacement.filter(isObject)
+      : [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: stringField(payload, 'message') ?? '' }] }];
+    state.callStart = null;
+    state.compacted = true;
+  }],
+  ['event_msg', readTokenCount],
+]);
+
+/** A changed running total marks a completed call: its request is the history before the call's first output. */
+function readTokenCount(state: Rollout, payload: JsonObject, _at: number | null, line: number): void {
+  if (payload['type'] !== 'token_count') return;
+  const info = objectField(payload, 'info');
+  const totals = readTotals(info ? objectField(info, 'total_token_usage') : null);
+  if (totals === null || sameTotals(totals, state.previous)) return;
+  const { instructions, history } = state;
+  const input = history.slice(0, state.callStart ?? history.length);
+  const body: JsonObject = { model: state.model, input };
+  if (instructions !== null) body['instructions'] = instructions;
+  state.requests.push(
+    importRebuilt(
+      {
+        format: 'openai-responses',
+        body,
+        line,
+        timestamp: state.sentAt ?? state.lastInputAt,
+        recorded: callUsage(totals, state.previous),
+        missing: instructions === null ? ['transcript_missing_system', 'transcript_missing_tools'] : ['transcript_missing_tools'],
+        compacted: state.compacted,
+      },
+      state.ctx,
+    ),
+  );
+  state.previous = totals;
+  state.compacted = false;
+  state.callStart = null;
+  state.sentAt = null;
+}

@@ -25,6 +25,17 @@ export interface ElementRecord {
   exitRun: RunKind | null;
 }
 
+/**
+ * Which element is looked up: the place (format, top-level key, index; -1 for a whole value) and its parsed value.
+ * The builder keeps one and refills it for each element, so a lookup allocates nothing.
+ */
+export interface ElementProbe {
+  format: WireFormat;
+  key: string;
+  index: number;
+  value: unknown;
+}
+
 export interface CachedElement {
   /** The bucket it was filed under: its fingerprint mixed with its index (see bucketOf). */
   bucket: number;
@@ -57,7 +68,8 @@ export class ElementCache {
     this.kept = new OldestFirst(maxChars, (entry) => entry.chars, (entry) => this.evict(entry));
   }
 
-  find(fingerprint: number, format: WireFormat, key: string, index: number, value: unknown): CachedElement | null {
+  find(fingerprint: number, probe: ElementProbe): CachedElement | null {
+    const { format, key, index, value } = probe;
     const bucket = this.buckets.get(bucketOf(fingerprint, index));
     if (bucket === undefined) return null;
     for (const entry of bucket) {
@@ -70,16 +82,16 @@ export class ElementCache {
   }
 
   /** The element last added or found at this place, when JSON-identical to `value`. */
-  findAtPlace(format: WireFormat, key: string, index: number, value: unknown): CachedElement | null {
-    const entry = this.latest.get(format)?.get(key)?.[index + 1];
-    return entry !== undefined && matches(entry, value) ? entry : null;
+  findAtPlace(probe: ElementProbe): CachedElement | null {
+    const entry = this.latest.get(probe.format)?.get(probe.key)?.[probe.index + 1];
+    return entry !== undefined && matches(entry, probe.value) ? entry : null;
   }
 
   /** The entry that followed `before` last time, when it is at this place and JSON-identical to `value`. */
-  findAfter(before: CachedElement | null, format: WireFormat, key: string, index: number, value: unknown): CachedElement | null {
+  findAfter(before: CachedElement | null, probe: ElementProbe): CachedElement | null {
     const entry = before?.next ?? null;
-    if (entry === null || !entry.live || entry.index !== index || entry.key !== key || entry.format !== format) return null;
-    return matches(entry, value) ? entry : null;
+    if (entry === null || !entry.live || entry.index !== probe.index || entry.key !== probe.key || entry.format !== probe.format) return null;
+    return matches(entry, probe.value) ? entry : null;
   }
 
   /** Records that `after` followed `before` in a request (both may be null: not cached). */
@@ -102,7 +114,8 @@ export class ElementCache {
   }
 
   /** The new entry, or null when the element is too large to keep. */
-  add(fingerprint: number, format: WireFormat, key: string, index: number, value: unknown, record: ElementRecord): CachedElement | null {
+  add(fingerprint: number, probe: ElementProbe, record: ElementRecord): CachedElement | null {
+    const { format, key, index, value } = probe;
     const chars = stringChars(value);
     // One element larger than the whole budget is not worth keeping.
     if (chars > this.maxChars) return null;

@@ -1,14 +1,14 @@
 // OpenAI Chat Completions body → ParsedRequest. Serialization order: tools (rendered into a hidden system text),
 // a json_schema response_format (rendered there too; category system), then messages in order; a system or developer message is simply messages[i] with category system.
 
-import type { Category, ParsedRequest, RequestNote, RequestOptions } from '../model.ts';
+import type { Category, MediaInfo, ParsedRequest, RequestNote, RequestOptions } from '../model.ts';
 import { copyWithout, isObject, objectField, stringField, type JsonObject } from '../input/json-value.ts';
 import { inlineMedia, mediaFromUrl, referencedMedia } from './media.ts';
 import { listBlockIdentity, withContentList } from './rendered-identity.ts';
 import { addResponseFormat } from './response-format.ts';
 import { assembleRequest, emptyOptions, jsonText, keepForeignFields } from './request-parts.ts';
 import { note } from './notes.ts';
-import { SegmentListBuilder, type ImportContext } from './segment-builder.ts';
+import { SegmentListBuilder, type BlockOwner, type ImportContext } from './segment-builder.ts';
 
 const ROLE_CATEGORY: Record<string, Category> = {
   system: 'system',
@@ -63,54 +63,49 @@ function addToolDefinition(builder: SegmentListBuilder, tool: unknown, path: str
   builder.add({ category: 'tools', path, text: jsonText(tool), block: tool, messageIndex: -1, role: null, toolName: name, cacheable: false });
 }
 
+/** One message's builder and what each of its parts carries (made once a message, on the path that builds it). */
+interface MessageScope extends BlockOwner {
+  readonly builder: SegmentListBuilder;
+  readonly role: string;
+  readonly category: Category;
+  readonly callId: string | null;
+  readonly toolName: string | null;
+  readonly run: 'tool_result' | null;
+  /** Breakpoints are accepted on input parts, not on assistant output. */
+  readonly cacheable: boolean;
+}
+
 function addMessage(builder: SegmentListBuilder, message: unknown, m: number): void {
   const path = `messages[${m}]`;
   if (!isObject(message)) {
-    builder.unknown(path, typeof message, message, m, null);
+    builder.unknown(path, typeof message, message, { messageIndex: m, role: null });
     return;
   }
   const role = stringField(message, 'role');
   const category = role === null ? undefined : ROLE_CATEGORY[role];
   if (role === null || category === undefined) {
-    builder.unknown(path, `role:${role ?? '(none)'}`, message, m, role);
+    builder.unknown(path, `role:${role ?? '(none)'}`, message, { messageIndex: m, role });
     return;
   }
   const isResult = category === 'tool_result';
-  const callId = isResult ? stringField(message, 'tool_call_id') : null;
-  const toolName = isResult ? stringField(message, 'name') : null;
-  const run = isResult ? ('tool_result' as const) : null;
-  const content = message['content'];
-  // The message without its tool calls: what its content's identity carries (role, name, tool_call_id).
-  const container = messageWithout(message, ['tool_calls', 'function_call']);
-  if (typeof content === 'string') {
-    // A string content has no block of its own: the message is the block, rendered as a one-text-part list.
-    builder.add({
-      category,
-      path: `${path}.content`,
-      text: content,
-      block: container,
-      identity: withContentList(container, 'content', [{ type: 'text', text: content }]),
-      messageIndex: m,
-      role,
-      callId,
-      toolName,
-      cacheable: false,
-      run,
-    });
-  } else if (Array.isArray(content)) {
-    content.forEach((part, p) =>
-      addPart(builder, part, `${path}.content[${p}]`, m, role, category, callId, toolName, listBlockIdentity(container, 'content', part, p)),
-    );
-  } else if (content !== null && content !== undefined) {
-    builder.unknown(`${path}.content`, typeof content, content, m, role);
-  }
+  const scope: MessageScope = {
+    builder,
+    messageIndex: m,
+    role,
+    category,
+    callId: isResult ? stringField(message, 'tool_call_id') : null,
+    toolName: isResult ? stringField(message, 'name') : null,
+    run: isResult ? 'tool_result' : null,
+    cacheable: role !== 'assistant',
+  };
+  addContent(scope, message, path);
   const refusal = stringField(message, 'refusal');
   if (refusal !== null && role === 'assistant') {
     builder.add({ category: 'assistant', path: `${path}.refusal`, text: refusal, block: { refusal }, messageIndex: m, role, cacheable: false });
   }
   const toolCalls = message['tool_calls'];
   if (Array.isArray(toolCalls)) {
-    toolCalls.forEach((call, c) => addToolCall(builder, call, `${path}.tool_calls[${c}]`, m, role));
+    toolCalls.forEach((call, c) => addToolCall(scope, call, `${path}.tool_calls[${c}]`));
   }
   const functionCall = objectField(message, 'function_call');
   if (functionCall !== null) {
@@ -128,15 +123,44 @@ function addMessage(builder: SegmentListBuilder, message: unknown, m: number): v
   }
 }
 
-function addToolCall(builder: SegmentListBuilder, call: unknown, path: string, m: number, role: string): void {
+/** A message's content: one text, or a list of parts. */
+function addContent(scope: MessageScope, message: JsonObject, path: string): void {
+  const { builder, messageIndex, role, category, callId, toolName, run } = scope;
+  const content = message['content'];
+  // The message without its tool calls: what its content's identity carries (role, name, tool_call_id).
+  const container = messageWithout(message, ['tool_calls', 'function_call']);
+  if (typeof content === 'string') {
+    // A string content has no block of its own: the message is the block, rendered as a one-text-part list.
+    builder.add({
+      category,
+      path: `${path}.content`,
+      text: content,
+      block: container,
+      identity: withContentList(container, 'content', [{ type: 'text', text: content }]),
+      messageIndex,
+      role,
+      callId,
+      toolName,
+      cacheable: false,
+      run,
+    });
+  } else if (Array.isArray(content)) {
+    content.forEach((part, p) => addPart(scope, part, `${path}.content[${p}]`, listBlockIdentity(container, 'content', part, p)));
+  } else if (content !== null && content !== undefined) {
+    builder.unknown(`${path}.content`, typeof content, content, scope);
+  }
+}
+
+function addToolCall(scope: MessageScope, call: unknown, path: string): void {
+  const { builder, messageIndex, role } = scope;
   if (!isObject(call)) {
-    builder.unknown(path, typeof call, call, m, role);
+    builder.unknown(path, typeof call, call, scope);
     return;
   }
   const fn = objectField(call, 'function');
   const custom = objectField(call, 'custom');
   if (fn === null && custom === null) {
-    builder.unknown(path, `tool_call:${stringField(call, 'type') ?? '(no type)'}`, call, m, role);
+    builder.unknown(path, `tool_call:${stringField(call, 'type') ?? '(no type)'}`, call, scope);
     return;
   }
   builder.add({
@@ -145,7 +169,7 @@ function addToolCall(builder: SegmentListBuilder, call: unknown, path: string, m
     // Function arguments are already JSON text; a custom tool's input is free text.
     text: fn ? (stringField(fn, 'arguments') ?? '') : (stringField(custom!, 'input') ?? ''),
     block: call,
-    messageIndex: m,
+    messageIndex,
     role,
     toolName: stringField(fn ?? custom!, 'name'),
     callId: stringField(call, 'id'),
@@ -154,65 +178,54 @@ function addToolCall(builder: SegmentListBuilder, call: unknown, path: string, m
   });
 }
 
-function addPart(
-  builder: SegmentListBuilder,
-  part: unknown,
-  path: string,
-  m: number,
-  role: string,
-  category: Category,
-  callId: string | null,
-  toolName: string | null,
-  identity: unknown,
-): void {
+function addPart(scope: MessageScope, part: unknown, path: string, identity: unknown): void {
+  const { builder, messageIndex: m, role, callId, toolName, run, cacheable } = scope;
   if (!isObject(part)) {
-    builder.unknown(path, typeof part, part, m, role);
+    builder.unknown(path, typeof part, part, scope);
     return;
   }
   const type = stringField(part, 'type');
-  const run = category === 'tool_result' ? ('tool_result' as const) : null;
   // Spec fields written out, not spread from a shared object: a spread costs microseconds per part in V8.
-  // Breakpoints are accepted on input parts, not on assistant output.
-  const cacheable = role !== 'assistant';
   switch (type) {
     case 'text':
-      builder.add({ path, block: part, identity, messageIndex: m, role, callId, toolName, run, category, text: stringField(part, 'text') ?? '', cacheable });
+      builder.add({ path, block: part, identity, messageIndex: m, role, callId, toolName, run, category: scope.category, text: stringField(part, 'text') ?? '', cacheable });
       return;
     case 'refusal':
       builder.add({ path, block: part, identity, messageIndex: m, role, callId, toolName, run, category: 'assistant', text: stringField(part, 'refusal') ?? '', cacheable: false });
       return;
+    default: {
+      const media = partMedia(type, part);
+      if (media === null) break;
+      builder.add({ path, block: part, identity, messageIndex: m, role, callId, toolName, run, category: media.kind, text: '', media, cacheable });
+      return;
+    }
+  }
+  builder.unknown(path, type ?? '(no type)', part, scope);
+}
+
+/** The media of an image, audio or file part; null for another type or a part without its media object. */
+function partMedia(type: string | null, part: JsonObject): MediaInfo | null {
+  switch (type) {
     case 'image_url': {
       const image = part['image_url'];
       const url = isObject(image) ? stringField(image, 'url') : typeof image === 'string' ? image : null;
-      if (url === null) break;
-      builder.add({ path, block: part, identity, messageIndex: m, role, callId, toolName, run, category: 'image', text: '', media: mediaFromUrl('image', url), cacheable });
-      return;
+      return url === null ? null : mediaFromUrl('image', url);
     }
     case 'input_audio': {
       const audio = objectField(part, 'input_audio');
-      if (audio === null) break;
+      if (audio === null) return null;
       const format = stringField(audio, 'format');
-      builder.add({
-        path, block: part, identity, messageIndex: m, role, callId, toolName, run,
-        category: 'audio',
-        text: '',
-        media: inlineMedia('audio', format ? `audio/${format}` : null, stringField(audio, 'data') ?? ''),
-        cacheable,
-      });
-      return;
+      return inlineMedia('audio', format ? `audio/${format}` : null, stringField(audio, 'data') ?? '');
     }
     case 'file': {
       const file = objectField(part, 'file');
-      if (file === null) break;
+      if (file === null) return null;
       const data = stringField(file, 'file_data');
-      const media = data !== null ? mediaFromUrl('document', data, 'application/pdf') : referencedMedia('document', 'file', null);
-      builder.add({ path, block: part, identity, messageIndex: m, role, callId, toolName, run, category: 'document', text: '', media, cacheable });
-      return;
+      return data !== null ? mediaFromUrl('document', data, 'application/pdf') : referencedMedia('document', 'file', null);
     }
     default:
-      break;
+      return null;
   }
-  builder.unknown(path, type ?? '(no type)', part, m, role);
 }
 
 function messageWithout(message: JsonObject, keys: string[]): JsonObject {

@@ -1,7 +1,7 @@
 // OpenAI Responses body → ParsedRequest. Serialization order: tools, a json_schema text.format (category system),
 // instructions (category system), then the input string or input items in order.
 
-import type { Category, ParsedRequest, RequestNote } from '../model.ts';
+import type { Category, MediaInfo, ParsedRequest, RequestNote } from '../model.ts';
 import { isObject, objectField, stringField, type JsonObject } from '../input/json-value.ts';
 import { inlineMedia, mediaFromUrl, referencedMedia } from './media.ts';
 import { openAiOptions } from './openai-chat.ts';
@@ -9,7 +9,7 @@ import { listBlockIdentity, withContentList } from './rendered-identity.ts';
 import { addResponseFormat } from './response-format.ts';
 import { assembleRequest, jsonText, keepForeignFields } from './request-parts.ts';
 import { note } from './notes.ts';
-import { SegmentListBuilder, type ImportContext, type SegmentSpec } from './segment-builder.ts';
+import { SegmentListBuilder, type BlockOwner, type ImportContext, type SegmentSpec } from './segment-builder.ts';
 
 const ROLE_CATEGORY: Record<string, Category> = {
   system: 'system',
@@ -69,7 +69,7 @@ export function importOpenAiResponses(body: JsonObject, ctx: ImportContext): Par
       builder.add({ category: 'system', path: 'instructions', text: instructions, block: instructions, messageIndex: -1, role: 'system', cacheable: false }),
     );
   } else if (Array.isArray(instructions)) {
-    instructions.forEach((item, i) => builder.element('instructions', i, item, () => addItem(builder, item, `instructions[${i}]`, -1, 'system')));
+    instructions.forEach((item, i) => builder.element('instructions', i, item, () => addItem({ builder, messageIndex: -1, forced: 'system' }, item, `instructions[${i}]`)));
   } else builder.malformed('instructions', instructions);
 
   const input = body['input'];
@@ -81,7 +81,7 @@ export function importOpenAiResponses(body: JsonObject, ctx: ImportContext): Par
     );
   } else if (Array.isArray(input)) {
     messageCount = input.length;
-    input.forEach((item, i) => builder.element('input', i, item, () => addItem(builder, item, `input[${i}]`, i, null)));
+    input.forEach((item, i) => builder.element('input', i, item, () => addItem({ builder, messageIndex: i, forced: null }, item, `input[${i}]`)));
     if (input.some((item) => isObject(item) && item['type'] === 'item_reference')) notes.push(note('item_reference'));
   } else builder.malformed('input', input);
   if (typeof input !== 'string' && !Array.isArray(input)) notes.push(note('missing_message_array'));
@@ -99,92 +99,96 @@ export function importOpenAiResponses(body: JsonObject, ctx: ImportContext): Par
   );
 }
 
-function addItem(
-  builder: SegmentListBuilder,
-  item: unknown,
-  path: string,
-  index: number,
-  forcedCategory: Category | null,
-): void {
+/** An item's builder, its message index (-1 for instructions) and the category its messages are forced to. */
+interface ItemScope {
+  readonly builder: SegmentListBuilder;
+  readonly messageIndex: number;
+  readonly forced: Category | null;
+}
+
+/** What a content part's segment carries from its message: index, role, category. */
+interface PartOwner extends BlockOwner {
+  readonly category: Category;
+}
+
+function addItem(scope: ItemScope, item: unknown, path: string): void {
+  const { builder, messageIndex } = scope;
   if (!isObject(item)) {
-    builder.unknown(path, typeof item, item, index, null);
+    builder.unknown(path, typeof item, item, { messageIndex, role: null });
     return;
   }
   const type = stringField(item, 'type');
   // A message may omit `type` (EasyInputMessage: just role + content).
-  if (type === 'message' || (type === null && typeof item['role'] === 'string')) {
-    addMessage(builder, item, path, index, forcedCategory);
-    return;
-  }
-  if (type === null) {
-    builder.unknown(path, '(no type)', item, index, null);
-    return;
-  }
-  // Spec fields written out, not spread from a shared object: a spread costs microseconds per item in V8.
-  if (type === 'reasoning') {
-    // Encrypted reasoning is what the model reads back; without it, the summary / reasoning text.
-    const encrypted = stringField(item, 'encrypted_content');
-    builder.add({ path, block: item, messageIndex: index, role: null, category: 'thinking', text: encrypted ?? [textsOf(item['summary']), textsOf(item['content'])].filter(Boolean).join('\n'), cacheable: false });
-    return;
-  }
-  if (type === 'image_generation_call') {
-    // The generated image, sent back as base64 PNG: the model sees an image, not that text.
-    const result = stringField(item, 'result');
-    builder.add({
-      path, block: item, messageIndex: index, role: null,
-      category: 'image',
-      text: '',
-      media: result !== null ? inlineMedia('image', 'image/png', result) : referencedMedia('image', 'unknown', null),
-      callId: stringField(item, 'id'),
-      cacheable: false,
-    });
-    return;
-  }
-  if (CALL_ITEMS.has(type)) {
-    builder.add({
-      path, block: item, messageIndex: index, role: null,
-      category: 'tool_call',
-      text: callText(item),
-      toolName: stringField(item, 'name') ?? stringField(item, 'server_label'),
-      callId: stringField(item, 'call_id') ?? stringField(item, 'id'),
-      cacheable: false,
-      run: 'tool_use',
-    });
-    return;
-  }
-  if (OUTPUT_ITEMS.has(type)) {
-    addOutput(builder, item, type, path, index);
-    return;
-  }
-  switch (type) {
-    case 'item_reference':
-      // Noted once per request by the caller: its content is server-side state.
-      builder.add({ path, block: item, messageIndex: index, role: null, category: 'other', text: '', cacheable: false });
-      return;
-    case 'compaction':
-      // An opaque summary of earlier turns the model reads back.
-      builder.add({ path, block: item, messageIndex: index, role: null, category: 'other', text: stringField(item, 'encrypted_content') ?? '', cacheable: false });
-      return;
-    case 'additional_tools':
-      builder.add({ path, block: item, messageIndex: index, role: null, category: 'tools', text: jsonText(item['tools'] ?? item), cacheable: false });
-      return;
-    case 'compaction_trigger':
-    case 'program':
-    case 'program_output':
-      builder.add({ path, block: item, messageIndex: index, role: null, category: 'other', text: jsonText(item), cacheable: false });
-      return;
-    default:
-      builder.unknown(path, type, item, index, null);
+  if (type === 'message' || (type === null && typeof item['role'] === 'string')) addMessage(scope, item, path);
+  else if (type === null) builder.unknown(path, '(no type)', item, { messageIndex, role: null });
+  else if (CALL_ITEMS.has(type)) addCall(builder, item, path, messageIndex);
+  else if (OUTPUT_ITEMS.has(type)) addOutput(scope, item, type, path);
+  else {
+    const spec = itemSpec(type, item, path, messageIndex);
+    if (spec === null) builder.unknown(path, type, item, { messageIndex, role: null });
+    else builder.add(spec);
   }
 }
 
-function addMessage(builder: SegmentListBuilder, item: JsonObject, path: string, index: number, forcedCategory: Category | null): void {
+function addCall(builder: SegmentListBuilder, item: JsonObject, path: string, index: number): void {
+  builder.add({
+    path, block: item, messageIndex: index, role: null,
+    category: 'tool_call',
+    text: callText(item),
+    toolName: stringField(item, 'name') ?? stringField(item, 'server_label'),
+    callId: stringField(item, 'call_id') ?? stringField(item, 'id'),
+    cacheable: false,
+    run: 'tool_use',
+  });
+}
+
+/** The segment of an item that is neither a message, a call nor an output; null for a type not known here. */
+function itemSpec(type: string, item: JsonObject, path: string, index: number): SegmentSpec | null {
+  // Spec fields written out, not spread from a shared object: a spread costs microseconds per item in V8.
+  switch (type) {
+    case 'reasoning': {
+      // Encrypted reasoning is what the model reads back; without it, the summary / reasoning text.
+      const encrypted = stringField(item, 'encrypted_content');
+      return { path, block: item, messageIndex: index, role: null, category: 'thinking', text: encrypted ?? [textsOf(item['summary']), textsOf(item['content'])].filter(Boolean).join('\n'), cacheable: false };
+    }
+    case 'image_generation_call': {
+      // The generated image, sent back as base64 PNG: the model sees an image, not that text.
+      const result = stringField(item, 'result');
+      return {
+        path, block: item, messageIndex: index, role: null,
+        category: 'image',
+        text: '',
+        media: result !== null ? inlineMedia('image', 'image/png', result) : referencedMedia('image', 'unknown', null),
+        callId: stringField(item, 'id'),
+        cacheable: false,
+      };
+    }
+    case 'item_reference':
+      // Noted once per request by the caller: its content is server-side state.
+      return { path, block: item, messageIndex: index, role: null, category: 'other', text: '', cacheable: false };
+    case 'compaction':
+      // An opaque summary of earlier turns the model reads back.
+      return { path, block: item, messageIndex: index, role: null, category: 'other', text: stringField(item, 'encrypted_content') ?? '', cacheable: false };
+    case 'additional_tools':
+      return { path, block: item, messageIndex: index, role: null, category: 'tools', text: jsonText(item['tools'] ?? item), cacheable: false };
+    case 'compaction_trigger':
+    case 'program':
+    case 'program_output':
+      return { path, block: item, messageIndex: index, role: null, category: 'other', text: jsonText(item), cacheable: false };
+    default:
+      return null;
+  }
+}
+
+function addMessage(scope: ItemScope, item: JsonObject, path: string): void {
+  const { builder, messageIndex: index } = scope;
   const role = stringField(item, 'role');
-  const category = forcedCategory ?? (role === null ? undefined : ROLE_CATEGORY[role]);
+  const category = scope.forced ?? (role === null ? undefined : ROLE_CATEGORY[role]);
   if (category === undefined) {
-    builder.unknown(path, `role:${role ?? '(none)'}`, item, index, role);
+    builder.unknown(path, `role:${role ?? '(none)'}`, item, { messageIndex: index, role });
     return;
   }
+  const owner: PartOwner = { messageIndex: index, role, category };
   const content = item['content'];
   if (typeof content === 'string') {
     // Renders as the one text part it stands for (output_text in an assistant message, input_text elsewhere).
@@ -193,12 +197,12 @@ function addMessage(builder: SegmentListBuilder, item: JsonObject, path: string,
     return;
   }
   if (!Array.isArray(content)) {
-    builder.unknown(`${path}.content`, typeof content, content, index, role);
+    builder.unknown(`${path}.content`, typeof content, content, owner);
     return;
   }
   content.forEach((part, p) => {
-    const spec = partSpec(part, `${path}.content[${p}]`, index, role, category);
-    if (spec === null) builder.unknown(`${path}.content[${p}]`, partType(part), part, index, role);
+    const spec = partSpec(part, `${path}.content[${p}]`, owner);
+    if (spec === null) builder.unknown(`${path}.content[${p}]`, partType(part), part, owner);
     else {
       // partSpec's object is this part's own: completed in place rather than copied by a spread.
       spec.identity = listBlockIdentity(item, 'content', part, p);
@@ -212,41 +216,47 @@ function partType(part: unknown): string {
 }
 
 /** The segment of one content part, or null for a part this importer does not know. */
-function partSpec(part: unknown, path: string, index: number, role: string | null, category: Category): SegmentSpec | null {
+function partSpec(part: unknown, path: string, owner: PartOwner): SegmentSpec | null {
   if (!isObject(part)) return null;
+  const { messageIndex, role, category } = owner;
   switch (stringField(part, 'type')) {
     case 'input_text':
-      return { path, block: part, messageIndex: index, role, category, text: stringField(part, 'text') ?? '', cacheable: true };
+      return { path, block: part, messageIndex, role, category, text: stringField(part, 'text') ?? '', cacheable: true };
     case 'output_text':
     case 'text':
     case 'summary_text':
     case 'reasoning_text':
-      return { path, block: part, messageIndex: index, role, category, text: stringField(part, 'text') ?? '', cacheable: false };
+      return { path, block: part, messageIndex, role, category, text: stringField(part, 'text') ?? '', cacheable: false };
     case 'refusal':
-      return { path, block: part, messageIndex: index, role, category: 'assistant', text: stringField(part, 'refusal') ?? '', cacheable: false };
+      return { path, block: part, messageIndex, role, category: 'assistant', text: stringField(part, 'refusal') ?? '', cacheable: false };
     case 'input_image':
-    case 'computer_screenshot': {
-      const url = stringField(part, 'image_url');
-      const media = url !== null ? mediaFromUrl('image', url) : referencedMedia('image', stringField(part, 'file_id') ? 'file' : 'unknown', null);
-      return { path, block: part, messageIndex: index, role, category: 'image', text: '', media, cacheable: true };
-    }
-    case 'input_file': {
-      const data = stringField(part, 'file_data');
-      const url = stringField(part, 'file_url');
-      const media =
-        data !== null ? mediaFromUrl('document', data, 'application/pdf') : url !== null ? referencedMedia('document', 'url', null) : referencedMedia('document', 'file', null);
-      return { path, block: part, messageIndex: index, role, category: 'document', text: '', media, cacheable: true };
-    }
-    case 'input_audio': {
-      const audio = objectField(part, 'input_audio');
-      const data = audio ? stringField(audio, 'data') : null;
-      const format = audio ? stringField(audio, 'format') : null;
-      const media = data !== null ? mediaFromUrl('audio', `data:audio/${format ?? 'wav'};base64,${data}`) : referencedMedia('audio', 'unknown', null);
-      return { path, block: part, messageIndex: index, role, category: 'audio', text: '', media, cacheable: true };
-    }
+    case 'computer_screenshot':
+      return { path, block: part, messageIndex, role, category: 'image', text: '', media: imagePartMedia(part), cacheable: true };
+    case 'input_file':
+      return { path, block: part, messageIndex, role, category: 'document', text: '', media: filePartMedia(part), cacheable: true };
+    case 'input_audio':
+      return { path, block: part, messageIndex, role, category: 'audio', text: '', media: audioPartMedia(part), cacheable: true };
     default:
       return null;
   }
+}
+
+function imagePartMedia(part: JsonObject): MediaInfo {
+  const url = stringField(part, 'image_url');
+  return url !== null ? mediaFromUrl('image', url) : referencedMedia('image', stringField(part, 'file_id') ? 'file' : 'unknown', null);
+}
+
+function filePartMedia(part: JsonObject): MediaInfo {
+  const data = stringField(part, 'file_data');
+  if (data !== null) return mediaFromUrl('document', data, 'application/pdf');
+  return stringField(part, 'file_url') !== null ? referencedMedia('document', 'url', null) : referencedMedia('document', 'file', null);
+}
+
+function audioPartMedia(part: JsonObject): MediaInfo {
+  const audio = objectField(part, 'input_audio');
+  const data = audio ? stringField(audio, 'data') : null;
+  const format = audio ? stringField(audio, 'format') : null;
+  return data !== null ? mediaFromUrl('audio', `data:audio/${format ?? 'wav'};base64,${data}`) : referencedMedia('audio', 'unknown', null);
 }
 
 /** A tool call's text: its arguments / input / action, else the item's JSON. */
@@ -266,7 +276,9 @@ function withOutput(text: string, item: JsonObject): string {
   return text;
 }
 
-function addOutput(builder: SegmentListBuilder, item: JsonObject, type: string, path: string, index: number): void {
+function addOutput(scope: ItemScope, item: JsonObject, type: string, path: string): void {
+  const { builder, messageIndex: index } = scope;
+  const owner: PartOwner = { messageIndex: index, role: null, category: 'tool_result' };
   const callId = stringField(item, 'call_id') ?? stringField(item, 'approval_request_id') ?? stringField(item, 'id');
   const toolName = stringField(item, 'server_label');
   const output = type === 'mcp_list_tools' ? item['tools'] : (item['output'] ?? item['tools'] ?? item['approve']);
@@ -276,7 +288,7 @@ function addOutput(builder: SegmentListBuilder, item: JsonObject, type: string, 
     output.forEach((part, k) => {
       const partPath = `${path}.output[${k}]`;
       const identity = listBlockIdentity(item, 'output', part, k);
-      const spec = partSpec(part, partPath, index, null, 'tool_result');
+      const spec = partSpec(part, partPath, owner);
       const text = spec === null ? jsonText(part) : spec.text;
       builder.add(
         spec !== null && spec.media
@@ -296,7 +308,7 @@ function addOutput(builder: SegmentListBuilder, item: JsonObject, type: string, 
   } else if (Array.isArray(output) && type !== 'mcp_list_tools') text = '';
   else if (isObject(output)) {
     // A single part (a computer_call_output screenshot) or structured output.
-    const spec = partSpec(output, `${path}.output`, index, null, 'tool_result');
+    const spec = partSpec(output, `${path}.output`, owner);
     if (spec !== null && spec.media) {
       nested.push({ ...spec, callId, cacheable: false, nested: true });
       text = '';

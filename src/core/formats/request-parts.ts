@@ -3,7 +3,7 @@
 
 import type { CacheMarker, ParsedRequest, RequestNote, RequestOptions, WireFormat } from '../model.ts';
 import type { JsonObject } from '../input/json-value.ts';
-import type { ImportContext, SegmentListBuilder } from './segment-builder.ts';
+import { OUTSIDE_MESSAGES, type ImportContext, type SegmentListBuilder } from './segment-builder.ts';
 import { note } from './notes.ts';
 
 export function emptyOptions(): RequestOptions {
@@ -43,7 +43,7 @@ export function keepForeignFields(builder: SegmentListBuilder, format: WireForma
     for (const field of fields) {
       if (own.has(field) || !(field in body) || body[field] === null) continue;
       own.add(field); // a field two other formats share is kept once
-      builder.unknown(field, `foreign:${field}`, body[field], -1, null);
+      builder.unknown(field, `foreign:${field}`, body[field], OUTSIDE_MESSAGES);
       found = true;
     }
   }

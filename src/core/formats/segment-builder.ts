@@ -4,7 +4,7 @@
 import type { Category, MediaInfo, Segment, UnknownShape, WireFormat } from '../model.ts';
 import type { TextStore } from '../text/store.ts';
 import { cacheMarkerOf, wireJson, withoutCacheMarkers } from './cache-markers.ts';
-import { elementCacheOf, type CachedElement, type ElementCache, type ElementRecord, type RunKind } from './element-cache.ts';
+import { elementCacheOf, type CachedElement, type ElementCache, type ElementProbe, type ElementRecord, type RunKind } from './element-cache.ts';
 import { jsonFingerprint } from './json-fingerprint.ts';
 
 /** Everything an importer needs to know about where its body came from. */
@@ -43,6 +43,15 @@ export interface SegmentSpec {
   nested?: boolean;
 }
 
+/** The message a block belongs to: its index (-1 outside the messages) and role. */
+export interface BlockOwner {
+  readonly messageIndex: number;
+  readonly role: string | null;
+}
+
+/** The owner of a block outside the messages (tools, a system field, a foreign field). */
+export const OUTSIDE_MESSAGES: BlockOwner = { messageIndex: -1, role: null };
+
 export class SegmentListBuilder {
   readonly segments: Segment[] = [];
   readonly unknownShapes: UnknownShape[] = [];
@@ -62,12 +71,15 @@ export class SegmentListBuilder {
   private lastElement: CachedElement | null = null;
 
   private readonly elements: ElementCache;
+  /** The element being looked up, refilled for each one (see ElementProbe). */
+  private readonly probe: ElementProbe;
 
   constructor(
     private readonly store: TextStore,
     private readonly format: WireFormat,
   ) {
     this.elements = elementCacheOf(store);
+    this.probe = { format, key: '', index: 0, value: null };
   }
 
   /**
@@ -80,17 +92,19 @@ export class SegmentListBuilder {
    */
   element(key: string, index: number, value: unknown, build: () => void): void {
     const cache = this.elements;
+    const probe = this.probe;
+    probe.key = key;
+    probe.index = index;
+    probe.value = value;
     // An agent loop resends its history in order: the element that followed this request's previous element last
     // time, then the one last seen at this place, are tried before fingerprinting (most hits need no fingerprint
     // walk, interleaved conversations included: each conversation's history forms its own chain).
-    let entry =
-      cache.findAfter(this.lastElement, this.format, key, index, value) ??
-      cache.findAtPlace(this.format, key, index, value);
+    let entry = cache.findAfter(this.lastElement, probe) ?? cache.findAtPlace(probe);
     // Computed on the fingerprint path; an element built below always went through it.
     let fingerprint = 0;
     if (entry === null) {
       fingerprint = jsonFingerprint(value);
-      entry = cache.find(fingerprint, this.format, key, index, value);
+      entry = cache.find(fingerprint, probe);
     }
     if (entry !== null) {
       cache.link(this.lastElement, entry);
@@ -106,7 +120,11 @@ export class SegmentListBuilder {
     this.runs.length = 0;
     this.nested.length = 0;
     build();
-    const added = cache.add(fingerprint, this.format, key, index, value, {
+    // Refilled: a build may look up elements of its own.
+    probe.key = key;
+    probe.index = index;
+    probe.value = value;
+    const added = cache.add(fingerprint, probe, {
       segments: this.segments.slice(start),
       runs: this.runs.slice(),
       nested: this.nested.slice(),
@@ -186,22 +204,22 @@ export class SegmentListBuilder {
   /** A top-level field that should be a list (or text) but is something else: kept and reported, not skipped. */
   malformed(key: string, value: unknown): void {
     if (value === undefined || value === null) return;
-    this.unknown(key, `${key}:${Array.isArray(value) ? 'array' : typeof value}`, value, -1, null);
+    this.unknown(key, `${key}:${Array.isArray(value) ? 'array' : typeof value}`, value, OUTSIDE_MESSAGES);
   }
 
   /**
    * A block whose shape the importer does not know: kept as an `other` segment carrying its JSON (so its tokens
    * are still counted) and listed in unknownShapes.
    */
-  unknown(path: string, shape: string, block: unknown, messageIndex: number, role: string | null): void {
+  unknown(path: string, shape: string, block: unknown, owner: BlockOwner): void {
     this.unknownShapes.push({ path, shape: shapeName(shape) });
     this.add({
       category: 'other',
       path,
       text: JSON.stringify(withoutCacheMarkers(block)) ?? '',
       block,
-      messageIndex,
-      role,
+      messageIndex: owner.messageIndex,
+      role: owner.role,
       cacheable: false,
     });
   }
