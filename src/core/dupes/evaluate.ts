@@ -264,6 +264,11 @@ async function evaluateRereadable(
     if (isAbort(error, signal)) throw error;
     return buildDupesRecord({ ok: false, refusal: refuse('INPUT_UNREADABLE'), adapter: null, mapping: null });
   }
+  return nonLogRecord(head, complete) ?? (await evaluateLog(raw, { name, gzip }, options, diagnostics));
+}
+
+/** The record of an envelope or a trace (from the head, which is all of it when `complete`); null for a request log. */
+function nonLogRecord(head: Uint8Array, complete: boolean): DupesRecord | null {
   if (isUtf16(head) && classifyDupesInput(new TextEncoder().encode(decodeUtf16(head))) !== 'request-log') {
     // The contract's envelopes and traces are UTF-8 only; say so instead of calling the file unsupported.
     return buildDupesRecord({ ok: false, refusal: refuse('INVALID_UTF8', { byteOffset: 0 }), adapter: null, mapping: null });
@@ -283,8 +288,19 @@ async function evaluateRereadable(
     case 'conereplay-jsonl':
       return buildDupesRecord(jsonlTraceBlocks(head));
     case 'request-log':
-      break;
+      return null;
   }
+}
+
+/** A request log read with the request reader, held to the log cap; `gzip` when the input is compressed. */
+async function evaluateLog(
+  raw: Rereadable,
+  input: { name: string; gzip: boolean },
+  options: EvaluateOptions,
+  diagnostics: { firstReadError: ReadError | null },
+): Promise<DupesRecord> {
+  const { signal } = options;
+  const { name, gzip } = input;
   const maxLogBytes = options.maxLogBytes ?? MAX_LOG_BYTES;
   const logRefusal = (actual?: number): DupesRecord =>
     buildDupesRecord({

@@ -2,7 +2,7 @@
 // model the table does not know by naming one whose cache rules and tokenizer it shares. Validated whole before any
 // analysis runs: every problem is reported with its place in the file (docs/pricing.md, "Your own prices").
 import { findJsonSyntaxError } from '../input/json-syntax.ts';
-import { isObject } from '../input/json-value.ts';
+import { isObject, type JsonObject } from '../input/json-value.ts';
 import { lookupModel, type PricedMatch } from './lookup.ts';
 import type { PricedModel } from './types.ts';
 
@@ -61,18 +61,14 @@ export function parsePriceOverrides(text: string, fileName: string): PriceOverri
   return { source: source as string, pricedOn: pricedOn as string, models };
 }
 
-function entryModel(id: string, entry: unknown, problem: (field: string, message: string) => void): PricedModel | null {
+type Problem = (field: string, message: string) => void;
+
+function entryModel(id: string, entry: unknown, problem: Problem): PricedModel | null {
   if (!isObject(entry)) {
     problem('', `must be an object of prices (USD per million tokens), got ${describe(entry)}`);
     return null;
   }
-  let ok = true;
-  for (const key of Object.keys(entry)) {
-    if (!ENTRY_FIELDS.has(key)) {
-      problem(key, `unknown field (expected ${[...ENTRY_FIELDS].join(', ')})`);
-      ok = false;
-    }
-  }
+  let ok = knownFieldsOnly(entry, problem);
   const like = entry['like'];
   if (like !== undefined && typeof like !== 'string') {
     problem('like', `must be a model id the table knows (got ${describe(like)})`);
@@ -84,16 +80,7 @@ function entryModel(id: string, entry: unknown, problem: (field: string, message
     return null;
   }
   const prices: Partial<Record<PriceField, number | null>> = {};
-  for (const field of PRICE_FIELDS) {
-    const price = entry[field];
-    if (price === undefined) continue;
-    const nullable = field === 'cacheWrite5m' || field === 'cacheWrite1h';
-    if (price === null && nullable) prices[field] = null;
-    else if (typeof price !== 'number' || !Number.isFinite(price) || price < 0 || price > MAX_PRICE) {
-      problem(field, `must be a number of USD per million tokens, 0 to ${MAX_PRICE}${nullable ? ', or null' : ''} (got ${describe(price)})`);
-      ok = false;
-    } else prices[field] = price;
-  }
+  ok = readPrices(entry, prices, problem) && ok;
   if (like !== undefined && (prices.input === undefined || prices.output === undefined)) {
     problem('', 'a model priced "like" another needs its own "input" and "output"');
     ok = false;
@@ -104,7 +91,39 @@ function entryModel(id: string, entry: unknown, problem: (field: string, message
     ok = false;
   }
   if (!ok) return null;
-  const model = like === undefined ? base.pricing : { ...base.pricing, id, aliases: [] };
+  return negotiatedModel(like === undefined ? base.pricing : { ...base.pricing, id, aliases: [] }, prices, displayName);
+}
+
+/** False (each reported) when the entry has fields a prices entry does not. */
+function knownFieldsOnly(entry: JsonObject, problem: Problem): boolean {
+  let ok = true;
+  for (const key of Object.keys(entry)) {
+    if (!ENTRY_FIELDS.has(key)) {
+      problem(key, `unknown field (expected ${[...ENTRY_FIELDS].join(', ')})`);
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/** The entry's prices into `prices`; false (each reported) when one is not a price. */
+function readPrices(entry: JsonObject, prices: Partial<Record<PriceField, number | null>>, problem: Problem): boolean {
+  let ok = true;
+  for (const field of PRICE_FIELDS) {
+    const price = entry[field];
+    if (price === undefined) continue;
+    const nullable = field === 'cacheWrite5m' || field === 'cacheWrite1h';
+    if (price === null && nullable) prices[field] = null;
+    else if (typeof price !== 'number' || !Number.isFinite(price) || price < 0 || price > MAX_PRICE) {
+      problem(field, `must be a number of USD per million tokens, 0 to ${MAX_PRICE}${nullable ? ', or null' : ''} (got ${describe(price)})`);
+      ok = false;
+    } else prices[field] = price;
+  }
+  return ok;
+}
+
+/** `model` at the file's prices. */
+function negotiatedModel(model: PricedModel, prices: Partial<Record<PriceField, number | null>>, displayName: unknown): PricedModel {
   // A long-prompt tier is the table's figures for the table's rates: with negotiated rates it no longer holds.
   const tiersKept = Object.keys(prices).length === 0;
   return {

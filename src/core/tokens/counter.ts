@@ -45,6 +45,7 @@ import {
   framingRecorded,
   imageRuleForModel,
   openaiImageTokens,
+  type FramingRule,
   type ImageRule,
   renderFunctionTool,
   renderResponseFormat,
@@ -223,13 +224,32 @@ export class TokenCounter {
   private countOpenAI(request: ParsedRequest, model: string | null): RequestTokens {
     const { encoding, assumed } = encodingForModel(model);
     const framing = framingForModel(model);
-    const imageRule = imageRuleForModel(model);
-    const count = (text: string): number => this.openaiCount(encoding, text);
     const notes = new Set<TokenNoteCode>();
+    const rules: OpenAIRules = { model, framing, imageRule: imageRuleForModel(model), count: (text) => this.openaiCount(encoding, text), notes };
     if (assumed) notes.add('encoding_assumed');
     if (!framingRecorded(model)) notes.add('framing_unverified');
     if (request.format === 'openai-responses') notes.add('framing_unverified');
 
+    const counted = this.openaiSegments(request, rules);
+    let hasSystemMessage = counted.instructionsFramed;
+    const messageFraming = messageRoles(request).map((role) => {
+      const isSystem = role === 'system' || role === 'developer';
+      hasSystemMessage ||= isSystem;
+      return isSystem && !framing.billsSystemMessages ? 0 : framing.perMessage + rules.count(role);
+    });
+    const perSegment = attributeFraming(request, messageFraming, counted.own);
+    let framingTotal = framing.priming + framing.fixed;
+    for (const tokens of messageFraming) framingTotal += tokens;
+    for (const tokens of counted.own) framingTotal += tokens;
+
+    const toolsPreamble = counted.functionTools > 0 ? toolsPreambleTokens(request, rules, hasSystemMessage) : 0;
+    const overhead: OverheadTokens = { framing: framingTotal, toolsPreamble, toolUseSystem: 0 };
+    return finish(request, { segments: counted.segments, framing: perSegment }, overhead, { tokenizer: encoding, notes });
+  }
+
+  /** Each segment's tokens and the framing it carries itself; the function tools and whether instructions are framed. */
+  private openaiSegments(request: ParsedRequest, rules: OpenAIRules): OpenAISegments {
+    const { framing, count, notes } = rules;
     const segments: number[] = [];
     let functionTools = 0;
     const textPartsPerMessage = new Map<number, number>();
@@ -244,7 +264,7 @@ export class TokenCounter {
         ownFraming += count(name) + MESSAGE_NAME_TOKENS;
         notes.add('framing_unverified');
       }
-      segments.push(this.openaiSegment(segment, framing.billsSystemMessages, imageRule, count, notes));
+      segments.push(this.openaiSegment(segment, rules));
       if (segment.category === 'tools' && this.renderedTool(segment.wire) !== null) functionTools++;
       if (segment.category === 'tool_call') {
         ownFraming += TOOL_CALL_FRAMING_TOKENS + count(segment.toolName ?? '');
@@ -262,43 +282,18 @@ export class TokenCounter {
     }
     // Joined parts may merge tokens across the seam; each part is counted alone.
     for (const parts of textPartsPerMessage.values()) if (parts > 1) notes.add('multi_part_message');
-
-    let hasSystemMessage = instructionsFramed;
-    const messageFraming = messageRoles(request).map((role) => {
-      const isSystem = role === 'system' || role === 'developer';
-      hasSystemMessage ||= isSystem;
-      return isSystem && !framing.billsSystemMessages ? 0 : framing.perMessage + count(role);
-    });
-    const perSegment = attributeFraming(request, messageFraming, own);
-    let framingTotal = framing.priming + framing.fixed;
-    for (const tokens of messageFraming) framingTotal += tokens;
-    for (const tokens of own) framingTotal += tokens;
-
-    let toolsPreamble = 0;
-    if (functionTools > 0) {
-      notes.add('tools_rendering_estimated');
-      // With a system message the definitions join it and the preamble is 4 tokens shorter (hmarr's rule).
-      toolsPreamble = count(NAMESPACE_OPEN) + count(NAMESPACE_CLOSE) + TOOLS_PREAMBLE_TOKENS - (hasSystemMessage ? 4 : 0);
-      toolsPreamble += request.format === 'openai-responses' ? responsesToolsAdjustment(framing) : chatToolsAdjustment(model);
-    }
-    const overhead: OverheadTokens = { framing: framingTotal, toolsPreamble, toolUseSystem: 0 };
-    return finish(request, { segments, framing: perSegment }, overhead, { tokenizer: encoding, notes });
+    return { segments, own, functionTools, instructionsFramed };
   }
 
-  private openaiSegment(
-    segment: Segment,
-    billsSystemMessages: boolean,
-    imageRule: ImageRule,
-    count: (text: string) => number,
-    notes: Set<TokenNoteCode>,
-  ): number {
+  private openaiSegment(segment: Segment, rules: OpenAIRules): number {
+    const { count, notes } = rules;
     switch (segment.category) {
       case 'system':
         if (RESPONSE_FORMAT_PATHS.has(segment.path)) {
           notes.add('response_format_estimated');
           return this.responseFormatTokens(segment.wire, count);
         }
-        return billsSystemMessages ? count(segment.text) : 0;
+        return rules.framing.billsSystemMessages ? count(segment.text) : 0;
       case 'tools': {
         const rendered = this.renderedTool(segment.wire);
         if (rendered !== null) return count(rendered);
@@ -318,7 +313,7 @@ export class TokenCounter {
         const media = segment.media;
         const width = media?.width ?? UNKNOWN_IMAGE_SIZE.width;
         const height = media?.height ?? UNKNOWN_IMAGE_SIZE.height;
-        return openaiImageTokens(width, height, imageDetailOf(segment.wire), imageRule);
+        return openaiImageTokens(width, height, imageDetailOf(segment.wire), rules.imageRule);
       }
       case 'document':
         notes.add('media_estimated');
@@ -491,4 +486,29 @@ function roleOfCategory(category: Category): string {
   if (category === 'system') return 'system';
   if (category === 'user') return 'user';
   return 'assistant';
+}
+
+/** How one request is counted for an OpenAI model: its framing and image rules, its tokenizer, the notes it gets. */
+interface OpenAIRules {
+  model: string | null;
+  framing: FramingRule;
+  imageRule: ImageRule;
+  count: (text: string) => number;
+  notes: Set<TokenNoteCode>;
+}
+
+interface OpenAISegments {
+  segments: number[];
+  own: number[];
+  functionTools: number;
+  instructionsFramed: boolean;
+}
+
+/** The preamble that function tool definitions add. */
+function toolsPreambleTokens(request: ParsedRequest, rules: OpenAIRules, hasSystemMessage: boolean): number {
+  const { count, framing } = rules;
+  rules.notes.add('tools_rendering_estimated');
+  // With a system message the definitions join it and the preamble is 4 tokens shorter (hmarr's rule).
+  const preamble = count(NAMESPACE_OPEN) + count(NAMESPACE_CLOSE) + TOOLS_PREAMBLE_TOKENS - (hasSystemMessage ? 4 : 0);
+  return preamble + (request.format === 'openai-responses' ? responsesToolsAdjustment(framing) : chatToolsAdjustment(rules.model));
 }

@@ -12,13 +12,9 @@ export function agreementOf(analysis: Analysis): TranscriptAgreement | null {
   const cache = analysis.cache;
   if (cache === undefined) return null;
   return transcriptAgreement({
-    requests: analysis.requests,
-    reconstructed: analysis.tokens.map(reconstructedTokens),
+    ...cacheFigures(analysis, cache),
     segmentTokens: analysis.segmentTokens,
-    conversations: cache.conversations,
     compactions: cache.compactions,
-    pricingOf: (i) => analysis.models[i]?.pricing ?? null,
-    actual: cache.cost.actual,
     optimized: cache.cost.optimized,
   });
 }
@@ -27,14 +23,18 @@ export function agreementOf(analysis: Analysis): TranscriptAgreement | null {
 export function summaryOf(analysis: Analysis, top: number = SUMMARY_TOP): TimeRangeSummary | null {
   const cache = analysis.cache;
   if (cache === undefined) return null;
-  return timeRangeSummary({
+  return timeRangeSummary({ ...cacheFigures(analysis, cache), findings: cache.findings }, top);
+}
+
+/** What the agreement and the summary both read: the requests, their tokens and prices, the conversations. */
+function cacheFigures(analysis: Analysis, cache: NonNullable<Analysis['cache']>) {
+  return {
     requests: analysis.requests,
     reconstructed: analysis.tokens.map(reconstructedTokens),
     conversations: cache.conversations,
-    pricingOf: (i) => analysis.models[i]?.pricing ?? null,
+    pricingOf: (i: number) => analysis.models[i]?.pricing ?? null,
     actual: cache.cost.actual,
-    findings: cache.findings,
-  }, top);
+  };
 }
 
 /** Fractions in the record are rounded to 4 decimals (0.01%); token counts are whole already. */

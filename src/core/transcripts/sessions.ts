@@ -170,27 +170,7 @@ export function sessionParts(analysis: SessionSource, missOf: MissOf | null): Se
     if (file === undefined) return;
     let row = rows.get(fileIndex);
     if (row === undefined) {
-      const name = nameOf(file);
-      row = {
-        file: name,
-        agent: file.format ?? 'unknown',
-        project: projectOf(name),
-        start: null,
-        end: null,
-        requests: 0,
-        subagents: { files: 0, requests: 0 },
-        recordedRequests: 0,
-        recorded: emptySums(),
-        cost: 0,
-        unpricedRequests: 0,
-        hitRate: null,
-        misses: missOf === null ? null : { count: 0, tokens: 0, cost: 0 },
-        first: null,
-        last: null,
-        subagentFiles: new Set(),
-        days: new Map(),
-        dayModels: new Map(),
-      };
+      row = openRow(file, missOf !== null);
       rows.set(fileIndex, row);
     }
     if (fileIndex !== request.file) {
@@ -219,37 +199,84 @@ export function sessionParts(analysis: SessionSource, missOf: MissOf | null): Se
     }
     if (!priced) row.unpricedRequests++;
     const dayKey = utcDay(time);
-    let day = row.days.get(dayKey);
-    if (day === undefined) {
-      day = emptyGroup(dayKey, missOf !== null);
-      row.days.set(dayKey, day);
-    }
-    // \u0001 stands for null, which no day key nor model id is.
-    const modelKey = `${dayKey ?? '\u0001'}\u0000${request.model ?? '\u0001'}`;
-    let dayModel = row.dayModels.get(modelKey);
-    if (dayModel === undefined) {
-      const { key: _key, sessions: _sessions, hitRate: _hitRate, ...sums } = emptyGroup(dayKey, missOf !== null);
-      dayModel = { day: dayKey, model: request.model, ...sums, unpricedRequests: 0 };
-      row.dayModels.set(modelKey, dayModel);
-    }
+    const day = dayOf(row, dayKey, missOf !== null);
+    const dayModel = dayModelOf(row, dayKey, request.model, missOf !== null);
     if (!priced) dayModel.unpricedRequests++;
     const miss = missOf?.(r) ?? null;
-    for (const target of [row, day, dayModel]) {
-      target.requests++;
-      addSums(target.recorded, figures);
-      target.cost += cost;
-      if (miss !== null && target.misses !== null) {
-        target.misses.count++;
-        target.misses.tokens += miss.tokens;
-        target.misses.cost += miss.cost ?? 0;
-      }
-    }
+    const added: AddedRequest = { figures, cost, miss };
+    for (const target of [row, day, dayModel]) addRequest(target, added);
   });
   return [...rows.values()].map(({ first, last, subagentFiles, days, dayModels, ...row }) => ({
     row: { ...row, start: isoTime(first), end: isoTime(last), subagents: { files: subagentFiles.size, requests: row.subagents.requests }, hitRate: hitRate(row.recorded) },
     days: [...days.values()].map((day) => ({ ...day, hitRate: hitRate(day.recorded) })),
     dayModels: [...dayModels.values()],
   }));
+}
+
+/** A session's row before its first request is added. */
+function openRow(file: SessionSource['files'][number], withMisses: boolean): OpenRow {
+  const name = nameOf(file);
+  return {
+    file: name,
+    agent: file.format ?? 'unknown',
+    project: projectOf(name),
+    start: null,
+    end: null,
+    requests: 0,
+    subagents: { files: 0, requests: 0 },
+    recordedRequests: 0,
+    recorded: emptySums(),
+    cost: 0,
+    unpricedRequests: 0,
+    hitRate: null,
+    misses: withMisses ? { count: 0, tokens: 0, cost: 0 } : null,
+    first: null,
+    last: null,
+    subagentFiles: new Set(),
+    days: new Map(),
+    dayModels: new Map(),
+  };
+}
+
+function dayOf(row: OpenRow, dayKey: string | null, withMisses: boolean): GroupRow {
+  let day = row.days.get(dayKey);
+  if (day === undefined) {
+    day = emptyGroup(dayKey, withMisses);
+    row.days.set(dayKey, day);
+  }
+  return day;
+}
+
+function dayModelOf(row: OpenRow, dayKey: string | null, model: string | null, withMisses: boolean): DayModelRow {
+  // \u0001 stands for null, which no day key nor model id is.
+  const modelKey = `${dayKey ?? '\u0001'}\u0000${model ?? '\u0001'}`;
+  let dayModel = row.dayModels.get(modelKey);
+  if (dayModel === undefined) {
+    const { key: _key, sessions: _sessions, hitRate: _hitRate, ...sums } = emptyGroup(dayKey, withMisses);
+    dayModel = { day: dayKey, model, ...sums, unpricedRequests: 0 };
+    row.dayModels.set(modelKey, dayModel);
+  }
+  return dayModel;
+}
+
+/** One request's recorded figures, cost and cache miss. */
+interface AddedRequest {
+  figures: RecordedSums;
+  cost: number;
+  miss: ReturnType<MissOf>;
+}
+
+/** Adds a request to a session, day or day-and-model row. */
+function addRequest(target: Pick<GroupRow, 'requests' | 'recorded' | 'cost' | 'misses'>, request: AddedRequest): void {
+  const { figures, cost, miss } = request;
+  target.requests++;
+  addSums(target.recorded, figures);
+  target.cost += cost;
+  if (miss !== null && target.misses !== null) {
+    target.misses.count++;
+    target.misses.tokens += miss.tokens;
+    target.misses.cost += miss.cost ?? 0;
+  }
 }
 
 function addGroup(into: GroupRow, from: SessionRow | GroupRow): void {
