@@ -7,18 +7,9 @@ export type GlobalCode = (typeof GLOBAL_CODES)[number];
 
 /** Per-API codes explaining a DEFER or STOP. */
 export const API_CODES = [
-  'SNAPSHOT_INCOMPLETE',
-  'WIRE_UNPROVEN',
-  'REPRESENTATIVENESS_INSUFFICIENT',
-  'COLD_EVIDENCE_INSUFFICIENT',
-  'IDENTITY_UNPROVEN',
-  'PAYLOAD_UNQUALIFIED',
-  'RETENTION_UNMATCHED',
-  'RETENTION_COVERAGE_LOW',
-  'USAGE_FALLBACK_EXCESSIVE',
-  'ADMISSION_LOW',
-  'PRESSURE_REDUCTION_LOW',
-  'COST_INCREASE_HIGH',
+  'SNAPSHOT_INCOMPLETE', 'WIRE_UNPROVEN', 'REPRESENTATIVENESS_INSUFFICIENT', 'COLD_EVIDENCE_INSUFFICIENT',
+  'IDENTITY_UNPROVEN', 'PAYLOAD_UNQUALIFIED', 'RETENTION_UNMATCHED', 'RETENTION_COVERAGE_LOW',
+  'USAGE_FALLBACK_EXCESSIVE', 'ADMISSION_LOW', 'PRESSURE_REDUCTION_LOW', 'COST_INCREASE_HIGH',
   'PAYLOAD_DIFFERENCES',
 ] as const;
 export type ApiCode = (typeof API_CODES)[number];
@@ -27,10 +18,7 @@ export type Verdict = 'BUILD' | 'DEFER' | 'STOP';
 
 /** APIs the routes file may name (pi-ai `KnownApi` values the seed supports). */
 export const SUPPORTED_APIS = [
-  'anthropic-messages',
-  'openai-responses',
-  'openai-codex-responses',
-  'openai-completions',
+  'anthropic-messages', 'openai-responses', 'openai-codex-responses', 'openai-completions',
 ] as const;
 export type SupportedApi = (typeof SUPPORTED_APIS)[number];
 
@@ -40,13 +28,7 @@ export function isSupportedApi(value: unknown): value is SupportedApi {
 
 /** Why a whole journal contributed nothing. */
 export const JOURNAL_SKIP_REASONS = [
-  'unsupported',
-  'imported',
-  'inherited',
-  'interrupted',
-  'invalid',
-  'open',
-  'duplicate',
+  'unsupported', 'imported', 'inherited', 'interrupted', 'invalid', 'open', 'duplicate',
 ] as const;
 export type JournalSkipReason = (typeof JOURNAL_SKIP_REASONS)[number];
 
@@ -56,30 +38,14 @@ export type BoundarySkipReason = (typeof BOUNDARY_SKIP_REASONS)[number];
 
 /** Which input an INPUT_INVALID refers to; never the path or the offending value. */
 export const INPUT_NAMES = [
-  'arguments',
-  'journals',
-  'sidecar',
-  'routes',
-  'qualification',
-  'agent_config',
-  'app_allowlist',
+  'arguments', 'journals', 'sidecar', 'routes', 'qualification', 'agent_config', 'app_allowlist',
 ] as const;
 export type InputName = (typeof INPUT_NAMES)[number];
 
 /** Why an input was rejected. */
 export const INPUT_ERROR_REASONS = [
-  'missing',
-  'unreadable',
-  'not_json',
-  'shape',
-  'value_out_of_range',
-  'duplicate_entry',
-  'unsupported_api',
-  'sidecar_not_sqlite',
-  'sidecar_schema',
-  'sidecar_row_limit',
-  'sidecar_value',
-  'sidecar_corrupt',
+  'missing', 'unreadable', 'not_json', 'shape', 'value_out_of_range', 'duplicate_entry', 'unsupported_api',
+  'sidecar_not_sqlite', 'sidecar_schema', 'sidecar_row_limit', 'sidecar_value', 'sidecar_corrupt',
   'sidecar_size_limit',
 ] as const;
 export type InputErrorReason = (typeof INPUT_ERROR_REASONS)[number];
@@ -90,23 +56,9 @@ export type ResultCategory = (typeof RESULT_CATEGORIES)[number];
 
 /** Why a result occurrence at an evaluated boundary was not cleared (unit: result-boundary occurrence). */
 export const EXCLUSION_REASONS = [
-  'protected_recent_turns',
-  'protected_recent_starts',
-  'error',
-  'image',
-  'opaque_or_mixed',
-  'not_completed',
-  'excluded_name',
-  'identity_unproven',
-  'retention_unmatched',
-  'redacted',
-  'truncated',
-  'policy_keep_all',
-  'no_net_saving',
-  'budget_exhausted',
-  'batch_spacing',
-  'not_cold',
-  'already_counted',
+  'protected_recent_turns', 'protected_recent_starts', 'error', 'image', 'opaque_or_mixed', 'not_completed',
+  'excluded_name', 'identity_unproven', 'retention_unmatched', 'redacted', 'truncated', 'policy_keep_all',
+  'no_net_saving', 'budget_exhausted', 'batch_spacing', 'not_cold', 'already_counted',
 ] as const;
 export type ExclusionReason = (typeof EXCLUSION_REASONS)[number];
 

@@ -106,18 +106,32 @@ export function retentionCoverage(a: ApiAccumulator): number | null {
 }
 
 export function verdictFor(inputs: GateInputs, criteria: Criterion[]): { verdict: Verdict; codes: ApiCode[] } {
-  const a = inputs.accumulator;
   const met = (name: Criterion['name']) => criteria.find((criterion) => criterion.name === name)?.met === true;
-  const qualification = inputs.qualification;
+  const stop = stopCodes(inputs, met);
+  const defer = [...evidenceDeferCodes(inputs, met, stop), ...accountingDeferCodes(inputs.accumulator)];
+  if (defer.length > 0) return { verdict: 'DEFER', codes: [...defer, ...stop] };
+  if (stop.length > 0) return { verdict: 'STOP', codes: stop };
+  return { verdict: 'BUILD', codes: [] };
+}
 
+type MetTest = (name: Criterion['name']) => boolean;
+
+/** The criteria that, unmet, say the clearing would not pay off. */
+function stopCodes(inputs: GateInputs, met: MetTest): ApiCode[] {
   const stop: ApiCode[] = [];
   if (!met('admitting_share')) stop.push('ADMISSION_LOW');
   if (!met('pressure_reduction')) stop.push('PRESSURE_REDUCTION_LOW');
   if (!met('max_cost_increase')) stop.push('COST_INCREASE_HIGH');
-  if (qualification.unintendedDifferences !== null && !met('unintended_payload_differences')) {
+  if (inputs.qualification.unintendedDifferences !== null && !met('unintended_payload_differences')) {
     stop.push('PAYLOAD_DIFFERENCES');
   }
+  return stop;
+}
 
+/** What the evidence lacks for a verdict: snapshot, wire, representativeness, identity, payload qualification. */
+function evidenceDeferCodes(inputs: GateInputs, met: MetTest, stop: readonly ApiCode[]): ApiCode[] {
+  const a = inputs.accumulator;
+  const qualification = inputs.qualification;
   const defer: ApiCode[] = [];
   if (inputs.snapshotIncomplete) defer.push('SNAPSHOT_INCOMPLETE');
   if (inputs.api === 'openai-codex-responses') defer.push('WIRE_UNPROVEN');
@@ -130,15 +144,18 @@ export function verdictFor(inputs: GateInputs, criteria: Criterion[]): { verdict
   if (qualification.unintendedDifferences === null || (!qualification.qualified && qualification.unintendedDifferences === 0)) {
     defer.push('PAYLOAD_UNQUALIFIED');
   }
+  return defer;
+}
+
+/** What the accounting lacks: retention matched and covered, usage recorded rather than estimated. */
+function accountingDeferCodes(a: ApiAccumulator): ApiCode[] {
+  const defer: ApiCode[] = [];
   // An empty proven set is not missing retention; unmatched and low coverage both defer.
   const coverage = retentionCoverage(a);
   if (coverage !== null && a.retention.matched === 0) defer.push('RETENTION_UNMATCHED');
   else if (coverage !== null && coverage < RETENTION_COVERAGE_FLOOR) defer.push('RETENTION_COVERAGE_LOW');
   if (a.requests > 0 && a.fallbackRequests / a.requests > MAX_FALLBACK_SHARE) defer.push('USAGE_FALLBACK_EXCESSIVE');
-
-  if (defer.length > 0) return { verdict: 'DEFER', codes: [...defer, ...stop] };
-  if (stop.length > 0) return { verdict: 'STOP', codes: stop };
-  return { verdict: 'BUILD', codes: [] };
+  return defer;
 }
 
 /** Overall: BUILD only when every supplied API builds; otherwise STOP takes precedence over DEFER. */

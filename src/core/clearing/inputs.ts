@@ -53,6 +53,28 @@ function fail<T>(input: InputName, reason: InputErrorReason, at: string): Parsed
   return { ok: false, error: { input, reason, at } };
 }
 
+/**
+ * Each entry of an input's array, read by `readEntry` in order (`seen` shared, for duplicates): the first entry
+ * that is not an object or does not read is the input's error.
+ */
+function parseEntries<T>(
+  json: readonly unknown[],
+  input: InputName,
+  readEntry: (entry: Record<string, unknown>, at: string, seen: Set<string>) => Parsed<T>,
+): Parsed<T[]> {
+  const out: T[] = [];
+  const seen = new Set<string>();
+  for (let index = 0; index < json.length; index++) {
+    const at = `[${index}]`;
+    const entry: unknown = json[index];
+    if (!isObject(entry)) return fail(input, 'shape', at);
+    const read = readEntry(entry, at, seen);
+    if (!read.ok) return read;
+    out.push(read.value);
+  }
+  return { ok: true, value: out };
+}
+
 function finiteAtLeast(value: unknown, minimum: number): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value >= minimum;
 }
@@ -70,36 +92,36 @@ function readWeights(value: unknown, at: string): Parsed<Weights> {
 /** Routes: a non-empty array, one entry per supported API, homogeneous assumptions for that API's history. */
 export function parseRoutes(json: unknown): Parsed<Route[]> {
   if (!Array.isArray(json) || json.length === 0) return fail('routes', 'shape', '');
-  const routes: Route[] = [];
-  const seen = new Set<string>();
-  for (let index = 0; index < json.length; index++) {
-    const at = `[${index}]`;
-    const entry: unknown = json[index];
-    if (!isObject(entry)) return fail('routes', 'shape', at);
-    if (!isSupportedApi(entry.api)) return fail('routes', 'unsupported_api', `${at}.api`);
-    if (seen.has(entry.api)) return fail('routes', 'duplicate_entry', `${at}.api`);
-    seen.add(entry.api);
-    for (const key of ['triggerTokens', 'quotaBudget'] as const) {
-      if (!finiteAtLeast(entry[key], 0) || (entry[key] as number) <= 0) {
-        return fail('routes', 'value_out_of_range', `${at}.${key}`);
-      }
+  return parseEntries(json, 'routes', routeOf);
+}
+
+function routeOf(entry: Record<string, unknown>, at: string, seen: Set<string>): Parsed<Route> {
+  if (!isSupportedApi(entry.api)) return fail('routes', 'unsupported_api', `${at}.api`);
+  if (seen.has(entry.api)) return fail('routes', 'duplicate_entry', `${at}.api`);
+  seen.add(entry.api);
+  for (const key of ['triggerTokens', 'quotaBudget'] as const) {
+    if (!finiteAtLeast(entry[key], 0) || (entry[key] as number) <= 0) {
+      return fail('routes', 'value_out_of_range', `${at}.${key}`);
     }
-    for (const key of ['drainTokens', 'summaryInputTokens', 'summaryOutputTokens', 'cacheMarginMs'] as const) {
-      if (!finiteAtLeast(entry[key], 0)) return fail('routes', 'value_out_of_range', `${at}.${key}`);
-    }
-    // The drain must leave a positive distance to the trigger, or the cycle count T − P divides by zero.
-    if ((entry.drainTokens as number) >= (entry.triggerTokens as number)) {
-      return fail('routes', 'value_out_of_range', `${at}.drainTokens`);
-    }
-    const lifetime = entry.cacheLifetimeMs;
-    if (lifetime !== 'unknown' && !finiteAtLeast(lifetime, 0)) {
-      return fail('routes', 'value_out_of_range', `${at}.cacheLifetimeMs`);
-    }
-    const prices = readWeights(entry.prices, `${at}.prices`);
-    if (!prices.ok) return prices;
-    const quota = readWeights(entry.quota, `${at}.quota`);
-    if (!quota.ok) return quota;
-    routes.push({
+  }
+  for (const key of ['drainTokens', 'summaryInputTokens', 'summaryOutputTokens', 'cacheMarginMs'] as const) {
+    if (!finiteAtLeast(entry[key], 0)) return fail('routes', 'value_out_of_range', `${at}.${key}`);
+  }
+  // The drain must leave a positive distance to the trigger, or the cycle count T − P divides by zero.
+  if ((entry.drainTokens as number) >= (entry.triggerTokens as number)) {
+    return fail('routes', 'value_out_of_range', `${at}.drainTokens`);
+  }
+  const lifetime = entry.cacheLifetimeMs;
+  if (lifetime !== 'unknown' && !finiteAtLeast(lifetime, 0)) {
+    return fail('routes', 'value_out_of_range', `${at}.cacheLifetimeMs`);
+  }
+  const prices = readWeights(entry.prices, `${at}.prices`);
+  if (!prices.ok) return prices;
+  const quota = readWeights(entry.quota, `${at}.quota`);
+  if (!quota.ok) return quota;
+  return {
+    ok: true,
+    value: {
       api: entry.api,
       triggerTokens: entry.triggerTokens as number,
       drainTokens: entry.drainTokens as number,
@@ -110,9 +132,8 @@ export function parseRoutes(json: unknown): Parsed<Route[]> {
       prices: prices.value,
       quota: quota.value,
       quotaBudget: entry.quotaBudget as number,
-    });
-  }
-  return { ok: true, value: routes };
+    },
+  };
 }
 
 /** One attested tool inventory: enabled built-ins and the MCP names exposed (null = inventory missing). */
@@ -180,27 +201,22 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
 /** App allowlist: reviewed read-only MCP tools, each bound to the SHA-256 of the reviewed server identity. */
 export function parseAppAllowlist(json: unknown): Parsed<AllowlistEntry[]> {
   if (!Array.isArray(json)) return fail('app_allowlist', 'shape', '');
-  const entries: AllowlistEntry[] = [];
-  const seen = new Set<string>();
-  for (let index = 0; index < json.length; index++) {
-    const at = `[${index}]`;
-    const entry: unknown = json[index];
-    if (!isObject(entry)) return fail('app_allowlist', 'shape', at);
-    for (const key of ['server', 'tool'] as const) {
-      if (typeof entry[key] !== 'string' || entry[key] === '') return fail('app_allowlist', 'shape', `${at}.${key}`);
-    }
-    if (typeof entry.serverIdentityDigest !== 'string' || !SHA256_HEX.test(entry.serverIdentityDigest)) {
-      return fail('app_allowlist', 'shape', `${at}.serverIdentityDigest`);
-    }
-    if (entry.readOnly !== true) return fail('app_allowlist', 'value_out_of_range', `${at}.readOnly`);
-    const key = JSON.stringify([entry.server, entry.tool, entry.serverIdentityDigest]);
-    if (seen.has(key)) return fail('app_allowlist', 'duplicate_entry', at);
-    seen.add(key);
-    entries.push({
-      server: entry.server as string,
-      tool: entry.tool as string,
-      serverIdentityDigest: entry.serverIdentityDigest,
-    });
+  return parseEntries(json, 'app_allowlist', allowlistEntryOf);
+}
+
+function allowlistEntryOf(entry: Record<string, unknown>, at: string, seen: Set<string>): Parsed<AllowlistEntry> {
+  for (const key of ['server', 'tool'] as const) {
+    if (typeof entry[key] !== 'string' || entry[key] === '') return fail('app_allowlist', 'shape', `${at}.${key}`);
   }
-  return { ok: true, value: entries };
+  if (typeof entry.serverIdentityDigest !== 'string' || !SHA256_HEX.test(entry.serverIdentityDigest)) {
+    return fail('app_allowlist', 'shape', `${at}.serverIdentityDigest`);
+  }
+  if (entry.readOnly !== true) return fail('app_allowlist', 'value_out_of_range', `${at}.readOnly`);
+  const key = JSON.stringify([entry.server, entry.tool, entry.serverIdentityDigest]);
+  if (seen.has(key)) return fail('app_allowlist', 'duplicate_entry', at);
+  seen.add(key);
+  return {
+    ok: true,
+    value: { server: entry.server as string, tool: entry.tool as string, serverIdentityDigest: entry.serverIdentityDigest as string },
+  };
 }

@@ -98,6 +98,28 @@ function entryProblem(entry: unknown, index: number): string | null {
   return null;
 }
 
+type ApiResults = Record<string, { unintendedDifferences: number; qualified: boolean }>;
+
+/** Each API entry's result, or the first problem with an entry. */
+function apiResults(apis: readonly unknown[], networkCalls: number | undefined): ApiResults | string {
+  const byApi: ApiResults = {};
+  for (let i = 0; i < apis.length; i++) {
+    const problem = entryProblem(apis[i], i);
+    if (problem) return problem;
+    const entry = apis[i] as Record<string, unknown>;
+    const api = own(entry, 'api') as QualificationApi;
+    if (networkCalls !== undefined && networkCalls > 0 && own(entry, 'result') === 'qualified') {
+      return `apis[${i}].result: nothing qualifies when the run made network calls`;
+    }
+    if (Object.prototype.hasOwnProperty.call(byApi, api)) return `apis[${i}].api: ${api} appears more than once`;
+    byApi[api] = {
+      unintendedDifferences: own(entry, 'unintendedDifferences') as number,
+      qualified: own(entry, 'result') === 'qualified',
+    };
+  }
+  return byApi;
+}
+
 /**
  * Accepts a parsed qualification record only when it is well formed, names the installed pi-ai version and
  * carries the digest of the current qualification sources. Every refusal is PAYLOAD_UNQUALIFIED with a located
@@ -121,21 +143,8 @@ export function checkQualification(record: unknown, expected: ExpectedQualificat
   if (!Array.isArray(apis) || apis.length === 0 || apis.length > MAX_APIS) {
     return unqualified(`apis: must be an array of 1 to ${MAX_APIS} entries`);
   }
-  const byApi: Record<string, { unintendedDifferences: number; qualified: boolean }> = {};
-  for (let i = 0; i < apis.length; i++) {
-    const problem = entryProblem(apis[i], i);
-    if (problem) return unqualified(problem);
-    const entry = apis[i] as Record<string, unknown>;
-    const api = own(entry, 'api') as QualificationApi;
-    if (networkCalls !== undefined && networkCalls > 0 && own(entry, 'result') === 'qualified') {
-      return unqualified(`apis[${i}].result: nothing qualifies when the run made network calls`);
-    }
-    if (Object.prototype.hasOwnProperty.call(byApi, api)) return unqualified(`apis[${i}].api: ${api} appears more than once`);
-    byApi[api] = {
-      unintendedDifferences: own(entry, 'unintendedDifferences') as number,
-      qualified: own(entry, 'result') === 'qualified',
-    };
-  }
+  const byApi = apiResults(apis, networkCalls);
+  if (typeof byApi === 'string') return unqualified(byApi);
 
   if (version !== expected.piAiVersion) {
     return unqualified(`made with pi-ai ${version}, but pi-ai ${expected.piAiVersion} is installed: run ctxray qualify again`);

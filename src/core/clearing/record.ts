@@ -14,7 +14,7 @@ import type {
   Verdict,
 } from './codes.ts';
 import type { CategoryCounts, RetentionCounts } from './accumulate.ts';
-import type { AllUncachedInformational, RateModel } from './cost-model.ts';
+import type { AllUncachedInformational, PressureInputs, RateModel } from './cost-model.ts';
 
 export const CLEARING_SCHEMA = 'ctxray.clearing/1';
 
@@ -87,17 +87,8 @@ export interface ApiRecord {
     summaryTokens: Stats;
     requestGapMs: Histogram;
   };
-  model: {
-    modeled: true;
-    growthTokens: number;
-    triggerTokens: number;
-    drainTokens: number;
-    admittedNetTokens: number;
-    expectedRetrievedTokens: number;
-    offPressure: number;
-    summaryFits: boolean;
-    sensitivities: RateModel[];
-  };
+  /** The pressure model's inputs as modeled (the credited savings per cycle stay out), and each sensitivity. */
+  model: { modeled: true } & Omit<PressureInputs, 'savingsPerCycle'> & { sensitivities: RateModel[] };
   allUncachedInformational: AllUncachedInformational;
   warmInformational: { enabled: false; pressuredBoundaries: number; fullPrefixRewriteTokens: number };
   upperBoundInformational: {

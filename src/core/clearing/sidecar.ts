@@ -137,6 +137,12 @@ function scalar(db: Database, sql: string): unknown {
   return result[0]?.values[0]?.[0];
 }
 
+/** Where a sidecar fails its checks. */
+interface Problem {
+  reason: InputErrorReason;
+  at: string;
+}
+
 /** Opens checked bytes (call checkOffline first). Never writes: query_only is set and nothing is exported. */
 export function openSidecar(SQL: SqlJsStatic, bytes: Uint8Array): SidecarOpen {
   let db: Database;
@@ -146,46 +152,78 @@ export function openSidecar(SQL: SqlJsStatic, bytes: Uint8Array): SidecarOpen {
   } catch {
     return { ok: false, reason: 'sidecar_not_sqlite', at: 'file' };
   }
-  const fail = (reason: InputErrorReason, at: string): SidecarOpen => {
+  const fail = ({ reason, at }: Problem): SidecarOpen => {
     db.close();
     return { ok: false, reason, at };
   };
+  let problem: Problem | null;
   try {
-    // The whole file first: a corrupt page (a zeroed index, a cut b-tree) could otherwise crash a later query or,
-    // worse, silently hide rows. integrity_check, not quick_check: only it also compares every index with its
-    // table, and an index that disagrees makes the row lookups below return wrong answers.
-    const integrity = db.exec('PRAGMA integrity_check(1)')[0]?.values ?? [];
-    if (integrity.length !== 1 || integrity[0]?.[0] !== 'ok') return fail('sidecar_corrupt', 'file');
-    // Real tables only: a view under one of these names could compute endless rows (a recursive CTE) and hang
-    // every query below.
-    const tables = new Set(
-      (db.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'")[0]?.values ?? []).map(
-        (row) => String(row[0]),
-      ),
-    );
-    for (const [table, columns] of Object.entries(REQUIRED_COLUMNS)) {
-      if (!tables.has(table)) return fail('sidecar_schema', table);
-      const info = db.exec(`PRAGMA table_info(${table})`);
-      const present = new Set((info[0]?.values ?? []).map((row) => String(row[1])));
-      const missing = columns.find((column) => !present.has(column));
-      if (present.size === 0) return fail('sidecar_schema', table);
-      if (missing !== undefined) return fail('sidecar_schema', `${table}.${missing}`);
-    }
-    const meta = new Map(
-      (db.exec('SELECT key, value FROM sidecar_meta')[0]?.values ?? []).map((row) => [String(row[0]), String(row[1])]),
-    );
-    if (meta.get('format') !== SIDECAR_FORMAT) return fail('sidecar_schema', 'sidecar_meta.format');
-    if (meta.get('version') !== SIDECAR_VERSION) return fail('sidecar_schema', 'sidecar_meta.version');
+    problem = schemaProblem(db) ?? valueProblem(db);
+  } catch {
+    problem = { reason: 'sidecar_schema', at: 'query' };
+  }
+  if (problem !== null) return fail(problem);
 
-    const rowCount = Number(scalar(db, 'SELECT COUNT(*) FROM tool_results'));
-    if (rowCount > SIDECAR_ROW_LIMIT) return fail('sidecar_row_limit', 'tool_results');
-    // Values outside the documented domains (possible when a writer skipped the CHECK constraints). Every test is
-    // NULL-safe: in SQL, NULL NOT IN (…), length(NULL) != 64 and NULL GLOB … are NULL, not true, so a NULL would
-    // pass them; typeof() is never NULL. Key columns are checked too: SQLite lets a NULL into a PRIMARY KEY.
-    const badValues = Number(
-      scalar(
-        db,
-        `SELECT COUNT(*) FROM tool_results WHERE typeof(session_id) != 'text' OR typeof(run_id) != 'text'
+  let statements: Statements;
+  let rowCount: number;
+  try {
+    statements = {
+      row: db.prepare(
+        `SELECT state, redacted, redaction_reason, truncated, original_bytes, retained_bytes, sha256, retained_text
+         FROM tool_results WHERE session_id = ? AND run_id = ? AND call_id = ?`,
+      ),
+      policy: db.prepare('SELECT policy FROM conversation_policies WHERE session_id = ?'),
+      checkpoint: db.prepare('SELECT COUNT(*) FROM checkpoints WHERE session_id = ?'),
+    };
+    rowCount = Number(scalar(db, 'SELECT COUNT(*) FROM tool_results'));
+  } catch {
+    return fail({ reason: 'sidecar_corrupt', at: 'query' });
+  }
+  return { ok: true, reader: new StatementReader(db, statements, rowCount) };
+}
+
+/**
+ * The whole file first: a corrupt page (a zeroed index, a cut b-tree) could otherwise crash a later query or,
+ * worse, silently hide rows. integrity_check, not quick_check: only it also compares every index with its table,
+ * and an index that disagrees makes the row lookups return wrong answers. Then the tables, columns and meta.
+ */
+function schemaProblem(db: Database): Problem | null {
+  const integrity = db.exec('PRAGMA integrity_check(1)')[0]?.values ?? [];
+  if (integrity.length !== 1 || integrity[0]?.[0] !== 'ok') return { reason: 'sidecar_corrupt', at: 'file' };
+  // Real tables only: a view under one of these names could compute endless rows (a recursive CTE) and hang
+  // every query below.
+  const tables = new Set(
+    (db.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'")[0]?.values ?? []).map(
+      (row) => String(row[0]),
+    ),
+  );
+  for (const [table, columns] of Object.entries(REQUIRED_COLUMNS)) {
+    if (!tables.has(table)) return { reason: 'sidecar_schema', at: table };
+    const info = db.exec(`PRAGMA table_info(${table})`);
+    const present = new Set((info[0]?.values ?? []).map((row) => String(row[1])));
+    const missing = columns.find((column) => !present.has(column));
+    if (present.size === 0) return { reason: 'sidecar_schema', at: table };
+    if (missing !== undefined) return { reason: 'sidecar_schema', at: `${table}.${missing}` };
+  }
+  const meta = new Map(
+    (db.exec('SELECT key, value FROM sidecar_meta')[0]?.values ?? []).map((row) => [String(row[0]), String(row[1])]),
+  );
+  if (meta.get('format') !== SIDECAR_FORMAT) return { reason: 'sidecar_schema', at: 'sidecar_meta.format' };
+  if (meta.get('version') !== SIDECAR_VERSION) return { reason: 'sidecar_schema', at: 'sidecar_meta.version' };
+  return null;
+}
+
+/**
+ * Counts that must be 0, in order, with what a non-zero count means. Values outside the documented domains are
+ * possible when a writer skipped the CHECK constraints. Every test is NULL-safe: in SQL, NULL NOT IN (…),
+ * length(NULL) != 64 and NULL GLOB … are NULL, not true, so a NULL would pass them; typeof() is never NULL. Key
+ * columns are checked too: SQLite lets a NULL into a PRIMARY KEY.
+ */
+const VALUE_CHECKS: readonly (Problem & { sql: string })[] = [
+  {
+    reason: 'sidecar_value',
+    at: 'tool_results',
+    sql: `SELECT COUNT(*) FROM tool_results WHERE typeof(session_id) != 'text' OR typeof(run_id) != 'text'
            OR typeof(call_id) != 'text'
            OR typeof(state) != 'text' OR state NOT IN ('committed','finalized','tombstoned')
            OR typeof(redacted) != 'integer' OR redacted NOT IN (0,1)
@@ -196,108 +234,105 @@ export function openSidecar(SQL: SqlJsStatic, bytes: Uint8Array): SidecarOpen {
            OR original_bytes < 0 OR retained_bytes < 0
            OR typeof(sha256) != 'text' OR length(sha256) != 64 OR sha256 GLOB '*[^0-9a-f]*'
            OR typeof(retained_text) NOT IN ('null','text')`,
-      ),
-    );
-    if (badValues > 0) return fail('sidecar_value', 'tool_results');
-    const duplicates = Number(
-      scalar(
-        db,
-        'SELECT COUNT(*) FROM (SELECT 1 FROM tool_results GROUP BY session_id, run_id, call_id HAVING COUNT(*) > 1)',
-      ),
-    );
-    if (duplicates > 0) return fail('duplicate_entry', 'tool_results');
-    const badPolicies = Number(
-      scalar(
-        db,
-        `SELECT COUNT(*) FROM conversation_policies WHERE typeof(session_id) != 'text'
+  },
+  {
+    reason: 'duplicate_entry',
+    at: 'tool_results',
+    sql: 'SELECT COUNT(*) FROM (SELECT 1 FROM tool_results GROUP BY session_id, run_id, call_id HAVING COUNT(*) > 1)',
+  },
+  {
+    reason: 'sidecar_value',
+    at: 'conversation_policies',
+    sql: `SELECT COUNT(*) FROM conversation_policies WHERE typeof(session_id) != 'text'
            OR typeof(policy) != 'text' OR policy NOT IN ('default','keep_all')`,
-      ),
-    );
-    if (badPolicies > 0) return fail('sidecar_value', 'conversation_policies');
-    const badCheckpoints = Number(
-      scalar(
-        db,
-        `SELECT COUNT(*) FROM checkpoints WHERE typeof(session_id) != 'text' OR typeof(seq) != 'integer' OR seq < 1
+  },
+  {
+    reason: 'sidecar_value',
+    at: 'checkpoints',
+    sql: `SELECT COUNT(*) FROM checkpoints WHERE typeof(session_id) != 'text' OR typeof(seq) != 'integer' OR seq < 1
            OR typeof(through_entry_id) != 'text' OR typeof(at_ms) != 'integer'`,
-      ),
-    );
-    if (badCheckpoints > 0) return fail('sidecar_value', 'checkpoints');
-  } catch {
-    return fail('sidecar_schema', 'query');
+  },
+];
+
+function valueProblem(db: Database): Problem | null {
+  const rowCount = Number(scalar(db, 'SELECT COUNT(*) FROM tool_results'));
+  if (rowCount > SIDECAR_ROW_LIMIT) return { reason: 'sidecar_row_limit', at: 'tool_results' };
+  for (const { reason, at, sql } of VALUE_CHECKS) if (Number(scalar(db, sql)) > 0) return { reason, at };
+  return null;
+}
+
+interface Statements {
+  row: Statement;
+  policy: Statement;
+  checkpoint: Statement;
+}
+
+/** Reads an opened, checked sidecar through its prepared statements. */
+class StatementReader implements SidecarReader {
+  constructor(
+    private readonly db: Database,
+    private readonly statements: Statements,
+    readonly rowCount: number,
+  ) {}
+
+  match(sessionId: string, runId: string, callId: string, text: string): RetentionMatch {
+    const statement = this.statements.row;
+    const row = guarded(() => {
+      statement.bind([sessionId, runId, callId]);
+      const found = statement.step();
+      const values = found ? statement.get() : null;
+      statement.reset();
+      return values;
+    });
+    return row === null ? { status: 'missing', redactionReason: null, truncatedFlag: false } : retentionOf(row, text);
   }
 
-  let rowStatement: Statement;
-  let policyStatement: Statement;
-  let checkpointStatement: Statement;
-  let rowCount: number;
-  try {
-    rowStatement = db.prepare(
-      `SELECT state, redacted, redaction_reason, truncated, original_bytes, retained_bytes, sha256, retained_text
-         FROM tool_results WHERE session_id = ? AND run_id = ? AND call_id = ?`,
-    );
-    policyStatement = db.prepare('SELECT policy FROM conversation_policies WHERE session_id = ?');
-    checkpointStatement = db.prepare('SELECT COUNT(*) FROM checkpoints WHERE session_id = ?');
-    rowCount = Number(scalar(db, 'SELECT COUNT(*) FROM tool_results'));
-  } catch {
-    return fail('sidecar_corrupt', 'query');
+  policy(sessionId: string): 'default' | 'keep_all' {
+    const statement = this.statements.policy;
+    const value = guarded(() => {
+      statement.bind([sessionId]);
+      const found = statement.step() ? statement.get()[0] : null;
+      statement.reset();
+      return found;
+    });
+    return value === 'keep_all' ? 'keep_all' : 'default';
   }
 
-  const reader: SidecarReader = {
-    rowCount,
-    match(sessionId, runId, callId, text) {
-      const row = guarded(() => {
-        rowStatement.bind([sessionId, runId, callId]);
-        const found = rowStatement.step();
-        const values = found ? rowStatement.get() : null;
-        rowStatement.reset();
-        return values;
-      });
-      if (row === null) return { status: 'missing', redactionReason: null, truncatedFlag: false };
-      const [state, redacted, reason, truncated, originalBytes, retainedBytes, digest, retainedText] = row;
-      const redactionReason: RetentionMatch['redactionReason'] =
-        reason === 'credential' || reason === 'private_evidence' || reason === 'policy' ? reason : null;
-      const truncatedFlag = truncated === 1;
-      const base: Omit<RetentionMatch, 'status'> = { redactionReason: redacted === 1 ? redactionReason : null, truncatedFlag };
-      if (state === 'tombstoned') return { status: 'tombstoned', ...base };
-      if (state !== 'finalized') return { status: 'not_finalized', ...base };
-      // Redacted and truncated rows prove capture: matched, but ineligible.
-      if (redacted === 1) return { status: 'redacted', ...base };
-      if (truncatedFlag) return { status: 'truncated', ...base };
-      const bytes = utf8Length(text);
-      const exact =
-        originalBytes === bytes &&
-        retainedBytes === bytes &&
-        retainedText === text &&
-        digest === sha256Hex(text);
-      return { status: exact ? 'exact' : 'integrity_mismatch', ...base };
-    },
-    policy(sessionId) {
-      const value = guarded(() => {
-        policyStatement.bind([sessionId]);
-        const found = policyStatement.step() ? policyStatement.get()[0] : null;
-        policyStatement.reset();
-        return found;
-      });
-      return value === 'keep_all' ? 'keep_all' : 'default';
-    },
-    checkpoints(sessionId) {
-      return guarded(() => {
-        checkpointStatement.bind([sessionId]);
-        const value = checkpointStatement.step() ? Number(checkpointStatement.get()[0]) : 0;
-        checkpointStatement.reset();
-        return value;
-      });
-    },
-    close() {
-      // Closing a database that failed under a query must not turn into an error of its own.
-      try {
-        rowStatement.free();
-        policyStatement.free();
-        checkpointStatement.free();
-      } finally {
-        db.close();
-      }
-    },
-  };
-  return { ok: true, reader };
+  checkpoints(sessionId: string): number {
+    const statement = this.statements.checkpoint;
+    return guarded(() => {
+      statement.bind([sessionId]);
+      const value = statement.step() ? Number(statement.get()[0]) : 0;
+      statement.reset();
+      return value;
+    });
+  }
+
+  close(): void {
+    // Closing a database that failed under a query must not turn into an error of its own.
+    try {
+      this.statements.row.free();
+      this.statements.policy.free();
+      this.statements.checkpoint.free();
+    } finally {
+      this.db.close();
+    }
+  }
+}
+
+/** What one sidecar row says of the journal result whose complete plain text is `text`. */
+function retentionOf(row: readonly unknown[], text: string): RetentionMatch {
+  const [state, redacted, reason, truncated, originalBytes, retainedBytes, digest, retainedText] = row;
+  const redactionReason: RetentionMatch['redactionReason'] =
+    reason === 'credential' || reason === 'private_evidence' || reason === 'policy' ? reason : null;
+  const truncatedFlag = truncated === 1;
+  const base: Omit<RetentionMatch, 'status'> = { redactionReason: redacted === 1 ? redactionReason : null, truncatedFlag };
+  if (state === 'tombstoned') return { status: 'tombstoned', ...base };
+  if (state !== 'finalized') return { status: 'not_finalized', ...base };
+  // Redacted and truncated rows prove capture: matched, but ineligible.
+  if (redacted === 1) return { status: 'redacted', ...base };
+  if (truncatedFlag) return { status: 'truncated', ...base };
+  const bytes = utf8Length(text);
+  const exact = originalBytes === bytes && retainedBytes === bytes && retainedText === text && digest === sha256Hex(text);
+  return { status: exact ? 'exact' : 'integrity_mismatch', ...base };
 }

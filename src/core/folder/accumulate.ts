@@ -15,6 +15,7 @@ import { emptyTotals } from '../analysis/totals.ts';
 import { sessionPartsOf, summaryOf } from '../transcripts/index.ts';
 import type { SessionPart } from '../transcripts/sessions.ts';
 import { SUMMARY_TOP, type ConversationTotals, type FindingTotals, type SummaryTotals, type TimeRangeSummary } from '../transcripts/summary.ts';
+import { addFields } from '../sums.ts';
 
 export interface MissCauseTotals {
   cause: MissCause;
@@ -111,15 +112,10 @@ function addCost(into: CostTotalsRecord | null, from: CostTotalsRecord): CostTot
   return into;
 }
 
+const SUMMARY_COUNTS = ['requests', 'recordedRequests', 'promptTokens', 'cacheRead', 'cacheWrite', 'output', 'cost', 'unpricedRequests'] as const;
+
 function addSummaryTotals(into: SummaryTotals, from: SummaryTotals): void {
-  into.requests += from.requests;
-  into.recordedRequests += from.recordedRequests;
-  into.promptTokens += from.promptTokens;
-  into.cacheRead += from.cacheRead;
-  into.cacheWrite += from.cacheWrite;
-  into.output += from.output;
-  into.cost += from.cost;
-  into.unpricedRequests += from.unpricedRequests;
+  addFields(into, from, SUMMARY_COUNTS);
 }
 
 const byCostDescending = <T extends { cost: number }>(a: T, b: T): number => b.cost - a.cost;

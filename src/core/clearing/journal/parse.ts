@@ -150,56 +150,84 @@ export function parseJournalRecords(records: readonly JournalRecord[], options: 
   if (records.length - 1 > JOURNAL_ENTRY_LIMIT) return skip('invalid', null, 'entry_limit');
   const entries: JournalEntry[] = [];
   const byId = new Map<string, JournalEntry>();
-  let previousId: string | null = null;
+  const reading: EntryReading = { version, recordCount: records.length, previousId: null, byId };
 
   for (let index = 1; index < records.length; index++) {
-    const { value, line } = records[index] as JournalRecord;
-    if (!isObject(value)) return skip('invalid', line, 'type');
-    let raw: Json = value;
-    if (typeof raw.type !== 'string') return skip('invalid', line, 'type');
-    if (raw.type === 'session') return skip('invalid', line, 'second_header');
-
-    let id: string;
-    let parentId: string | null;
-    if (version === 1) {
-      id = v1Id(index);
-      parentId = previousId;
-    } else {
-      if (typeof raw.id !== 'string' || raw.id === '') return skip('invalid', line, 'id');
-      if (raw.parentId !== null && typeof raw.parentId !== 'string') return skip('invalid', line, 'parentId');
-      id = raw.id;
-      parentId = raw.parentId as string | null;
-    }
-    if (byId.has(id)) return skip('invalid', line, 'id');
-
-    if (raw.type === 'message') {
-      if (!isObject(raw.message) || typeof raw.message.role !== 'string') return skip('invalid', line, 'message.role');
-      // v2 → v3: pi renamed the hookMessage role to custom.
-      if (version < 3 && raw.message.role === 'hookMessage') raw = { ...raw, message: { ...raw.message, role: 'custom' } };
-    }
-    if (raw.type === 'compaction') {
-      if (typeof raw.summary !== 'string') return skip('invalid', line, 'compaction.summary');
-      if (version === 1) {
-        const kept = raw.firstKeptEntryIndex;
-        // pi indexes its entry array, where 0 is the header: a kept index must name a later, non-header entry.
-        if (typeof kept !== 'number' || !Number.isInteger(kept) || kept < 1 || kept >= records.length) {
-          return skip('invalid', line, 'compaction.firstKeptEntryIndex');
-        }
-        raw = { ...raw, firstKeptEntryId: v1Id(kept) };
-      } else if (typeof raw.firstKeptEntryId !== 'string') {
-        return skip('invalid', line, 'compaction.firstKeptEntryId');
-      }
-    }
-    const entry: JournalEntry = { id, parentId, type: (raw as Json).type as string, line, raw: raw as Json };
+    const entry = parseEntry(reading, records[index] as JournalRecord, index);
+    if (isFailure(entry)) return entry.outcome;
     entries.push(entry);
-    byId.set(id, entry);
-    previousId = id;
+    byId.set(entry.id, entry);
+    reading.previousId = entry.id;
   }
 
   for (const entry of entries) {
     if (entry.parentId !== null && !byId.has(entry.parentId)) return skip('invalid', entry.line, 'parentId');
   }
   return { ok: true, journal: { sessionId, version: version as 1 | 2 | 3, entries, byId } };
+}
+
+/** What reading one entry needs from the journal around it. */
+interface EntryReading {
+  version: number;
+  recordCount: number;
+  previousId: string | null;
+  byId: ReadonlyMap<string, JournalEntry>;
+}
+
+/** Why an entry is refused; a class, so it is never mistaken for a parsed line's own object. */
+class Failure {
+  constructor(readonly outcome: ParseOutcome) {}
+}
+
+function isFailure<T>(value: T | Failure): value is Failure {
+  return value instanceof Failure;
+}
+
+function failure(reason: JournalSkipReason, line: number | null, field: string | null): Failure {
+  return new Failure(skip(reason, line, field));
+}
+
+/** One entry line after the header, checked and brought to the current version's shape. */
+function parseEntry(reading: EntryReading, record: JournalRecord, index: number): JournalEntry | Failure {
+  const { value, line } = record;
+  if (!isObject(value) || typeof value.type !== 'string') return failure('invalid', line, 'type');
+  if (value.type === 'session') return failure('invalid', line, 'second_header');
+  const ids = entryIds(reading, value, index, line);
+  if (isFailure(ids)) return ids;
+  if (reading.byId.has(ids.id)) return failure('invalid', line, 'id');
+  let raw: Json | Failure = value;
+  if (raw.type === 'message') raw = upgradedMessage(raw, reading.version, line);
+  else if (raw.type === 'compaction') raw = upgradedCompaction(raw, reading, line);
+  if (isFailure(raw)) return raw;
+  return { id: ids.id, parentId: ids.parentId, type: raw.type as string, line, raw };
+}
+
+/** A v1 entry's id is its index and its parent the entry before it; later versions name both. */
+function entryIds(reading: EntryReading, raw: Json, index: number, line: number): { id: string; parentId: string | null } | Failure {
+  if (reading.version === 1) return { id: v1Id(index), parentId: reading.previousId };
+  if (typeof raw.id !== 'string' || raw.id === '') return failure('invalid', line, 'id');
+  if (raw.parentId !== null && typeof raw.parentId !== 'string') return failure('invalid', line, 'parentId');
+  return { id: raw.id, parentId: raw.parentId as string | null };
+}
+
+function upgradedMessage(raw: Json, version: number, line: number): Json | Failure {
+  if (!isObject(raw.message) || typeof raw.message.role !== 'string') return failure('invalid', line, 'message.role');
+  // v2 → v3: pi renamed the hookMessage role to custom.
+  if (version < 3 && raw.message.role === 'hookMessage') return { ...raw, message: { ...raw.message, role: 'custom' } };
+  return raw;
+}
+
+function upgradedCompaction(raw: Json, reading: EntryReading, line: number): Json | Failure {
+  if (typeof raw.summary !== 'string') return failure('invalid', line, 'compaction.summary');
+  if (reading.version !== 1) {
+    return typeof raw.firstKeptEntryId === 'string' ? raw : failure('invalid', line, 'compaction.firstKeptEntryId');
+  }
+  const kept = raw.firstKeptEntryIndex;
+  // pi indexes its entry array, where 0 is the header: a kept index must name a later, non-header entry.
+  if (typeof kept !== 'number' || !Number.isInteger(kept) || kept < 1 || kept >= reading.recordCount) {
+    return failure('invalid', line, 'compaction.firstKeptEntryIndex');
+  }
+  return { ...raw, firstKeptEntryId: v1Id(kept) };
 }
 
 /** The context path root → leaf, where the leaf is the last entry (as pi resumes). Null on a cycle. */

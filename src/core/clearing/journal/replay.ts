@@ -256,141 +256,161 @@ export function replayJournal(journal: ParsedJournal): JournalReplay {
     .map(entryTime)
     .filter((time): time is number => time !== null)
     .sort((a, b) => a - b);
-
-  const positionOf = new Map<string, number>();
-  path.forEach((entry, index) => positionOf.set(entry.id, index));
-
-  // Prefix sums of heuristic tokens over the path, so any context range is summed in O(1).
-  const prefix = new Float64Array(path.length + 1);
-  path.forEach((entry, index) => (prefix[index + 1] = (prefix[index] as number) + entryTokens(entry)));
-  const rangeTokens = (from: number, toInclusive: number) =>
-    toInclusive < from ? 0 : (prefix[toInclusive + 1] as number) - (prefix[from] as number);
-
-  const contextStart = new Int32Array(path.length);
-  const boundaries: BoundaryFact[] = [];
-  const results: ResultFact[] = [];
-  const requests: RequestFact[] = [];
-  const compactions: CompactionFact[] = [];
-
-  let start = 0; // first path index in context after the latest compaction
-  let compactionIndex = -1;
-  let summaryTokens = 0;
-  let latestValid: { index: number; total: number } | null = null;
-  let runOrdinal = 0;
-  let runId: string | null = null;
-  let runCompleted = false;
-  let startOrdinal = 0;
-  let pending = new Map<string, PendingCall>();
-  let openBoundary: BoundaryFact | null = null;
-
-  /** Context estimate for what is sent right after path index `upTo` (inclusive). */
-  const estimateThrough = (upTo: number): number => {
-    if (latestValid !== null) return latestValid.total + rangeTokens(latestValid.index + 1, upTo);
-    return summaryTokens + rangeTokens(start, upTo);
-  };
-
-  for (let index = 0; index < path.length; index++) {
-    const entry = path[index] as JournalEntry;
-    contextStart[index] = start;
-
-    if (entry.type === 'compaction') {
-      const kept = positionOf.get(entry.raw.firstKeptEntryId as string);
-      if (kept === undefined || kept >= index) throw new ReplayError('invalid', entry.line, 'firstKeptEntryId');
-      start = kept;
-      compactionIndex = index;
-      summaryTokens = heuristicTokens((entry.raw.summary as string).length);
-      latestValid = null; // usage recorded before a compaction does not describe the compacted context
-      const tokensBefore = nonNegativeNumber(entry.raw.tokensBefore);
-      compactions.push({
-        pathIndex: index,
-        tokensBefore,
-        summaryTokens,
-        drainTokens: tokensBefore === null ? null : tokensBefore - estimateThrough(index),
-      });
-      continue;
-    }
-    const kind = role(entry);
-    const message = entry.raw.message as Json;
-
-    if (kind === 'user') {
-      runOrdinal++;
-      const previousRunCompleted = runCompleted;
-      runId = entry.id;
-      runCompleted = false;
-      pending = new Map();
-      const time = entryTime(entry);
-      let gapMs: number | null = null;
-      if (time !== null) {
-        const before = latestBelow(assistantTimes, time);
-        if (before !== null) gapMs = time - before;
-      }
-      openBoundary = {
-        key: `${entry.id}@${time ?? 'none'}`,
-        pathIndex: index,
-        runOrdinal,
-        runId: entry.id,
-        api: null,
-        estimate: estimateThrough(index),
-        gapMs,
-        previousRunCompleted,
-        startsBefore: startOrdinal,
-      };
-      boundaries.push(openBoundary);
-    } else if (kind === 'assistant') {
-      const usage = readUsage(message.usage);
-      const api = typeof message.api === 'string' ? message.api : null;
-      requests.push({
-        pathIndex: index,
-        runOrdinal,
-        api,
-        usage,
-        fallbackPrefixTokens: estimateThrough(index - 1),
-        fallbackOutputTokens: entryTokens(entry),
-      });
-      if (openBoundary !== null && openBoundary.api === null) openBoundary.api = api;
-      const stop = message.stopReason;
-      if (usage !== null && stop !== 'aborted' && stop !== 'error' && index > compactionIndex) {
-        latestValid = { index, total: usage.input + usage.cacheRead + usage.cacheWrite + usage.output };
-      }
-      runCompleted = stop === 'stop' || stop === 'length';
-      // A new assistant message closes the placement window of earlier calls.
-      pending = new Map();
-      if (Array.isArray(message.content)) {
-        for (const block of message.content) {
-          if (!isObject(block) || block.type !== 'toolCall') continue;
-          if (typeof block.id !== 'string' || typeof block.name !== 'string') {
-            throw new ReplayError('invalid', entry.line, 'toolCall');
-          }
-          startOrdinal++;
-          pending.set(block.id, { name: block.name, api, startOrdinal, origin: readOrigin(block) });
-        }
-      }
-    } else if (kind === 'toolResult') {
-      if (typeof message.toolCallId !== 'string') throw new ReplayError('invalid', entry.line, 'toolCallId');
-      const call = pending.get(message.toolCallId);
-      const classified = classifyResult(message);
-      const placed = call !== undefined;
-      if (placed) pending.delete(message.toolCallId);
-      results.push({
-        pathIndex: index,
-        runOrdinal,
-        runId,
-        callId: message.toolCallId,
-        toolName: call?.name ?? (typeof message.toolName === 'string' ? message.toolName : ''),
-        api: call?.api ?? null,
-        startOrdinal: call?.startOrdinal ?? 0,
-        kind: placed ? classified.kind : 'not_completed',
-        text: placed && classified.kind === 'plain_text' ? classified.text : null,
-        tokens: entryTokens(entry),
-        origin: call?.origin ?? null,
-      });
-    }
-  }
+  const replay = new Replay(path, assistantTimes);
+  for (let index = 0; index < path.length; index++) replay.step(path[index] as JournalEntry, index);
+  const { boundaries, results, requests, compactions, contextStart } = replay;
   return { sessionId: journal.sessionId, boundaries, results, requests, compactions, contextStart };
 }
 
+/** The walk along the context path: what is in context at each entry, and the facts gathered so far. */
+class Replay {
+  readonly contextStart: Int32Array;
+  readonly boundaries: BoundaryFact[] = [];
+  readonly results: ResultFact[] = [];
+  readonly requests: RequestFact[] = [];
+  readonly compactions: CompactionFact[] = [];
+  private readonly positionOf = new Map<string, number>();
+  /** Prefix sums of heuristic tokens over the path, so any context range is summed in O(1). */
+  private readonly prefix: Float64Array;
+
+  private start = 0; // first path index in context after the latest compaction
+  private compactionIndex = -1;
+  private summaryTokens = 0;
+  private latestValid: { index: number; total: number } | null = null;
+  private runOrdinal = 0;
+  private runId: string | null = null;
+  private runCompleted = false;
+  private startOrdinal = 0;
+  private pending = new Map<string, PendingCall>();
+  private openBoundary: BoundaryFact | null = null;
+
+  constructor(
+    path: readonly JournalEntry[],
+    private readonly assistantTimes: readonly number[],
+  ) {
+    path.forEach((entry, index) => this.positionOf.set(entry.id, index));
+    const prefix = new Float64Array(path.length + 1);
+    path.forEach((entry, index) => (prefix[index + 1] = (prefix[index] as number) + entryTokens(entry)));
+    this.prefix = prefix;
+    this.contextStart = new Int32Array(path.length);
+  }
+
+  step(entry: JournalEntry, index: number): void {
+    this.contextStart[index] = this.start;
+    if (entry.type === 'compaction') return this.compaction(entry, index);
+    const kind = role(entry);
+    const message = entry.raw.message as Json;
+    if (kind === 'user') this.user(entry, index);
+    else if (kind === 'assistant') this.assistant(entry, index, message);
+    else if (kind === 'toolResult') this.toolResult(entry, index, message);
+  }
+
+  private rangeTokens(from: number, toInclusive: number): number {
+    return toInclusive < from ? 0 : (this.prefix[toInclusive + 1] as number) - (this.prefix[from] as number);
+  }
+
+  /** Context estimate for what is sent right after path index `upTo` (inclusive). */
+  private estimateThrough(upTo: number): number {
+    if (this.latestValid !== null) return this.latestValid.total + this.rangeTokens(this.latestValid.index + 1, upTo);
+    return this.summaryTokens + this.rangeTokens(this.start, upTo);
+  }
+
+  private compaction(entry: JournalEntry, index: number): void {
+    const kept = this.positionOf.get(entry.raw.firstKeptEntryId as string);
+    if (kept === undefined || kept >= index) throw new ReplayError('invalid', entry.line, 'firstKeptEntryId');
+    this.start = kept;
+    this.compactionIndex = index;
+    this.summaryTokens = heuristicTokens((entry.raw.summary as string).length);
+    this.latestValid = null; // usage recorded before a compaction does not describe the compacted context
+    const tokensBefore = nonNegativeNumber(entry.raw.tokensBefore);
+    this.compactions.push({
+      pathIndex: index,
+      tokensBefore,
+      summaryTokens: this.summaryTokens,
+      drainTokens: tokensBefore === null ? null : tokensBefore - this.estimateThrough(index),
+    });
+  }
+
+  private user(entry: JournalEntry, index: number): void {
+    this.runOrdinal++;
+    const previousRunCompleted = this.runCompleted;
+    this.runId = entry.id;
+    this.runCompleted = false;
+    this.pending = new Map();
+    const time = entryTime(entry);
+    let gapMs: number | null = null;
+    if (time !== null) {
+      const before = latestBelow(this.assistantTimes, time);
+      if (before !== null) gapMs = time - before;
+    }
+    this.openBoundary = {
+      key: `${entry.id}@${time ?? 'none'}`,
+      pathIndex: index,
+      runOrdinal: this.runOrdinal,
+      runId: entry.id,
+      api: null,
+      estimate: this.estimateThrough(index),
+      gapMs,
+      previousRunCompleted,
+      startsBefore: this.startOrdinal,
+    };
+    this.boundaries.push(this.openBoundary);
+  }
+
+  private assistant(entry: JournalEntry, index: number, message: Json): void {
+    const usage = readUsage(message.usage);
+    const api = typeof message.api === 'string' ? message.api : null;
+    this.requests.push({
+      pathIndex: index,
+      runOrdinal: this.runOrdinal,
+      api,
+      usage,
+      fallbackPrefixTokens: this.estimateThrough(index - 1),
+      fallbackOutputTokens: entryTokens(entry),
+    });
+    if (this.openBoundary !== null && this.openBoundary.api === null) this.openBoundary.api = api;
+    const stop = message.stopReason;
+    if (usage !== null && stop !== 'aborted' && stop !== 'error' && index > this.compactionIndex) {
+      this.latestValid = { index, total: usage.input + usage.cacheRead + usage.cacheWrite + usage.output };
+    }
+    this.runCompleted = stop === 'stop' || stop === 'length';
+    // A new assistant message closes the placement window of earlier calls.
+    this.pending = new Map();
+    if (!Array.isArray(message.content)) return;
+    for (const block of message.content) {
+      if (!isObject(block) || block.type !== 'toolCall') continue;
+      if (typeof block.id !== 'string' || typeof block.name !== 'string') {
+        throw new ReplayError('invalid', entry.line, 'toolCall');
+      }
+      this.startOrdinal++;
+      this.pending.set(block.id, { name: block.name, api, startOrdinal: this.startOrdinal, origin: readOrigin(block) });
+    }
+  }
+
+  private toolResult(entry: JournalEntry, index: number, message: Json): void {
+    if (typeof message.toolCallId !== 'string') throw new ReplayError('invalid', entry.line, 'toolCallId');
+    const call = this.pending.get(message.toolCallId);
+    const classified = classifyResult(message);
+    const placed = call !== undefined;
+    if (placed) this.pending.delete(message.toolCallId);
+    this.results.push({
+      pathIndex: index,
+      runOrdinal: this.runOrdinal,
+      runId: this.runId,
+      callId: message.toolCallId,
+      toolName: call?.name ?? (typeof message.toolName === 'string' ? message.toolName : ''),
+      api: call?.api ?? null,
+      startOrdinal: call?.startOrdinal ?? 0,
+      kind: placed ? classified.kind : 'not_completed',
+      text: placed && classified.kind === 'plain_text' ? classified.text : null,
+      tokens: entryTokens(entry),
+      origin: call?.origin ?? null,
+    });
+  }
+}
+
 /** Largest value strictly below `time` in an ascending array, or null. */
-function latestBelow(sorted: number[], time: number): number | null {
+function latestBelow(sorted: readonly number[], time: number): number | null {
   let low = 0;
   let high = sorted.length;
   while (low < high) {

@@ -7,6 +7,7 @@ import { criteriaFor, retentionCoverage, verdictFor, type QualificationForApi } 
 import type { ApiRecord, Histogram, Stats } from '../record.ts';
 import { RETENTION_COVERAGE_FLOOR } from '../thresholds.ts';
 import type { QualificationStatus } from './qualification-status.ts';
+import { addFields } from '../../sums.ts';
 
 function histogram(values: (number | null)[], bounds: number[]): Histogram {
   const counts = new Array<number>(bounds.length + 1).fill(0);
@@ -49,17 +50,10 @@ export function withYield(categories: Record<ResultCategory, CategoryCounts>) {
 }
 
 export function addCategories(into: Record<ResultCategory, CategoryCounts>, from: Record<ResultCategory, CategoryCounts>): void {
-  for (const category of RESULT_CATEGORIES) {
-    const target = into[category];
-    const source = from[category];
-    target.results += source.results;
-    target.upperBound += source.upperBound;
-    target.lowerBound += source.lowerBound;
-    target.admitted += source.admitted;
-    target.originalBytes += source.originalBytes;
-    target.admittedNetTokens += source.admittedNetTokens;
-  }
+  for (const category of RESULT_CATEGORIES) addFields(into[category], from[category], CATEGORY_COUNTS);
 }
+
+const CATEGORY_COUNTS = ['results', 'upperBound', 'lowerBound', 'admitted', 'originalBytes', 'admittedNetTokens'] as const;
 
 function qualificationFor(status: QualificationStatus, api: SupportedApi): QualificationForApi {
   if (!status.ok) return { unintendedDifferences: null, qualified: false };
