@@ -11,7 +11,7 @@
 import type { ParsedRequest, RecordedUsage } from '../model.ts';
 import { isObject, numberField, objectField, stringField, type JsonObject } from '../input/json-value.ts';
 import { toEpochMs } from '../input/timestamp.ts';
-import { jsonOrSelf, loggedCallRequest, readRowLog } from './logged-call.ts';
+import { jsonOrSelf, loggedCallRequest, matchesRowLog, readRowLog } from './logged-call.ts';
 import type { TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './types.ts';
 
 /** A field under its API (camelCase) or column (snake_case) name. */
@@ -67,7 +67,7 @@ const OBSERVATIONS = { rowsOf: observationsOf, isRow: isObservation, notARow: 'n
 export const langfuseImporter: TranscriptImporter = {
   id: 'langfuse-observations',
   matchesName: () => false,
-  matchesRecords: (first) => first.length > 0 && first.every((record) => observationsOf(record.value).some(isObservation)),
+  matchesRecords: (first) => matchesRowLog(OBSERVATIONS, first),
   importFile(records: readonly TranscriptRecord[], ctx: TranscriptContext): TranscriptImport {
     const { requests, errors, skipped } = readRowLog(OBSERVATIONS, records, ctx);
     // Spans, events and tools sit beside the generations; only an export of nothing else is worth a word.

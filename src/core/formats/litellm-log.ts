@@ -14,7 +14,7 @@
 import type { ParsedRequest, RecordedUsage } from '../model.ts';
 import { isObject, numberField, objectField, stringField, type JsonObject } from '../input/json-value.ts';
 import { toEpochMs } from '../input/timestamp.ts';
-import { jsonOrSelf, loggedCallRequest, readRowLog } from './logged-call.ts';
+import { jsonOrSelf, loggedCallRequest, matchesRowLog, readRowLog } from './logged-call.ts';
 import type { TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './types.ts';
 
 /** call_type values of a prompt sent to a model (completion, acompletion, anthropic_messages, aresponses, …). */
@@ -87,7 +87,7 @@ const LITELLM_ROWS = { rowsOf, isRow: isLiteLlmRow, notARow: 'not a LiteLLM log 
 export const liteLlmImporter: TranscriptImporter = {
   id: 'litellm-log',
   matchesName: () => false,
-  matchesRecords: (first) => first.length > 0 && first.every((record) => rowsOf(record.value).some(isLiteLlmRow)),
+  matchesRecords: (first) => matchesRowLog(LITELLM_ROWS, first),
   importFile(records: readonly TranscriptRecord[], ctx: TranscriptContext): TranscriptImport {
     const { requests, errors, skipped } = readRowLog(LITELLM_ROWS, records, ctx);
     if (skipped.total > 0) {

@@ -78,6 +78,11 @@ export interface RowLogRead {
   skipped: { total: number; byReason: string };
 }
 
+/** Whether the file's first records all hold rows of this log. */
+export function matchesRowLog<Row>(log: RowLog<Row>, first: readonly TranscriptRecord[]): boolean {
+  return first.length > 0 && first.every((record) => log.rowsOf(record.value).some(log.isRow));
+}
+
 export function readRowLog<Row>(log: RowLog<Row>, records: readonly TranscriptRecord[], ctx: TranscriptContext): RowLogRead {
   const requests: ParsedRequest[] = [];
   const errors: ReadError[] = [];

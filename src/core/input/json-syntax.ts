@@ -61,20 +61,20 @@ function valueStep(scan: Scan, c: string): SyntaxProblem | null {
     scan.i++;
     return null;
   }
-  const end = scanScalar(scan.text, scan.i);
-  if (typeof end !== 'number') return end;
-  scan.i = end;
-  scan.expect = 'comma-or-end';
-  return null;
+  return moveTo(scan, scanScalar(scan.text, scan.i), 'comma-or-end');
 }
 
 function keyStep(scan: Scan, c: string): SyntaxProblem | null {
   if (scan.expect === 'key-or-end' && c === '}') return closeContainer(scan);
   if (c !== '"') return { offset: scan.i, message: `expected a double-quoted property name, found ${describeCharacter(c)}` };
-  const end = scanString(scan.text, scan.i);
+  return moveTo(scan, scanString(scan.text, scan.i), 'colon');
+}
+
+/** Moves past a scanned token to what may follow it, or hands on the problem the scan found. */
+function moveTo(scan: Scan, end: number | SyntaxProblem, expect: Expect): SyntaxProblem | null {
   if (typeof end !== 'number') return end;
   scan.i = end;
-  scan.expect = 'colon';
+  scan.expect = expect;
   return null;
 }
 
