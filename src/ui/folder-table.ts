@@ -8,7 +8,7 @@ import { formatCount, formatUsd } from '../render/format.ts';
 import type { GroupRow, SessionRow } from '../core/transcripts/index.ts';
 import type { FolderSessionRow, FolderView } from '../worker/folder.ts';
 import { exportButtons, type Cell } from './export.ts';
-import { createVirtualGrid, gridCell, nextSort, sortByKey, type GridColumn, type GridHandle, type GridSort } from './virtual-grid.ts';
+import { createVirtualGrid, gridNumber, gridText, nextSort, sortByKey, type GridColumn, type GridHandle, type GridSort } from './virtual-grid.ts';
 import { createFolderCharts } from './folder-charts.ts';
 import type { SeriesBucketing } from '../core/transcripts/daily.ts';
 
@@ -103,25 +103,25 @@ export function sortRows(rows: readonly Row[], sort: GridSort<ColumnId>): number
 function cells(row: Row): HTMLElement[] {
   const own = isSession(row)
     ? [
-        gridCell(row.file, false, row.file),
-        gridCell(row.agent, false),
-        gridCell(row.start === null ? '(no time)' : row.start.slice(0, 16).replace('T', ' '), false, row.start ?? undefined),
+        gridText(row.file, row.file),
+        gridText(row.agent),
+        gridText(row.start === null ? '(no time)' : row.start.slice(0, 16).replace('T', ' '), row.start ?? undefined),
       ]
-    : [gridCell(nameOf(row), false, nameOf(row)), gridCell(formatCount(row.sessions), true)];
+    : [gridText(nameOf(row), nameOf(row)), gridNumber(formatCount(row.sessions))];
   const subagents = isSession(row) && row.subagents.files > 0 ? `${formatCount(row.subagents.requests)} of them in ${formatCount(row.subagents.files)} subagent${row.subagents.files === 1 ? '' : 's'}` : undefined;
   const misses = row.misses;
   // A session whose every recorded request is on a model without a price (Gemini) has no cost, not a cost of $0.
   const unpriced = isSession(row) && row.recordedRequests > 0 && row.unpricedRequests >= row.recordedRequests;
   return [
     ...own,
-    gridCell(isSession(row) && row.subagents.files > 0 ? `${formatCount(row.requests)} (${formatCount(row.subagents.requests)} sub)` : formatCount(row.requests), true, subagents),
-    gridCell(formatCount(row.recorded.input), true),
-    gridCell(formatCount(row.recorded.output), true),
-    gridCell(formatCount(row.recorded.cacheRead), true),
-    gridCell(formatCount(cacheWrite(row)), true, `5-minute ${formatCount(row.recorded.cacheWrite5m)}, 1-hour ${formatCount(row.recorded.cacheWrite1h)}`),
-    gridCell(unpriced ? 'unpriced' : formatUsd(row.cost), true, isSession(row) && row.unpricedRequests > 0 ? `${formatCount(row.unpricedRequests)} request(s) on a model without a price are not in it` : undefined),
-    gridCell(percent(row.hitRate), true),
-    gridCell(misses === null ? 'n/a' : unpriced ? 'unpriced' : formatUsd(misses.cost), true, misses === null ? 'No miss analysis for these requests' : `${formatCount(misses.count)} miss(es), ${formatCount(misses.tokens)} tokens`),
+    gridNumber(isSession(row) && row.subagents.files > 0 ? `${formatCount(row.requests)} (${formatCount(row.subagents.requests)} sub)` : formatCount(row.requests), subagents),
+    gridNumber(formatCount(row.recorded.input)),
+    gridNumber(formatCount(row.recorded.output)),
+    gridNumber(formatCount(row.recorded.cacheRead)),
+    gridNumber(formatCount(cacheWrite(row)), `5-minute ${formatCount(row.recorded.cacheWrite5m)}, 1-hour ${formatCount(row.recorded.cacheWrite1h)}`),
+    gridNumber(unpriced ? 'unpriced' : formatUsd(row.cost), isSession(row) && row.unpricedRequests > 0 ? `${formatCount(row.unpricedRequests)} request(s) on a model without a price are not in it` : undefined),
+    gridNumber(percent(row.hitRate)),
+    gridNumber(misses === null ? 'n/a' : unpriced ? 'unpriced' : formatUsd(misses.cost), misses === null ? 'No miss analysis for these requests' : `${formatCount(misses.count)} miss(es), ${formatCount(misses.tokens)} tokens`),
   ];
 }
 

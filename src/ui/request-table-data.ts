@@ -36,16 +36,33 @@ export function missTitle(rows: RequestRowsAnswer, i: number): string {
 
 export type ColumnId = 'index' | 'model' | 'conversation' | 'tokens' | 'recorded' | 'simulated' | 'cost' | 'miss' | 'findings';
 
-export const COLUMNS: readonly GridColumn<ColumnId>[] = [
-  { id: 'index', title: '#', numeric: true, describe: 'Request number (order in the input)' },
-  { id: 'model', title: 'Model', numeric: false, describe: 'Model as named in the request' },
-  { id: 'conversation', title: 'Conv.', numeric: true, describe: 'Conversation the request belongs to' },
-  { id: 'tokens', title: 'Tokens', numeric: true, describe: 'Prompt tokens of the request (≈ estimated)' },
-  { id: 'recorded', title: 'Recorded read', numeric: true, describe: 'Cache read tokens the provider recorded (– where the log has no usage)' },
-  { id: 'simulated', title: 'Simulated read', numeric: true, describe: 'Cache read tokens of the simulation' },
-  { id: 'cost', title: 'Cost', numeric: true, describe: 'Simulated cost as sent, USD' },
-  { id: 'miss', title: 'Miss', numeric: false, describe: 'Why the request missed the simulated cache (empty: it read it)' },
-  { id: 'findings', title: 'Findings', numeric: true, describe: 'How many findings name this request' },
+/** What a column sorts by, from the view and the worker's rows (null until they arrive). */
+interface SortSource {
+  view: AnalysisView;
+  rows: RequestRowsAnswer | null;
+}
+
+/** A grid column of the request table with the key it sorts request `i` by. */
+interface RequestColumn extends GridColumn<ColumnId> {
+  key: (source: SortSource, i: number) => number | string;
+}
+
+export const COLUMNS: readonly RequestColumn[] = [
+  { id: 'index', title: '#', numeric: true, describe: 'Request number (order in the input)', key: (_, i) => i },
+  { id: 'model', title: 'Model', numeric: false, describe: 'Model as named in the request', key: ({ view }, i) => view.requests[i]?.model ?? '' },
+  { id: 'conversation', title: 'Conv.', numeric: true, describe: 'Conversation the request belongs to', key: ({ rows }, i) => rows?.conversation[i] ?? -1 },
+  { id: 'tokens', title: 'Tokens', numeric: true, describe: 'Prompt tokens of the request (≈ estimated)', key: ({ view }, i) => view.requests[i]?.total ?? 0 },
+  {
+    id: 'recorded',
+    title: 'Recorded read',
+    numeric: true,
+    describe: 'Cache read tokens the provider recorded (– where the log has no usage)',
+    key: ({ rows }, i) => rows?.recordedRead[i] ?? -1,
+  },
+  { id: 'simulated', title: 'Simulated read', numeric: true, describe: 'Cache read tokens of the simulation', key: ({ rows }, i) => rows?.simulatedRead[i] ?? -1 },
+  { id: 'cost', title: 'Cost', numeric: true, describe: 'Simulated cost as sent, USD', key: ({ rows }, i) => rows?.cost[i] ?? -1 },
+  { id: 'miss', title: 'Miss', numeric: false, describe: 'Why the request missed the simulated cache (empty: it read it)', key: ({ rows }, i) => rows?.missCause[i] ?? '' },
+  { id: 'findings', title: 'Findings', numeric: true, describe: 'How many findings name this request', key: ({ rows }, i) => rows?.findings[i]?.length ?? 0 },
 ];
 
 export interface RequestFilter {
@@ -87,32 +104,10 @@ export function filterRequests(view: AnalysisView, rows: RequestRowsAnswer | nul
   return out;
 }
 
-function sortKey(view: AnalysisView, rows: RequestRowsAnswer | null, column: ColumnId): (i: number) => number | string {
-  switch (column) {
-    case 'index':
-      return (i) => i;
-    case 'model':
-      return (i) => view.requests[i]?.model ?? '';
-    case 'tokens':
-      return (i) => view.requests[i]?.total ?? 0;
-    case 'conversation':
-      return (i) => rows?.conversation[i] ?? -1;
-    case 'recorded':
-      return (i) => rows?.recordedRead[i] ?? -1;
-    case 'simulated':
-      return (i) => rows?.simulatedRead[i] ?? -1;
-    case 'cost':
-      return (i) => rows?.cost[i] ?? -1;
-    case 'miss':
-      return (i) => rows?.missCause[i] ?? '';
-    case 'findings':
-      return (i) => rows?.findings[i]?.length ?? 0;
-  }
-}
-
 /** Sorts `order` in place by a column (ties keep input order). */
 export function sortRequests(order: number[], view: AnalysisView, rows: RequestRowsAnswer | null, sort: GridSort<ColumnId>): number[] {
-  return sortByKey(order, sortKey(view, rows, sort.column), sort);
+  const column = COLUMNS.find((c) => c.id === sort.column)!;
+  return sortByKey(order, (i) => column.key({ view, rows }, i), sort);
 }
 
 /**

@@ -7,7 +7,7 @@ import { el } from './dom.ts';
 import { formatCount, formatTokens, formatUsd } from '../render/format.ts';
 import type { RequestRowsAnswer } from '../worker/handlers/request-rows.ts';
 import type { AnalysisView } from '../worker/view-model.ts';
-import { createVirtualGrid, gridCell, nextSort, type GridHandle, type GridSort } from './virtual-grid.ts';
+import { createVirtualGrid, gridNumber, gridText, nextSort, type GridHandle, type GridSort } from './virtual-grid.ts';
 import { exportButtons, itemsTable, type Table } from './export.ts';
 import { bindFilterControls, buildFilterControls, enableRowFilters } from './request-filters.ts';
 import {
@@ -55,15 +55,15 @@ function requestCells(view: AnalysisView, rows: RequestRowsAnswer | null, i: num
   const miss = rows?.missCause[i] ?? null;
   const findings = rows?.findings[i] ?? [];
   return [
-    gridCell(String(i + 1), true),
-    gridCell(request.model ?? '—', false, request.model ?? 'no model'),
-    gridCell(rows ? String((rows.conversation[i] ?? 0) + 1) : '', true),
-    gridCell(formatTokens(request.total, request.exact), true),
-    gridCell(recordedText(rows, i), true),
-    gridCell(rows ? formatTokens(rows.simulatedRead[i] ?? 0, request.exact) : '', true),
-    gridCell(costText(rows, i), true),
-    gridCell(miss === null ? '' : missLabel(miss), false, miss === null ? undefined : missTitle(rows!, i)),
-    gridCell(findings.length === 0 ? '' : String(findings.length), true, findings.map((f) => rows?.findingCodes[f] ?? '').join(', ')),
+    gridNumber(String(i + 1)),
+    gridText(request.model ?? '—', request.model ?? 'no model'),
+    gridNumber(rows ? String((rows.conversation[i] ?? 0) + 1) : ''),
+    gridNumber(formatTokens(request.total, request.exact)),
+    gridNumber(recordedText(rows, i)),
+    gridNumber(rows ? formatTokens(rows.simulatedRead[i] ?? 0, request.exact) : ''),
+    gridNumber(costText(rows, i)),
+    gridText(miss === null ? '' : missLabel(miss), miss === null ? undefined : missTitle(rows!, i)),
+    gridNumber(findings.length === 0 ? '' : String(findings.length), findings.map((f) => rows?.findingCodes[f] ?? '').join(', ')),
   ];
 }
 

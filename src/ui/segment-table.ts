@@ -11,21 +11,6 @@ import type { RequestView, SegmentView } from '../worker/view-model.ts';
 
 type SortKey = 'index' | 'category' | 'path' | 'tool' | 'tokens' | 'bytes';
 
-interface Column {
-  key: SortKey;
-  label: string;
-  numeric: boolean;
-}
-
-const COLUMNS: readonly Column[] = [
-  { key: 'index', label: '#', numeric: true },
-  { key: 'category', label: 'Category', numeric: false },
-  { key: 'path', label: 'Path', numeric: false },
-  { key: 'tool', label: 'Tool', numeric: false },
-  { key: 'tokens', label: 'Tokens', numeric: true },
-  { key: 'bytes', label: 'Bytes', numeric: true },
-];
-
 const FIRST_ROWS = 500;
 
 type Row = SegmentView & { i: number };
@@ -44,22 +29,24 @@ function exportColumns(request: RequestView): ExportColumn<Row>[] {
   ];
 }
 
-function compare(key: SortKey, a: Row, b: Row): number {
-  switch (key) {
-    case 'index':
-      return a.i - b.i;
-    case 'category':
-      return CATEGORIES.indexOf(a.category) - CATEGORIES.indexOf(b.category) || a.i - b.i;
-    case 'path':
-      return a.path.localeCompare(b.path, 'en', { numeric: true }) || a.i - b.i;
-    case 'tool':
-      return (a.toolName ?? '').localeCompare(b.toolName ?? '') || a.i - b.i;
-    case 'tokens':
-      return a.tokens - b.tokens || a.i - b.i;
-    case 'bytes':
-      return a.bytes - b.bytes || a.i - b.i;
-  }
+interface Column {
+  key: SortKey;
+  label: string;
+  numeric: boolean;
+  /** The rows' order by this column, ascending; ties keep the request's order. */
+  compare: (a: Row, b: Row) => number;
 }
+
+const byIndex = (a: Row, b: Row): number => a.i - b.i;
+
+const COLUMNS: readonly Column[] = [
+  { key: 'index', label: '#', numeric: true, compare: byIndex },
+  { key: 'category', label: 'Category', numeric: false, compare: (a, b) => CATEGORIES.indexOf(a.category) - CATEGORIES.indexOf(b.category) || byIndex(a, b) },
+  { key: 'path', label: 'Path', numeric: false, compare: (a, b) => a.path.localeCompare(b.path, 'en', { numeric: true }) || byIndex(a, b) },
+  { key: 'tool', label: 'Tool', numeric: false, compare: (a, b) => (a.toolName ?? '').localeCompare(b.toolName ?? '') || byIndex(a, b) },
+  { key: 'tokens', label: 'Tokens', numeric: true, compare: (a, b) => a.tokens - b.tokens || byIndex(a, b) },
+  { key: 'bytes', label: 'Bytes', numeric: true, compare: (a, b) => a.bytes - b.bytes || byIndex(a, b) },
+];
 
 export interface SegmentTableHandle {
   select(segment: number): void;
@@ -77,7 +64,8 @@ interface SegmentTable {
 }
 
 function sortedRows({ request, sort }: SegmentTable): Row[] {
-  return request.segments.map((s, i) => ({ ...s, i })).sort((a, b) => compare(sort.key, a, b) * (sort.descending ? -1 : 1));
+  const { compare } = COLUMNS.find((c) => c.key === sort.key)!;
+  return request.segments.map((s, i) => ({ ...s, i })).sort((a, b) => compare(a, b) * (sort.descending ? -1 : 1));
 }
 
 /** The header: a sort button per column; the same column again turns the order round. */

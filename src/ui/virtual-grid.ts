@@ -45,9 +45,18 @@ export interface GridHandle<Id extends string> {
   focus(): void;
 }
 
-/** A grid cell; numeric ones align right. */
-export function gridCell(text: string, numeric: boolean, title?: string): HTMLElement {
-  return el('div', { className: numeric ? 'rt-cell num' : 'rt-cell', text, attrs: { role: 'gridcell', ...(title ? { title } : {}) } });
+function gridCell(className: string, text: string, title: string | undefined): HTMLElement {
+  return el('div', { className, text, attrs: { role: 'gridcell', ...(title ? { title } : {}) } });
+}
+
+/** A grid cell of text, with a tooltip when given. */
+export function gridText(text: string, title?: string): HTMLElement {
+  return gridCell('rt-cell', text, title);
+}
+
+/** A grid cell of a number (aligned right), with a tooltip when given. */
+export function gridNumber(text: string, title?: string): HTMLElement {
+  return gridCell('rt-cell num', text, title);
 }
 
 export interface GridSort<Id extends string> {

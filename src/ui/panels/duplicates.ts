@@ -84,7 +84,12 @@ function recordButton(file: SavedFile, failed: (message: string) => void): HTMLB
   return button;
 }
 
-function originCell(origin: BlockOrigin | null, index: number, ctx: PanelContext, live: boolean): HTMLElement {
+/** `live`: the record is of the loaded input (its blocks point at requests on screen), not of a dropped file. */
+interface RecordOf {
+  live: boolean;
+}
+
+function originCell(origin: BlockOrigin | null, index: number, ctx: PanelContext, { live }: RecordOf): HTMLElement {
   const text = describeOrigin(index, origin ?? undefined);
   // Blocks of the loaded log point at a request: let the user jump there.
   if (live && origin?.request !== undefined && origin.request < ctx.view.requests.length) {
@@ -94,7 +99,7 @@ function originCell(origin: BlockOrigin | null, index: number, ctx: PanelContext
   return el('td', { className: 'muted', text });
 }
 
-function renderRecord(host: HTMLElement, answer: DupesAnswer, ctx: PanelContext, live: boolean): void {
+function renderRecord(host: HTMLElement, answer: DupesAnswer, ctx: PanelContext, of: RecordOf): void {
   const { record, groups, groupCount } = answer;
   host.append(
     el('p', {}, [el('span', { className: `dupes-verdict ${record.result}`, text: record.result.toUpperCase() }), ' ', verdictSentence(record, groupCount)]),
@@ -120,8 +125,8 @@ function renderRecord(host: HTMLElement, answer: DupesAnswer, ctx: PanelContext,
       el('tr', {}, [
         el('td', { className: 'mono', text: group.hash.slice(0, 16), attrs: { title: group.hash } }),
         ...[group.occurrences, group.copies, group.bytesPerBlock, group.tokensPerBlock, group.wastedBytes, group.wastedTokens].map((n) => numCell(formatCount(n))),
-        originCell(group.first, group.indices[0] ?? 0, ctx, live),
-        originCell(group.firstCopy, group.indices[1] ?? 0, ctx, live),
+        originCell(group.first, group.indices[0] ?? 0, ctx, of),
+        originCell(group.firstCopy, group.indices[1] ?? 0, ctx, of),
       ]),
     );
     const head = ['Content hash', 'Occurrences', 'Copies', 'Bytes/block', 'Tokens/block', 'Wasted bytes', 'Wasted tokens', 'First', 'First copy'];
@@ -178,7 +183,7 @@ function renderFileChecker(host: HTMLElement, ctx: PanelContext): void {
   ]);
   const show = (name: string, answer: DupesAnswer): void => {
     result.replaceChildren(el('h4', { text: `File: ${name}` }));
-    renderRecord(result, answer, ctx, false);
+    renderRecord(result, answer, ctx, { live: false });
   };
   const check = (file: File): void => {
     result.replaceChildren(el('p', { className: 'muted', text: 'Checking…' }));
@@ -294,7 +299,7 @@ export const duplicatesPanel: Panel = {
       const answer = await pending;
       if (ctx.signal.aborted) return;
       status.remove();
-      renderRecord(exact, answer, ctx, true);
+      renderRecord(exact, answer, ctx, { live: true });
     } catch (error) {
       if (!ctx.signal.aborted) status.replaceWith(el('p', { className: 'error', text: error instanceof Error ? error.message : String(error) }));
     }
