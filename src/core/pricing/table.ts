@@ -16,6 +16,18 @@ type ClaudeRow = [
   extra?: Partial<Pick<PricedModel, 'aliases' | 'vertexId' | 'bedrockId' | 'longPromptTier' | 'cacheReadBefore'>>,
 ];
 
+/**
+ * The ids of a Claude model released on `date` (YYYYMMDD) under `name`: the dated API id (and, for `latest`, the
+ * -latest alias), the Vertex AI id and the Bedrock id, all spelled from the two as the providers do.
+ */
+function released(name: string, date: string, options: { latest?: boolean } = {}): Pick<PricedModel, 'aliases' | 'vertexId' | 'bedrockId'> {
+  return {
+    aliases: options.latest === true ? [`${name}-${date}`, `${name}-latest`] : [`${name}-${date}`],
+    vertexId: `${name}@${date}`,
+    bedrockId: `anthropic.${name}-${date}-v1:0`,
+  };
+}
+
 /** Claude models released with Bedrock's global/regional endpoint split (Anthropic's pricing page, [AP]). */
 const REGIONAL_PREMIUM_BEFORE_4_5 = new Set(['claude-opus-4-1', 'claude-opus-4-0', 'claude-sonnet-4-0', 'claude-3-5-haiku', 'claude-3-7-sonnet', 'claude-3-haiku', 'claude-3-opus']);
 
@@ -32,92 +44,20 @@ const CLAUDE_ROWS: ClaudeRow[] = [
   ['claude-opus-4-8', 'Claude Opus 4.8', [5, 6.25, 10, 0.5, 25], 1024],
   ['claude-opus-4-7', 'Claude Opus 4.7', [5, 6.25, 10, 0.5, 25], 2048],
   ['claude-opus-4-6', 'Claude Opus 4.6', [5, 6.25, 10, 0.5, 25], 4096, { bedrockId: 'anthropic.claude-opus-4-6-v1:0' }],
-  [
-    'claude-opus-4-5',
-    'Claude Opus 4.5',
-    [5, 6.25, 10, 0.5, 25],
-    4096,
-    { aliases: ['claude-opus-4-5-20251101'], vertexId: 'claude-opus-4-5@20251101', bedrockId: 'anthropic.claude-opus-4-5-20251101-v1:0' },
-  ],
-  [
-    'claude-opus-4-1',
-    'Claude Opus 4.1',
-    [15, 18.75, 30, 1.5, 75],
-    1024,
-    { aliases: ['claude-opus-4-1-20250805'], vertexId: 'claude-opus-4-1@20250805', bedrockId: 'anthropic.claude-opus-4-1-20250805-v1:0' },
-  ],
-  [
-    'claude-opus-4-0',
-    'Claude Opus 4',
-    [15, 18.75, 30, 1.5, 75],
-    1024,
-    { aliases: ['claude-opus-4-20250514'], vertexId: 'claude-opus-4@20250514', bedrockId: 'anthropic.claude-opus-4-20250514-v1:0' },
-  ],
-  [
-    'claude-sonnet-5-5',
-    'Claude Sonnet 5.5',
-    [2, 2.5, 4, 0.1, 10],
-    512,
-    { cacheReadBefore: { date: '2026-10-07', cacheRead: 0.2 } },
-  ],
+  ['claude-opus-4-5', 'Claude Opus 4.5', [5, 6.25, 10, 0.5, 25], 4096, released('claude-opus-4-5', '20251101')],
+  ['claude-opus-4-1', 'Claude Opus 4.1', [15, 18.75, 30, 1.5, 75], 1024, released('claude-opus-4-1', '20250805')],
+  ['claude-opus-4-0', 'Claude Opus 4', [15, 18.75, 30, 1.5, 75], 1024, released('claude-opus-4', '20250514')],
+  ['claude-sonnet-5-5', 'Claude Sonnet 5.5', [2, 2.5, 4, 0.1, 10], 512, { cacheReadBefore: { date: '2026-10-07', cacheRead: 0.2 } }],
   ['claude-sonnet-5', 'Claude Sonnet 5', [2, 2.5, 4, 0.2, 10], 1024],
   ['claude-sonnet-4-6', 'Claude Sonnet 4.6', [3, 3.75, 6, 0.3, 15], 1024],
-  [
-    'claude-sonnet-4-5',
-    'Claude Sonnet 4.5',
-    [3, 3.75, 6, 0.3, 15],
-    1024,
-    { aliases: ['claude-sonnet-4-5-20250929'], vertexId: 'claude-sonnet-4-5@20250929', bedrockId: 'anthropic.claude-sonnet-4-5-20250929-v1:0' },
-  ],
-  [
-    'claude-sonnet-4-0',
-    'Claude Sonnet 4',
-    [3, 3.75, 6, 0.3, 15],
-    1024,
-    { aliases: ['claude-sonnet-4-20250514'], vertexId: 'claude-sonnet-4@20250514', bedrockId: 'anthropic.claude-sonnet-4-20250514-v1:0' },
-  ],
-  [
-    'claude-haiku-5-5',
-    'Claude Haiku 5.5',
-    [0.1, 0.125, 0.2, 0.01, 0.5],
-    512,
-    { longPromptTier: { aboveTokens: 100_000, input: 0.5, cacheWrite5m: 0.625, cacheWrite1h: 1, cacheRead: 0.05, output: 2.5 } },
-  ],
-  [
-    'claude-haiku-4-5',
-    'Claude Haiku 4.5',
-    [1, 1.25, 2, 0.1, 5],
-    4096,
-    { aliases: ['claude-haiku-4-5-20251001'], vertexId: 'claude-haiku-4-5@20251001', bedrockId: 'anthropic.claude-haiku-4-5-20251001-v1:0' },
-  ],
-  [
-    'claude-3-5-haiku',
-    'Claude Haiku 3.5',
-    [0.8, 1, 1.6, 0.08, 4],
-    2048,
-    { aliases: ['claude-3-5-haiku-20241022', 'claude-3-5-haiku-latest'], vertexId: 'claude-3-5-haiku@20241022', bedrockId: 'anthropic.claude-3-5-haiku-20241022-v1:0' },
-  ],
-  [
-    'claude-3-7-sonnet',
-    'Claude Sonnet 3.7',
-    [3, 3.75, 6, 0.3, 15],
-    1024,
-    { aliases: ['claude-3-7-sonnet-20250219', 'claude-3-7-sonnet-latest'], vertexId: 'claude-3-7-sonnet@20250219', bedrockId: 'anthropic.claude-3-7-sonnet-20250219-v1:0' },
-  ],
-  [
-    'claude-3-haiku',
-    'Claude Haiku 3',
-    [0.25, 0.3, 0.5, 0.03, 1.25],
-    2048,
-    { aliases: ['claude-3-haiku-20240307'], vertexId: 'claude-3-haiku@20240307', bedrockId: 'anthropic.claude-3-haiku-20240307-v1:0' },
-  ],
-  [
-    'claude-3-opus',
-    'Claude Opus 3',
-    [15, 18.75, 30, 1.5, 75],
-    1024,
-    { aliases: ['claude-3-opus-20240229', 'claude-3-opus-latest'], vertexId: 'claude-3-opus@20240229', bedrockId: 'anthropic.claude-3-opus-20240229-v1:0' },
-  ],
+  ['claude-sonnet-4-5', 'Claude Sonnet 4.5', [3, 3.75, 6, 0.3, 15], 1024, released('claude-sonnet-4-5', '20250929')],
+  ['claude-sonnet-4-0', 'Claude Sonnet 4', [3, 3.75, 6, 0.3, 15], 1024, released('claude-sonnet-4', '20250514')],
+  ['claude-haiku-5-5', 'Claude Haiku 5.5', [0.1, 0.125, 0.2, 0.01, 0.5], 512, { longPromptTier: { aboveTokens: 100_000, input: 0.5, cacheWrite5m: 0.625, cacheWrite1h: 1, cacheRead: 0.05, output: 2.5 } }],
+  ['claude-haiku-4-5', 'Claude Haiku 4.5', [1, 1.25, 2, 0.1, 5], 4096, released('claude-haiku-4-5', '20251001')],
+  ['claude-3-5-haiku', 'Claude Haiku 3.5', [0.8, 1, 1.6, 0.08, 4], 2048, released('claude-3-5-haiku', '20241022', { latest: true })],
+  ['claude-3-7-sonnet', 'Claude Sonnet 3.7', [3, 3.75, 6, 0.3, 15], 1024, released('claude-3-7-sonnet', '20250219', { latest: true })],
+  ['claude-3-haiku', 'Claude Haiku 3', [0.25, 0.3, 0.5, 0.03, 1.25], 2048, released('claude-3-haiku', '20240307')],
+  ['claude-3-opus', 'Claude Opus 3', [15, 18.75, 30, 1.5, 75], 1024, released('claude-3-opus', '20240229', { latest: true })],
 ];
 
 type OpenAIRow = [
