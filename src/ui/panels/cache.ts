@@ -149,7 +149,6 @@ function tableOf(table: CacheTableAnswer, { requests, selected, totalsExact }: T
 export const cachePanel: Panel = {
   id: 'cache',
   title: 'Cache',
-  needs: [],
   async render(container, ctx) {
     const opening = { empty: 'No requests to simulate.', loading: 'Simulating the prompt cache…', query: 'cache-table' } as const;
     const table = await askWithRequests(container, ctx, opening, { calibrate: ctx.calibration, around: ctx.request.index, window: MAX_ROWS });

@@ -245,7 +245,6 @@ async function run(ctx: WorkspaceContext, render: () => void): Promise<void> {
 export const clearingPanel: Panel = {
   id: 'clearing',
   title: 'Clearing',
-  needs: [],
   showsRequest: false,
   render(container, ctx) {
     renderClearingWorkspace(container, ctx);

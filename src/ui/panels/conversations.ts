@@ -75,7 +75,6 @@ function conversationTable(answer: ConversationWindowAnswer, ctx: PanelContext):
 export const conversationsPanel: Panel = {
   id: 'conversations',
   title: 'Conversations',
-  needs: [],
   readsBodies: true,
   async render(container, ctx) {
     // Only the conversations drawn cross from the worker, with the counts over all of them.

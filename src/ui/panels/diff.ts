@@ -139,7 +139,6 @@ function diffList(answer: DiffAnswer, ctx: PanelContext, textHost: HTMLElement):
 export const diffPanel: Panel = {
   id: 'diff',
   title: 'Diff',
-  needs: [],
   readsBodies: true,
   async render(container, ctx) {
     let answer: DiffAnswer;

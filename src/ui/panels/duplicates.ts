@@ -273,7 +273,6 @@ async function renderNearDuplicates(host: HTMLElement, ctx: PanelContext): Promi
 export const duplicatesPanel: Panel = {
   id: 'duplicates',
   title: 'Duplicates',
-  needs: [],
   readsBodies: true,
   async render(container, ctx) {
     const exact = el('section', { className: 'dupes-measure exact' });

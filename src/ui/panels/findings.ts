@@ -105,7 +105,6 @@ function findingCard(finding: Finding, ctx: PanelContext): HTMLElement {
 export const findingsPanel: Panel = {
   id: 'findings',
   title: 'Findings',
-  needs: [],
   async render(container, ctx) {
     const answer = await askWithRequests(container, ctx, { empty: 'No requests to check.', loading: 'Checking the sequence…', query: 'findings' });
     if (answer === null) return;

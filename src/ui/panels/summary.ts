@@ -109,7 +109,6 @@ function render(summary: TimeRangeSummary, conversationOf: readonly number[], ct
 export const summaryPanel: Panel = {
   id: 'summary',
   title: 'Summary',
-  needs: [],
   showsRequest: false,
   async render(container, ctx) {
     const answer = await askWithRequests(container, ctx, { empty: 'No requests.', query: 'transcript-summary' });

@@ -252,7 +252,6 @@ function pointTable(timeline: Timeline, ctx: PanelContext): HTMLElement {
 export const timelinePanel: Panel = {
   id: 'timeline',
   title: 'Timeline',
-  needs: [],
   async render(container, ctx) {
     const answer = await askWithRequests(container, ctx, { empty: 'No requests.', query: 'transcripts' });
     if (answer === null) return;

@@ -11,7 +11,6 @@ import type { Panel } from './types.ts';
 export const tokensPanel: Panel = {
   id: 'tokens',
   title: 'Tokens',
-  needs: [],
   render(container, ctx) {
     const { request } = ctx;
     // Recorded usage and no body: its figures, and no treemap or table of blocks that were never read.

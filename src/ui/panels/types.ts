@@ -64,9 +64,9 @@ export interface Panel {
   title: string;
   /**
    * Optional analysis sections (top-level Analysis fields, listed in `AnalysisView.sections`) this panel needs;
-   * the tab is shown only when all are present. Empty: the panel works from the base view alone.
+   * the tab is shown only when all are present. Absent or empty: the panel works from the base view alone.
    */
-  needs: readonly SectionName[];
+  needs?: readonly SectionName[];
   /**
    * True for a panel that reads what the requests carried (blocks, their text, their order): its tab is hidden when
    * the input recorded usage but no bodies (every request `usage_only`), where it would show only inferred blocks.

@@ -33,7 +33,7 @@ export interface SessionDeps {
 
 export function panelAvailable(panel: Panel, view: AnalysisView): boolean {
   if (panel.readsBodies === true && view.requests.length > 0 && view.requests.every(isUsageOnlyRequest)) return false;
-  return panel.needs.every((need) => view.sections.includes(need));
+  return (panel.needs ?? []).every((need) => view.sections.includes(need));
 }
 
 export class SessionScreen {
