@@ -37,8 +37,7 @@ export function importAnthropicMessages(body: JsonObject, ctx: ImportContext): P
   addResponseFormat(builder, body['output_format'], 'output_format');
   addSystem(builder, body['system']);
 
-  const messages = Array.isArray(body['messages']) ? body['messages'] : [];
-  if (!Array.isArray(body['messages'])) builder.malformed('messages', body['messages']);
+  const messages = builder.listOf('messages', body['messages']);
   let systemInMessages = false;
   messages.forEach((message, m) => {
     if (isObject(message) && message['role'] === 'system') systemInMessages = true;
@@ -66,11 +65,7 @@ export function importAnthropicMessages(body: JsonObject, ctx: ImportContext): P
 }
 
 function addTools(builder: SegmentListBuilder, tools: unknown): void {
-  if (!Array.isArray(tools)) {
-    builder.malformed('tools', tools);
-    return;
-  }
-  tools.forEach((tool, i) =>
+  builder.listOf('tools', tools).forEach((tool, i) =>
     builder.element('tools', i, tool, () =>
       builder.add({
         category: 'tools',

@@ -22,9 +22,7 @@ const ROLE_CATEGORY: Record<string, Category> = {
 export function importOpenAiChat(body: JsonObject, ctx: ImportContext): ParsedRequest {
   const builder = new SegmentListBuilder(ctx.store, 'openai-chat');
 
-  const tools = body['tools'];
-  if (Array.isArray(tools)) tools.forEach((tool, i) => builder.element('tools', i, tool, () => addToolDefinition(builder, tool, `tools[${i}]`)));
-  else builder.malformed('tools', tools);
+  builder.listOf('tools', body['tools']).forEach((tool, i) => builder.element('tools', i, tool, () => addToolDefinition(builder, tool, `tools[${i}]`)));
   // Legacy function calling (`functions` instead of `tools`).
   const functions = body['functions'];
   if (Array.isArray(functions)) {
@@ -32,8 +30,7 @@ export function importOpenAiChat(body: JsonObject, ctx: ImportContext): ParsedRe
   }
   addResponseFormat(builder, body['response_format'], 'response_format');
 
-  const messages = Array.isArray(body['messages']) ? body['messages'] : [];
-  if (!Array.isArray(body['messages'])) builder.malformed('messages', body['messages']);
+  const messages = builder.listOf('messages', body['messages']);
   messages.forEach((message, m) => builder.element('messages', m, message, () => addMessage(builder, message, m)));
   const notes: RequestNote[] = [];
   if (!Array.isArray(body['messages'])) notes.push(note('missing_message_array'));

@@ -51,15 +51,12 @@ export function importOpenAiResponses(body: JsonObject, ctx: ImportContext): Par
   const builder = new SegmentListBuilder(ctx.store, 'openai-responses');
   const notes: RequestNote[] = [];
 
-  const tools = body['tools'];
-  if (Array.isArray(tools)) {
-    tools.forEach((tool, i) =>
-      builder.element('tools', i, tool, () => {
-        const name = isObject(tool) ? (stringField(tool, 'name') ?? stringField(tool, 'server_label') ?? stringField(tool, 'type')) : null;
-        builder.add({ category: 'tools', path: `tools[${i}]`, text: jsonText(tool), block: tool, messageIndex: -1, role: null, toolName: name, cacheable: false });
-      }),
-    );
-  } else builder.malformed('tools', tools);
+  builder.listOf('tools', body['tools']).forEach((tool, i) =>
+    builder.element('tools', i, tool, () => {
+      const name = isObject(tool) ? (stringField(tool, 'name') ?? stringField(tool, 'server_label') ?? stringField(tool, 'type')) : null;
+      builder.add({ category: 'tools', path: `tools[${i}]`, text: jsonText(tool), block: tool, messageIndex: -1, role: null, toolName: name, cacheable: false });
+    }),
+  );
   const text = objectField(body, 'text');
   if (text !== null) addResponseFormat(builder, text['format'], 'text.format');
 

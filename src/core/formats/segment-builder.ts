@@ -201,6 +201,13 @@ export class SegmentListBuilder {
     return segment;
   }
 
+  /** The items of a top-level field that should be a list; none when it is something else (kept, see malformed). */
+  listOf(key: string, value: unknown): unknown[] {
+    if (Array.isArray(value)) return value;
+    this.malformed(key, value);
+    return [];
+  }
+
   /** A top-level field that should be a list (or text) but is something else: kept and reported, not skipped. */
   malformed(key: string, value: unknown): void {
     if (value === undefined || value === null) return;
