@@ -52,3 +52,30 @@ export function processIO(): CliIO {
 export async function stdinBytes(io: CliIO): Promise<Uint8Array | ReadableStream<Uint8Array>> {
   return io.openStdin?.() ?? (await io.readStdin());
 }
+
+/** What a command's usage errors are and the usage text printed with them and for --help. */
+export interface CommandUsage {
+  name: string;
+  usage: string;
+  usageError: abstract new (...args: never[]) => Error;
+}
+
+/**
+ * A command's parsed arguments; or, after printing the usage, 1 for a usage error and 0 for --help. Any other
+ * error from `parse` is thrown on.
+ */
+export function parsedArgs<T extends { help: boolean }>(io: CliIO, command: CommandUsage, parse: () => T): T | number {
+  let args: T;
+  try {
+    args = parse();
+  } catch (error) {
+    if (!(error instanceof command.usageError)) throw error;
+    io.stderr(`ctxray ${command.name}: ${error.message}\n\n${command.usage}`);
+    return 1;
+  }
+  if (args.help) {
+    io.stdout(command.usage);
+    return 0;
+  }
+  return args;
+}

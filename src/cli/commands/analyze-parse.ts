@@ -1,7 +1,6 @@
 // The arguments of `ctxray analyze`: its usage text and their parsing, with the located refusal of a bad one
 // (UsageError, exit 1 with the usage).
 import { FORMAT_OPTIONS, formatOption } from '../../core/formats/wire.ts';
-import type { AgentId } from '../../core/agents/locations.ts';
 import type { Severity } from '../../core/cache/index.ts';
 import { checkZone, GROUPINGS, parseBound, PeriodError } from '../../core/period/index.ts';
 import { AGENT_NAMES } from '../agent-folders.ts';
@@ -128,66 +127,88 @@ function parsePeriod(args: AnalyzeArgs, bounds: Bounds): void {
 
 /** An option with a value; false when `name` is not one (then it is a flag). */
 function applyValueOption(args: AnalyzeArgs, option: { name: string; value: string | undefined; bounds: Bounds }): boolean {
-  const { name, value, bounds } = option;
-  switch (name) {
-  case '--format': {
-    const format = formatOption(value ?? '');
-    if (format === undefined) {
-      throw new UsageError(`--format must be one of ${Object.keys(FORMAT_OPTIONS).join(', ')} (got "${value ?? ''}")`);
-    }
-    args.format = format;
-    break;
-  }
-  case '--model':
-    args.model = value ?? null;
-    break;
-  case '--agent':
-    if (!AGENT_NAMES.includes(value as AgentId)) throw new UsageError(`--agent must be one of ${AGENT_NAMES.join(', ')} (got "${value ?? ''}")`);
-    args.agent = value as AgentId;
-    break;
-  case '--prices':
-    if (args.prices !== undefined) throw new UsageError('--prices given twice');
-    args.prices = value ?? '';
-    break;
-  case '--json':
-    if (args.json !== null) throw new UsageError('--json given twice');
-    args.json = value ?? null;
-    break;
-  case '--html':
-    if (args.html !== undefined) throw new UsageError('--html given twice');
-    args.html = value ?? '';
-    break;
-  case '--fail-on': {
-    const severity = SEVERITIES.find((s) => s === value);
-    if (severity === undefined) throw new UsageError(`--fail-on must be one of ${SEVERITIES.join(', ')} (got "${value ?? ''}")`);
-    args.failOn = severity;
-    break;
-  }
-  case '--since':
-  case '--until':
-    bounds[name === '--since' ? 'since' : 'until'] = value ?? '';
-    args.period = periodOf(args);
-    break;
-  case '--tz':
-    args.period = { ...periodOf(args), zone: value ?? '' };
-    break;
-  case '--by': {
-    const by = GROUPINGS.find((g) => g === value);
-    if (by === undefined) throw new UsageError(`--by must be one of ${GROUPINGS.join(', ')} (got "${value ?? ''}")`);
-    args.period = { ...periodOf(args), by };
-    break;
-  }
-  case '--jobs': {
-    const jobs = Number(value);
-    if (!Number.isInteger(jobs) || jobs < 1 || jobs > MAX_JOBS) throw new UsageError(`--jobs must be a whole number from 1 to ${MAX_JOBS} (got "${value ?? ''}")`);
-    args.jobs = jobs;
-    break;
-  }
-    default:
-      return false;
-  }
+  const apply = VALUE_SETTERS.get(option.name);
+  if (apply === undefined) return false;
+  apply(args, option.value, option.bounds);
   return true;
 }
+
+type ValueOption = (args: AnalyzeArgs, value: string | undefined, bounds: Bounds) => void;
+
+/** Refuses an option given twice. */
+function once(given: boolean, name: string): void {
+  if (given) throw new UsageError(`${name} given twice`);
+}
+
+/** The value among `choices`, or the option's usage error naming them. */
+function choiceOf<T extends string>(name: string, choices: readonly T[], value: string | undefined): T {
+  const found = choices.find((choice) => choice === value);
+  if (found === undefined) throw new UsageError(`${name} must be one of ${choices.join(', ')} (got "${value ?? ''}")`);
+  return found;
+}
+
+const VALUE_SETTERS = new Map<string, ValueOption>([
+  [
+    '--format',
+    (args, value) => {
+      const format = formatOption(value ?? '');
+      if (format === undefined) {
+        throw new UsageError(`--format must be one of ${Object.keys(FORMAT_OPTIONS).join(', ')} (got "${value ?? ''}")`);
+      }
+      args.format = format;
+    },
+  ],
+  ['--model', (args, value) => void (args.model = value ?? null)],
+  ['--agent', (args, value) => void (args.agent = choiceOf('--agent', AGENT_NAMES, value))],
+  [
+    '--prices',
+    (args, value) => {
+      once(args.prices !== undefined, '--prices');
+      args.prices = value ?? '';
+    },
+  ],
+  [
+    '--json',
+    (args, value) => {
+      once(args.json !== null, '--json');
+      args.json = value ?? null;
+    },
+  ],
+  [
+    '--html',
+    (args, value) => {
+      once(args.html !== undefined, '--html');
+      args.html = value ?? '';
+    },
+  ],
+  ['--fail-on', (args, value) => void (args.failOn = choiceOf('--fail-on', SEVERITIES, value))],
+  [
+    '--since',
+    (args, value, bounds) => {
+      bounds.since = value ?? '';
+      args.period = periodOf(args);
+    },
+  ],
+  [
+    '--until',
+    (args, value, bounds) => {
+      bounds.until = value ?? '';
+      args.period = periodOf(args);
+    },
+  ],
+  ['--tz', (args, value) => void (args.period = { ...periodOf(args), zone: value ?? '' })],
+  ['--by', (args, value) => void (args.period = { ...periodOf(args), by: choiceOf('--by', GROUPINGS, value) })],
+  [
+    '--jobs',
+    (args, value) => {
+      const jobs = Number(value);
+      if (!Number.isInteger(jobs) || jobs < 1 || jobs > MAX_JOBS) {
+        throw new UsageError(`--jobs must be a whole number from 1 to ${MAX_JOBS} (got "${value ?? ''}")`);
+      }
+      args.jobs = jobs;
+    },
+  ],
+]);
 
 /** A flag, or a work limit (--max-*), applied to `args`. */
 function applyFlag(args: AnalyzeArgs, name: string, value: string | undefined, arg: string): void {

@@ -11,7 +11,7 @@ import { InputError, WorkLimitError, type InputFile, type ReadProgress } from '.
 import { workLimitMessage } from '../work-limits.ts';
 import { progressReporter, type ProgressReporter } from '../progress.ts';
 import { checkOutputPath, tempPathBeside, writeFlushed, writeOutputSafely } from '../fs/safe-output.ts';
-import { stdinBytes, type CliIO, type Command } from '../io.ts';
+import { parsedArgs, stdinBytes, type CliIO, type Command } from '../io.ts';
 import { CalibrationError } from '../../node/calibrate.ts';
 import { calibrated, calibrationMode, type CalibratedAnalysis } from '../../node/pipeline.ts';
 import { usageWarningLines } from '../report/usage-warnings.ts';
@@ -175,18 +175,8 @@ export const analyzeCommand: Command = async (argv, io) => {
 
 /** The parsed arguments, prices loaded and the agents' folders found when no path is given; or the exit status. */
 function prepareArgs(argv: readonly string[], io: CliIO): AnalyzeArgs | number {
-  let args: AnalyzeArgs;
-  try {
-    args = parseAnalyzeArgs(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.stderr(`ctxray analyze: ${error.message}\n\n${ANALYZE_USAGE}`);
-    return 1;
-  }
-  if (args.help) {
-    io.stdout(ANALYZE_USAGE);
-    return 0;
-  }
+  const args = parsedArgs(io, { name: 'analyze', usage: ANALYZE_USAGE, usageError: UsageError }, () => parseAnalyzeArgs(argv));
+  if (typeof args === 'number') return args;
   if (args.prices !== undefined) {
     const loaded = loadPricesFile(args.prices, io.cwd);
     if (!loaded.ok) {

@@ -19,7 +19,7 @@ import {
   type CompareMetric,
 } from '../../core/compare/index.ts';
 import { checkOutputPath, writeOutputSafely } from '../fs/safe-output.ts';
-import type { CliIO, Command } from '../io.ts';
+import { parsedArgs, type CliIO, type Command } from '../io.ts';
 import { renderCompareReport } from '../report/compare.ts';
 import { jsonTextSafe } from '../terminal-safe.ts';
 import { analyzeCommand, colorEnabled } from './analyze.ts';
@@ -115,18 +115,8 @@ async function recordOf(input: string, io: CliIO): Promise<unknown> {
 }
 
 export const compareCommand: Command = async (argv, io) => {
-  let args: CompareArgs;
-  try {
-    args = parseCompareArgs(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.stderr(`ctxray compare: ${error.message}\n\n${COMPARE_USAGE}`);
-    return 1;
-  }
-  if (args.help) {
-    io.stdout(COMPARE_USAGE);
-    return 0;
-  }
+  const args = parsedArgs(io, { name: 'compare', usage: COMPARE_USAGE, usageError: UsageError }, () => parseCompareArgs(argv));
+  if (typeof args === 'number') return args;
   const [beforeName, afterName] = args.inputs as [string, string];
   let sides;
   try {

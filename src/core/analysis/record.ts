@@ -5,7 +5,7 @@ import type { DroppedCalls } from '../input/seen-calls.ts';
 import { unrecordedParts, type UnrecordedPart } from '../cache/unrecorded-setup.ts';
 import type { CacheMarker, Category, ParsedRequest, RecordedUsage, WireFormat } from '../model.ts';
 import type { OverheadTokens, RequestTokens, Tokenizer } from '../tokens/counter.ts';
-import type { Analysis, AnalysisFile, ModelUse, ResolvedModel, TokenTotals } from './types.ts';
+import type { Analysis, AnalysisFile, ModelUse, ResolvedModel } from './types.ts';
 import {
   costTotalsRecord,
   findingsRecord,
@@ -55,15 +55,9 @@ export interface RequestRecord {
   timestamp: string | null;
 }
 
-export interface FileRecord {
+/** A file as the record names it: by its index, never by its name. */
+export interface FileRecord extends Pick<AnalysisFile, 'format' | 'envelope' | 'layout' | 'records' | 'requests' | 'errors' | 'totals'> {
   index: number;
-  format: string | null;
-  envelope: string;
-  layout: string | null;
-  records: number;
-  requests: number;
-  errors: number;
-  totals: TokenTotals;
 }
 
 export interface ErrorRecord {

@@ -123,12 +123,11 @@ class Differ {
   private left: number;
   private readonly forward = newDirection(true);
   private readonly reverse = newDirection(false);
-  /** The current search's range lengths, diagonal offset, array size and n − m. */
-  private n = 0;
-  private m = 0;
-  private offset = 0;
-  private size = 0;
-  private delta = 0;
+  /**
+   * The current search: its range lengths n and m, the index of diagonal 0 in the diagonal arrays and their size,
+   * and n − m (whether it is odd says which direction looks for the meeting).
+   */
+  private readonly search = { n: 0, m: 0, offset: 0, size: 0, delta: 0 };
   /** The split point the last successful search found, relative to the range's start. */
   private splitX = 0;
   private splitY = 0;
@@ -177,15 +176,16 @@ class Differ {
     const n = aHi - aLo;
     const m = bHi - bLo;
     const maxD = Math.ceil((n + m) / 2);
-    this.n = n;
-    this.m = m;
-    this.offset = maxD;
-    this.size = 2 * maxD + 2;
-    this.delta = n - m;
+    const search = this.search;
+    search.n = n;
+    search.m = m;
+    search.offset = maxD;
+    search.size = 2 * maxD + 2;
+    search.delta = n - m;
     // Filling the two diagonal arrays costs their size: on a split far off-centre the recursion allocates again
     // and again, so this counts too.
-    this.spend(2 * this.size);
-    const checkForward = this.delta % 2 !== 0;
+    this.spend(2 * search.size);
+    const checkForward = search.delta % 2 !== 0;
     this.start(this.forward, aLo, bLo, checkForward);
     this.start(this.reverse, aHi - 1, bHi - 1, !checkForward);
     for (let d = 0; d < maxD; d++) {
@@ -197,8 +197,8 @@ class Differ {
   }
 
   private start(direction: Direction, aBase: number, bBase: number, checks: boolean): void {
-    direction.v = new Int32Array(this.size).fill(-1);
-    direction.v[this.offset + 1] = 0;
+    direction.v = new Int32Array(this.search.size).fill(-1);
+    direction.v[this.search.offset + 1] = 0;
     direction.aBase = aBase;
     direction.bBase = bBase;
     direction.kStart = 0;
@@ -208,7 +208,8 @@ class Differ {
 
   /** One round d of one direction: extends its D-path on every live diagonal; true when it met the other's. */
   private round(direction: Direction, other: Direction, d: number): boolean {
-    const { a, b, n, m, offset, size, delta } = this;
+    const { a, b } = this;
+    const { n, m, offset, size, delta } = this.search;
     const { v, aBase, bBase, forward, checks } = direction;
     const otherV = other.v;
     let kEnd = direction.kEnd;
