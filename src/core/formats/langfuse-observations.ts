@@ -11,8 +11,8 @@
 import type { ParsedRequest, RecordedUsage } from '../model.ts';
 import { isObject, numberField, objectField, stringField, type JsonObject } from '../input/json-value.ts';
 import { toEpochMs } from '../input/timestamp.ts';
-import { jsonOrSelf, loggedCallRequest, matchesRowLog, readRowLog } from './logged-call.ts';
-import type { TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './types.ts';
+import { jsonOrSelf, loggedCallRequest, rowLogImporter } from './logged-call.ts';
+import type { TranscriptContext, TranscriptImporter } from './types.ts';
 
 /** A field under its API (camelCase) or column (snake_case) name. */
 function field(object: JsonObject, camel: string): unknown {
@@ -64,16 +64,7 @@ function generationRequest(observation: JsonObject, line: number, ctx: Transcrip
 
 const OBSERVATIONS = { rowsOf: observationsOf, isRow: isObservation, notARow: 'not a Langfuse observation: no type, traceId and startTime', read: generationRequest };
 
-export const langfuseImporter: TranscriptImporter = {
-  id: 'langfuse-observations',
-  matchesName: () => false,
-  matchesRecords: (first) => matchesRowLog(OBSERVATIONS, first),
-  importFile(records: readonly TranscriptRecord[], ctx: TranscriptContext): TranscriptImport {
-    const { requests, errors, skipped } = readRowLog(OBSERVATIONS, records, ctx);
-    // Spans, events and tools sit beside the generations; only an export of nothing else is worth a word.
-    if (skipped.total > 0 && requests.length === 0) {
-      errors.push({ file: ctx.file, line: records[0]?.line ?? 1, message: `this Langfuse export holds no GENERATION (LLM call): ${skipped.byReason}` });
-    }
-    return { requests, errors };
-  },
-};
+// Spans, events and tools sit beside the generations; only an export of nothing else is worth a word.
+export const langfuseImporter: TranscriptImporter = rowLogImporter('langfuse-observations', OBSERVATIONS, (skipped, requests) =>
+  requests === 0 ? `this Langfuse export holds no GENERATION (LLM call): ${skipped.byReason}` : null,
+);

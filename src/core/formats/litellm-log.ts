@@ -14,8 +14,8 @@
 import type { ParsedRequest, RecordedUsage } from '../model.ts';
 import { isObject, numberField, objectField, stringField, type JsonObject } from '../input/json-value.ts';
 import { toEpochMs } from '../input/timestamp.ts';
-import { jsonOrSelf, loggedCallRequest, matchesRowLog, readRowLog } from './logged-call.ts';
-import type { TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './types.ts';
+import { jsonOrSelf, loggedCallRequest, rowLogImporter } from './logged-call.ts';
+import type { TranscriptContext, TranscriptImporter } from './types.ts';
 
 /** call_type values of a prompt sent to a model (completion, acompletion, anthropic_messages, aresponses, …). */
 const LLM_CALL = /completion|messages|responses|generate_content/;
@@ -84,17 +84,7 @@ function rowRequest(row: JsonObject, line: number, ctx: TranscriptContext): Pars
 
 const LITELLM_ROWS = { rowsOf, isRow: isLiteLlmRow, notARow: 'not a LiteLLM log row: no call_type with request_id and spend (or id and response_cost)', read: rowRequest };
 
-export const liteLlmImporter: TranscriptImporter = {
-  id: 'litellm-log',
-  matchesName: () => false,
-  matchesRecords: (first) => matchesRowLog(LITELLM_ROWS, first),
-  importFile(records: readonly TranscriptRecord[], ctx: TranscriptContext): TranscriptImport {
-    const { requests, errors, skipped } = readRowLog(LITELLM_ROWS, records, ctx);
-    if (skipped.total > 0) {
-      const rows = skipped.total === 1 ? 'row' : 'rows';
-      const message = requests.length === 0 ? `this LiteLLM log holds no billed LLM call: ${skipped.total} ${rows} (${skipped.byReason})` : `skipped ${skipped.total} LiteLLM ${rows} that sent no billed prompt (${skipped.byReason})`;
-      errors.push({ file: ctx.file, line: records[0]?.line ?? 1, message });
-    }
-    return { requests, errors };
-  },
-};
+export const liteLlmImporter: TranscriptImporter = rowLogImporter('litellm-log', LITELLM_ROWS, (skipped, requests) => {
+  const rows = skipped.total === 1 ? 'row' : 'rows';
+  return requests === 0 ? `this LiteLLM log holds no billed LLM call: ${skipped.total} ${rows} (${skipped.byReason})` : `skipped ${skipped.total} LiteLLM ${rows} that sent no billed prompt (${skipped.byReason})`;
+});

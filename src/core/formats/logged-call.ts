@@ -8,7 +8,7 @@ import { isObject, type JsonObject } from '../input/json-value.ts';
 import { detectWireFormat } from './detect.ts';
 import { note } from './notes.ts';
 import { importRebuilt } from './transcript-requests.ts';
-import type { TranscriptContext, TranscriptRecord } from './types.ts';
+import type { TranscriptContext, TranscriptImporter, TranscriptRecord } from './types.ts';
 
 export interface LoggedCall {
   /** The model the call went to (it replaces an alias the body may name). */
@@ -78,9 +78,26 @@ export interface RowLogRead {
   skipped: { total: number; byReason: string };
 }
 
-/** Whether the file's first records all hold rows of this log. */
-export function matchesRowLog<Row>(log: RowLog<Row>, first: readonly TranscriptRecord[]): boolean {
-  return first.length > 0 && first.every((record) => log.rowsOf(record.value).some(log.isRow));
+/**
+ * The importer of a row log: claimed by its records (never by name), its rows read with readRowLog, and the rows it
+ * skipped told in one error at the file's first line when `skippedNote` has something to say about them.
+ */
+export function rowLogImporter<Row>(
+  id: string,
+  log: RowLog<Row>,
+  skippedNote: (skipped: RowLogRead['skipped'], requests: number) => string | null,
+): TranscriptImporter {
+  return {
+    id,
+    matchesName: () => false,
+    matchesRecords: (first) => first.length > 0 && first.every((record) => log.rowsOf(record.value).some(log.isRow)),
+    importFile(records, ctx) {
+      const { requests, errors, skipped } = readRowLog(log, records, ctx);
+      const message = skipped.total > 0 ? skippedNote(skipped, requests.length) : null;
+      if (message !== null) errors.push({ file: ctx.file, line: records[0]?.line ?? 1, message });
+      return { requests, errors };
+    },
+  };
 }
 
 export function readRowLog<Row>(log: RowLog<Row>, records: readonly TranscriptRecord[], ctx: TranscriptContext): RowLogRead {
