@@ -135,9 +135,9 @@ function applyValueOption(args: AnalyzeArgs, option: { name: string; value: stri
 
 type ValueOption = (args: AnalyzeArgs, value: string | undefined, bounds: Bounds) => void;
 
-/** Refuses an option given twice. */
-function once(given: boolean, name: string): void {
-  if (given) throw new UsageError(`${name} given twice`);
+/** The refusal of an option given twice. */
+function givenTwice(name: string): never {
+  throw new UsageError(`${name} given twice`);
 }
 
 /** The value among `choices`, or the option's usage error naming them. */
@@ -163,21 +163,21 @@ const VALUE_SETTERS = new Map<string, ValueOption>([
   [
     '--prices',
     (args, value) => {
-      once(args.prices !== undefined, '--prices');
+      if (args.prices !== undefined) givenTwice('--prices');
       args.prices = value ?? '';
     },
   ],
   [
     '--json',
     (args, value) => {
-      once(args.json !== null, '--json');
+      if (args.json !== null) givenTwice('--json');
       args.json = value ?? null;
     },
   ],
   [
     '--html',
     (args, value) => {
-      once(args.html !== undefined, '--html');
+      if (args.html !== undefined) givenTwice('--html');
       args.html = value ?? '';
     },
   ],

@@ -100,7 +100,7 @@ interface Direction {
   checks: boolean;
 }
 
-const newDirection = (forward: boolean): Direction => ({
+const newDirection = ({ forward }: { forward: boolean }): Direction => ({
   forward,
   v: new Int32Array(0),
   aBase: 0,
@@ -121,8 +121,8 @@ const startOf = (v: Int32Array, kIndex: number, k: number, d: number): number =>
 class Differ {
   readonly hunks: DiffHunk[] = [];
   private left: number;
-  private readonly forward = newDirection(true);
-  private readonly reverse = newDirection(false);
+  private readonly forward = newDirection({ forward: true });
+  private readonly reverse = newDirection({ forward: false });
   /**
    * The current search: its range lengths n and m, the index of diagonal 0 in the diagonal arrays and their size,
    * and n − m (whether it is odd says which direction looks for the meeting).
@@ -186,8 +186,10 @@ class Differ {
     // and again, so this counts too.
     this.spend(2 * search.size);
     const checkForward = search.delta % 2 !== 0;
-    this.start(this.forward, aLo, bLo, checkForward);
-    this.start(this.reverse, aHi - 1, bHi - 1, !checkForward);
+    this.start(this.forward, aLo, bLo);
+    this.start(this.reverse, aHi - 1, bHi - 1);
+    this.forward.checks = checkForward;
+    this.reverse.checks = !checkForward;
     for (let d = 0; d < maxD; d++) {
       // Each round visits up to 2·(d + 1) diagonals; the snakes followed are counted as they are walked.
       this.spend(2 * (d + 1));
@@ -196,14 +198,13 @@ class Differ {
     return false;
   }
 
-  private start(direction: Direction, aBase: number, bBase: number, checks: boolean): void {
+  private start(direction: Direction, aBase: number, bBase: number): void {
     direction.v = new Int32Array(this.search.size).fill(-1);
     direction.v[this.search.offset + 1] = 0;
     direction.aBase = aBase;
     direction.bBase = bBase;
     direction.kStart = 0;
     direction.kEnd = 0;
-    direction.checks = checks;
   }
 
   /** One round d of one direction: extends its D-path on every live diagonal; true when it met the other's. */
