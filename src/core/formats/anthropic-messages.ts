@@ -7,7 +7,7 @@ import { inlineMedia, referencedMedia } from './media.ts';
 import { listBlockIdentity, withContentList } from './rendered-identity.ts';
 import { addResponseFormat } from './response-format.ts';
 import { TASK_BUDGET_PATH } from '../tokens/claude.ts';
-import { assembleRequest, emptyOptions, jsonText, keepForeignFields } from './request-parts.ts';
+import { assembleMessagesRequest, emptyOptions, jsonText } from './request-parts.ts';
 import { cacheMarkerOf } from './cache-markers.ts';
 import { note } from './notes.ts';
 import { SegmentListBuilder, type BlockOwner, type ImportContext, type SegmentSpec } from './segment-builder.ts';
@@ -46,20 +46,8 @@ export function importAnthropicMessages(body: JsonObject, ctx: ImportContext): P
   if (systemInMessages) notes.push(note('system_role_in_messages'));
   // Server-side compaction: the recorded usage may sum a compaction pass over a much longer prompt.
   if (body['context_management'] !== undefined && body['context_management'] !== null) notes.push(note('context_management'));
-  if (!Array.isArray(body['messages'])) notes.push(note('missing_message_array'));
-  const foreign = keepForeignFields(builder, 'anthropic-messages', body);
-  if (foreign) notes.push(foreign);
-
-  return assembleRequest(
-    {
-      format: 'anthropic-messages',
-      body,
-      builder,
-      messageCount: messages.length,
-      options: anthropicOptions(body),
-      topLevelCacheMarker: cacheMarkerOf(body),
-      notes,
-    },
+  return assembleMessagesRequest(
+    { format: 'anthropic-messages', body, builder, options: anthropicOptions(body), topLevelCacheMarker: cacheMarkerOf(body), notes },
     ctx,
   );
 }

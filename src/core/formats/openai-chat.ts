@@ -1,13 +1,12 @@
 // OpenAI Chat Completions body → ParsedRequest. Serialization order: tools (rendered into a hidden system text),
 // a json_schema response_format (rendered there too; category system), then messages in order; a system or developer message is simply messages[i] with category system.
 
-import type { Category, MediaInfo, ParsedRequest, RequestNote, RequestOptions } from '../model.ts';
+import type { Category, MediaInfo, ParsedRequest, RequestOptions } from '../model.ts';
 import { copyWithout, isObject, objectField, stringField, type JsonObject } from '../input/json-value.ts';
 import { inlineMedia, mediaFromUrl, referencedMedia } from './media.ts';
 import { listBlockIdentity, withContentList } from './rendered-identity.ts';
 import { addResponseFormat } from './response-format.ts';
-import { assembleRequest, emptyOptions, jsonText, keepForeignFields } from './request-parts.ts';
-import { note } from './notes.ts';
+import { assembleMessagesRequest, emptyOptions, jsonText } from './request-parts.ts';
 import { SegmentListBuilder, type BlockOwner, type ImportContext } from './segment-builder.ts';
 
 const ROLE_CATEGORY: Record<string, Category> = {
@@ -30,25 +29,8 @@ export function importOpenAiChat(body: JsonObject, ctx: ImportContext): ParsedRe
   }
   addResponseFormat(builder, body['response_format'], 'response_format');
 
-  const messages = builder.listOf('messages', body['messages']);
-  messages.forEach((message, m) => builder.element('messages', m, message, () => addMessage(builder, message, m)));
-  const notes: RequestNote[] = [];
-  if (!Array.isArray(body['messages'])) notes.push(note('missing_message_array'));
-  const foreign = keepForeignFields(builder, 'openai-chat', body);
-  if (foreign) notes.push(foreign);
-
-  return assembleRequest(
-    {
-      format: 'openai-chat',
-      body,
-      builder,
-      messageCount: messages.length,
-      options: openAiOptions(body),
-      topLevelCacheMarker: null,
-      notes,
-    },
-    ctx,
-  );
+  builder.listOf('messages', body['messages']).forEach((message, m) => builder.element('messages', m, message, () => addMessage(builder, message, m)));
+  return assembleMessagesRequest({ format: 'openai-chat', body, builder, options: openAiOptions(body), topLevelCacheMarker: null, notes: [] }, ctx);
 }
 
 function addToolDefinition(builder: SegmentListBuilder, tool: unknown, path: string): void {

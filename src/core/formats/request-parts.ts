@@ -85,6 +85,18 @@ export function assembleRequest(parts: RequestParts, ctx: ImportContext): Parsed
   };
 }
 
+/**
+ * The request of a body whose prompt is its `messages` list (Chat Completions, Messages): noted last when the list
+ * is missing and when fields of another format's content are kept.
+ */
+export function assembleMessagesRequest(parts: Omit<RequestParts, 'messageCount'>, ctx: ImportContext): ParsedRequest {
+  const messages = parts.body['messages'];
+  if (!Array.isArray(messages)) parts.notes.push(note('missing_message_array'));
+  const foreign = keepForeignFields(parts.builder, parts.format, parts.body);
+  if (foreign) parts.notes.push(foreign);
+  return assembleRequest({ ...parts, messageCount: Array.isArray(messages) ? messages.length : 0 }, ctx);
+}
+
 /** JSON of a value for `text` (tool definitions, call arguments, structured results). */
 export function jsonText(value: unknown): string {
   return JSON.stringify(value) ?? '';
