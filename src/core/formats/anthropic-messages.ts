@@ -104,12 +104,10 @@ function anthropicOptions(body: JsonObject): RequestOptions {
   return options;
 }
 
-function addMessage(builder: SegmentListBuilder, message: unknown, m: number): void {
+function addMessage(builder: SegmentListBuilder, value: unknown, m: number): void {
   const path = `messages[${m}]`;
-  if (!isObject(message)) {
-    builder.unknown(path, typeof message, message, { messageIndex: m, role: null });
-    return;
-  }
+  const message = builder.messageObject(path, value, m);
+  if (message === null) return;
   const role = stringField(message, 'role');
   if (role !== 'user' && role !== 'assistant' && role !== 'system') {
     builder.unknown(path, `role:${role ?? '(none)'}`, message, { messageIndex: m, role });

@@ -54,12 +54,10 @@ interface MessageScope extends BlockOwner {
   readonly cacheable: boolean;
 }
 
-function addMessage(builder: SegmentListBuilder, message: unknown, m: number): void {
+function addMessage(builder: SegmentListBuilder, value: unknown, m: number): void {
   const path = `messages[${m}]`;
-  if (!isObject(message)) {
-    builder.unknown(path, typeof message, message, { messageIndex: m, role: null });
-    return;
-  }
+  const message = builder.messageObject(path, value, m);
+  if (message === null) return;
   const role = stringField(message, 'role');
   const category = role === null ? undefined : ROLE_CATEGORY[role];
   if (role === null || category === undefined) {

@@ -3,6 +3,7 @@
 
 import type { Category, MediaInfo, Segment, UnknownShape, WireFormat } from '../model.ts';
 import type { TextStore } from '../text/store.ts';
+import { isObject, type JsonObject } from '../input/json-value.ts';
 import { cacheMarkerOf, wireJson, withoutCacheMarkers } from './cache-markers.ts';
 import { elementCacheOf, type CachedElement, type ElementCache, type ElementProbe, type ElementRecord, type RunKind } from './element-cache.ts';
 import { jsonFingerprint } from './json-fingerprint.ts';
@@ -199,6 +200,13 @@ export class SegmentListBuilder {
     this.runs.push(run);
     this.nested.push(nested);
     return segment;
+  }
+
+  /** Message `m` (at `path`) as an object; anything else is kept as an unknown block and gives null. */
+  messageObject(path: string, message: unknown, m: number): JsonObject | null {
+    if (isObject(message)) return message;
+    this.unknown(path, typeof message, message, { messageIndex: m, role: null });
+    return null;
   }
 
   /** The items of a top-level field that should be a list; none when it is something else (kept, see malformed). */
