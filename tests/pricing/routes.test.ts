@@ -11,6 +11,13 @@ describe('route id forms', () => {
     ['arn:aws:bedrock:eu-west-1::foundation-model/anthropic.claude-3-7-sonnet-20250219-v1:0', 'claude-3-7-sonnet', 'bedrock'],
     ['au.anthropic.claude-sonnet-4-6', 'claude-sonnet-4-6', 'bedrock'],
     ['us-gov.anthropic.claude-3-haiku-20240307-v1:0', 'claude-3-haiku', 'bedrock'],
+    // Sonnet 3.5's second release: Bedrock -v2:0 on its dated id, Vertex name-v2@date.
+    ['us.anthropic.claude-3-5-sonnet-20241022-v2:0', 'claude-3-5-sonnet', 'bedrock'],
+    ['anthropic.claude-3-5-sonnet-20240620-v1:0', 'claude-3-5-sonnet', 'bedrock'],
+    ['claude-3-5-sonnet-v2@20241022', 'claude-3-5-sonnet', 'vertex'],
+    ['claude-3-5-sonnet@20240620', 'claude-3-5-sonnet', 'vertex'],
+    ['claude-3-5-sonnet-20240620', 'claude-3-5-sonnet', 'snapshot'],
+    ['anthropic/claude-3.5-sonnet', 'claude-3-5-sonnet', 'openrouter'],
     ['anthropic/claude-sonnet-4.5', 'claude-sonnet-4-5', 'openrouter'],
     ['anthropic/claude-3.7-sonnet:thinking', 'claude-3-7-sonnet', 'openrouter'],
     ['anthropic/claude-opus-4', 'claude-opus-4-0', 'openrouter'],

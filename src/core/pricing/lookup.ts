@@ -53,15 +53,18 @@ function matchBare(id: string): BareMatch | null {
   const dated = snapshot.get(id);
   if (dated) return { pricing: dated, via: 'snapshot' };
   if (id.includes('@')) {
-    const viaVertex = vertex.get(id);
+    // Vertex spells a dated release name@date (a second release of a name: name-v2@date), the API name-date.
+    const viaVertex = vertex.get(id) ?? snapshot.get(id.replace(/(?:-v\d+)?@/, '-'));
     return viaVertex ? { pricing: viaVertex, via: 'vertex' } : null;
   }
   if (id.startsWith('anthropic.')) {
     const base = id.replace(BEDROCK_VERSION, '');
     const listed = bedrock.get(base);
     if (listed) return { pricing: listed, via: 'bedrock' };
-    // Since Claude 4.7, Bedrock ids are `anthropic.` + the API id with no date.
-    const undated = api.get(base.slice('anthropic.'.length));
+    // Bedrock ids are `anthropic.` + a dated API id (any release, e.g. a `-v2:0` second one), and since Claude 4.7
+    // `anthropic.` + the API id with no date.
+    const unprefixed = base.slice('anthropic.'.length);
+    const undated = api.get(unprefixed) ?? snapshot.get(unprefixed);
     if (undated && undated.vendor === 'anthropic') return { pricing: undated, via: 'bedrock' };
   }
   return null;

@@ -29,7 +29,7 @@ function released(name: string, date: string, options: { latest?: boolean } = {}
 }
 
 /** Claude models released with Bedrock's global/regional endpoint split (Anthropic's pricing page, [AP]). */
-const REGIONAL_PREMIUM_BEFORE_4_5 = new Set(['claude-opus-4-1', 'claude-opus-4-0', 'claude-sonnet-4-0', 'claude-3-5-haiku', 'claude-3-7-sonnet', 'claude-3-haiku', 'claude-3-opus']);
+const REGIONAL_PREMIUM_BEFORE_4_5 = new Set(['claude-opus-4-1', 'claude-opus-4-0', 'claude-sonnet-4-0', 'claude-3-5-haiku', 'claude-3-5-sonnet', 'claude-3-7-sonnet', 'claude-3-haiku', 'claude-3-opus']);
 
 // [AP] table §2 of the reference; minimum cacheable lengths from [AC]/[SK].
 const CLAUDE_ROWS: ClaudeRow[] = [
@@ -55,6 +55,8 @@ const CLAUDE_ROWS: ClaudeRow[] = [
   ['claude-haiku-5-5', 'Claude Haiku 5.5', [0.1, 0.125, 0.2, 0.01, 0.5], 512, { longPromptTier: { aboveTokens: 100_000, input: 0.5, cacheWrite5m: 0.625, cacheWrite1h: 1, cacheRead: 0.05, output: 2.5 } }],
   ['claude-haiku-4-5', 'Claude Haiku 4.5', [1, 1.25, 2, 0.1, 5], 4096, released('claude-haiku-4-5', '20251001')],
   ['claude-3-5-haiku', 'Claude Haiku 3.5', [0.8, 1, 1.6, 0.08, 4], 2048, released('claude-3-5-haiku', '20241022', { latest: true })],
+  // Retired 2025-10-28; old logs still name it. $3 / $15 at both releases (20240620, 20241022 'v2'), cache at the reference's multipliers (write 1.25x / 2x, read 0.1x).
+  ['claude-3-5-sonnet', 'Claude Sonnet 3.5', [3, 3.75, 6, 0.3, 15], 1024, { ...released('claude-3-5-sonnet', '20240620', { latest: true }), aliases: ['claude-3-5-sonnet-20240620', 'claude-3-5-sonnet-20241022', 'claude-3-5-sonnet-latest'] }],
   ['claude-3-7-sonnet', 'Claude Sonnet 3.7', [3, 3.75, 6, 0.3, 15], 1024, released('claude-3-7-sonnet', '20250219', { latest: true })],
   ['claude-3-haiku', 'Claude Haiku 3', [0.25, 0.3, 0.5, 0.03, 1.25], 2048, released('claude-3-haiku', '20240307')],
   ['claude-3-opus', 'Claude Opus 3', [15, 18.75, 30, 1.5, 75], 1024, released('claude-3-opus', '20240229', { latest: true })],
