@@ -22,7 +22,7 @@ describe('errors in a JSON array', () => {
         file: 0,
         line: 3,
         recordNumber: 3,
-        message: 'record 3 (line 5): not a request body: no `messages` (Anthropic Messages, Chat Completions) or `input`/`instructions` (Responses); it looks like an object {foo}; formats tried: anthropic-messages, openai-chat, openai-responses, har, vcr-cassette, nock, otel-spans, litellm-log, langfuse-observations, codex-rollout, cline-task, pi-session, gemini-cli, claude-code',
+        message: 'record 3 (line 5): not a request body: no `messages` (Anthropic Messages, Chat Completions) or `input`/`instructions` (Responses); it looks like an object {foo}; formats tried: anthropic-messages, openai-chat, openai-responses, har, vcr-cassette, nock, otel-spans, litellm-log, langfuse-observations, codex-rollout, cline-task, pi-session, gemini-cli, claude-code, opencode-storage',
       },
     ]);
   });

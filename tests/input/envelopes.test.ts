@@ -355,7 +355,7 @@ describe('format detection and override', () => {
   it('reports a record that is no request body at all', async () => {
     const result = await readOne('x.jsonl', jsonl({ hello: 'world' }));
     expect(result.errors).toEqual([
-      { file: 0, line: 1, message: 'not a request body: no `messages` (Anthropic Messages, Chat Completions) or `input`/`instructions` (Responses); it looks like an object {hello}; formats tried: anthropic-messages, openai-chat, openai-responses, har, vcr-cassette, nock, otel-spans, litellm-log, langfuse-observations, codex-rollout, cline-task, pi-session, gemini-cli, claude-code' },
+      { file: 0, line: 1, message: 'not a request body: no `messages` (Anthropic Messages, Chat Completions) or `input`/`instructions` (Responses); it looks like an object {hello}; formats tried: anthropic-messages, openai-chat, openai-responses, har, vcr-cassette, nock, otel-spans, litellm-log, langfuse-observations, codex-rollout, cline-task, pi-session, gemini-cli, claude-code, opencode-storage' },
     ]);
   });
 

@@ -16,8 +16,8 @@ OpenAI Responses; plain or gzipped; one body, a JSON array or JSONL; batch and g
 OpenAI counts are exact for text-only Chat requests; Claude counts are estimates, shown with ≈.
 
 With no path, the folders where the agents ctxray knows keep their sessions are read (Claude Code, Codex,
-Gemini CLI, pi, Cline, Roo, Kilo; opencode is named but not read), honouring CLAUDE_CONFIG_DIR, CODEX_HOME,
-GEMINI_CLI_HOME, PI_CODING_AGENT_DIR; the report first says which were found and which were looked for.
+Gemini CLI, pi, opencode, Cline, Roo, Kilo), honouring CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME,
+PI_CODING_AGENT_DIR, XDG_DATA_HOME; the report first says which were found and which were looked for.
 
 options:
   --agent <name>  with no path: only this agent's folders (${AGENT_NAMES.join(', ')})

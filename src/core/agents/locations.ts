@@ -9,7 +9,7 @@ export type Platform = 'linux' | 'darwin' | 'win32';
 export interface AgentInfo {
   id: AgentId;
   name: string;
-  /** ctxray reads this agent's session files (opencode's storage is found and named, but not read yet). */
+  /** ctxray reads this agent's session files (an agent it can only find and name would be false). */
   readable: boolean;
 }
 
@@ -18,7 +18,7 @@ export const AGENTS: readonly AgentInfo[] = [
   { id: 'codex', name: 'Codex', readable: true },
   { id: 'gemini-cli', name: 'Gemini CLI', readable: true },
   { id: 'pi', name: 'pi', readable: true },
-  { id: 'opencode', name: 'opencode', readable: false },
+  { id: 'opencode', name: 'opencode', readable: true },
   { id: 'cline', name: 'Cline', readable: true },
   { id: 'roo', name: 'Roo Code', readable: true },
   { id: 'kilo', name: 'Kilo Code', readable: true },

@@ -28,5 +28,5 @@ export function onlyCopies(analysis: Pick<Analysis, 'duplicateCalls'>, file: num
  * half; task_metadata.json holds none).
  */
 export function holdsNoRequestsByDesign(file: Pick<AnalysisFile, 'envelope' | 'format'>): boolean {
-  return file.envelope === 'anthropic-batch-results' || file.envelope === 'openai-batch-output' || file.format === 'cline-task';
+  return file.envelope === 'anthropic-batch-results' || file.envelope === 'openai-batch-output' || file.format === 'cline-task' || file.format === 'opencode-storage';
 }

@@ -1,7 +1,8 @@
 // Which files of a folder are one session, so each session is read and analysed on its own: a Claude Code session
 // with its subagents' transcripts (`<session>/subagents/agent-*.jsonl`, and the flat `agent-*.jsonl` older versions
 // wrote beside it, whose lines carry the parent's session id), the two halves of a Cline / Roo / Kilo task, and any
-// other file alone. Pure: paths are relative to the folder with `/` separators; the caller peeks at the flat agent
+// opencode session's files (its session file and one file per message; the message parts hold no usage and are
+// left out), and any other file alone. Pure: paths are relative to the folder with `/` separators; the caller peeks at the flat agent
 // files' first lines (`claudeCodeSessionId`).
 
 /**
@@ -29,6 +30,8 @@ export function claudeCodeSessionId(head: string): string | null {
 }
 
 const AGENT_FILE = /^agent-.+\.jsonl$/;
+import { opencodeKind } from '../formats/opencode-storage.ts';
+
 /** The files of a Cline / Roo / Kilo task folder (task_metadata.json holds no request, but is the task's). */
 const TASK_PARTS = new Set(['api_conversation_history.json', 'ui_messages.json', 'task_metadata.json']);
 
@@ -45,7 +48,10 @@ export const isFlatAgentFile = (path: string): boolean => {
 export function sessionGroups(paths: readonly string[], sessionIdOf: (index: number) => string | null): number[][] {
   const index = new Map<string, number>();
   paths.forEach((path, i) => index.set(path, i));
+  const opencode = opencodeOwners(paths);
   const ownerOf = paths.map((path, i): number => {
+    const piece = opencode.get(i);
+    if (piece !== undefined) return piece;
     const slash = path.lastIndexOf('/');
     const dir = slash >= 0 ? path.slice(0, slash + 1) : '';
     const base = path.slice(slash + 1);
@@ -68,11 +74,33 @@ export function sessionGroups(paths: readonly string[], sessionIdOf: (index: num
   });
   const groups = new Map<number, number[]>();
   // Main files first, in listing order; their subagents after them.
-  for (const i of [...paths.keys()].sort((a, b) => ownerOf[a]! - ownerOf[b]! || (ownerOf[a] === a ? -1 : ownerOf[b] === b ? 1 : a - b))) {
+  for (const i of [...paths.keys()].filter((i) => ownerOf[i]! >= 0).sort((a, b) => ownerOf[a]! - ownerOf[b]! || (ownerOf[a] === a ? -1 : ownerOf[b] === b ? 1 : a - b))) {
     const owner = ownerOf[i]!;
     const group = groups.get(owner);
     if (group === undefined) groups.set(owner, [i]);
     else group.push(i);
   }
   return [...groups.values()];
+}
+
+const OPENCODE_SESSION = /(?:^|\/)ses_[^/]+(?=\.json$|\/msg_[^/]+\.json$)/;
+
+/**
+ * opencode's files, by index: the owner of the session each belongs to (its session file, else its first message
+ * file), or -1 for a message part (text and tool output, no usage: not read).
+ */
+function opencodeOwners(paths: readonly string[]): Map<number, number> {
+  const owners = new Map<number, number>();
+  const sessionOf = new Map<number, string>();
+  const ownerBySession = new Map<string, number>();
+  paths.forEach((path, i) => {
+    const kind = opencodeKind(path);
+    if (kind === 'part') owners.set(i, -1);
+    const id = kind === 'session' || kind === 'message' ? OPENCODE_SESSION.exec(path)?.[0].replace(/^\//, '') : undefined;
+    if (id === undefined) return;
+    sessionOf.set(i, id);
+    if (kind === 'session' || !ownerBySession.has(id)) ownerBySession.set(id, i);
+  });
+  for (const [i, id] of sessionOf) owners.set(i, ownerBySession.get(id)!);
+  return owners;
 }

@@ -15,6 +15,7 @@ export const TRANSCRIPT_LABELS: Record<string, string> = {
   'codex-rollout': 'Codex rollout',
   'gemini-cli': 'Gemini CLI session',
   'cline-task': 'Cline task',
+  'opencode-storage': 'opencode storage',
   har: 'HAR capture',
   'vcr-cassette': 'VCR cassette',
   nock: 'nock recording',

@@ -17,11 +17,12 @@ import { nockImporter } from './cassette-nock.ts';
 import { otelSpansImporter } from './otel-spans.ts';
 import { liteLlmImporter } from './litellm-log.ts';
 import { langfuseImporter } from './langfuse-observations.ts';
+import { opencodeStorageImporter } from './opencode-storage.ts';
 
 export const FIRST_RECORDS_FOR_DETECTION = 8;
 
 /** Transcript importers, asked in order. */
-export const TRANSCRIPT_IMPORTERS: TranscriptImporter[] = [harImporter, vcrCassetteImporter, nockImporter, otelSpansImporter, liteLlmImporter, langfuseImporter, codexRolloutImporter, clineTaskImporter, piSessionImporter, geminiCliImporter, claudeCodeImporter];
+export const TRANSCRIPT_IMPORTERS: TranscriptImporter[] = [harImporter, vcrCassetteImporter, nockImporter, otelSpansImporter, liteLlmImporter, langfuseImporter, codexRolloutImporter, clineTaskImporter, piSessionImporter, geminiCliImporter, claudeCodeImporter, opencodeStorageImporter];
 
 /** Whether files of this format (`AnalysisFile.format`) record their compactions (`recordsCompactions`). */
 export function recordsCompactions(format: string | null | undefined): boolean {

@@ -55,6 +55,13 @@ export interface SessionLink {
   startedBy: string | null;
   /** On a main session: agent id → tool_use id of the Task call that started that subagent. */
   subagentTasks: Record<string, string>;
+  /**
+   * The file is one piece of a session spread over many files (opencode: one file per message): every file of the
+   * format with this session id is one row of the session tables, not a subagent of the first.
+   */
+  shared?: boolean;
+  /** The project the session belongs to, when the agent names it in the file rather than by folder (opencode's projectID). */
+  project?: string;
 }
 
 export interface TranscriptImporter {

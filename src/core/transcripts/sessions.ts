@@ -101,17 +101,20 @@ export function projectOf(folderPath: string): string {
   return parts.length > 1 ? parts[0]! : '';
 }
 
-/** Which row each file's requests go to: its own, or (a subagent) its parent session's file. */
+/** Which row each file's requests go to: its own, (a subagent) its parent session's file, or (a piece of a session kept in many files) the session's first. */
 function rowFiles(files: SessionSource['files']): number[] {
   const mainBySession = new Map<string, number>();
+  const firstPiece = new Map<string, number>();
   files.forEach((file, i) => {
     const link = file.session;
+    if (link?.shared === true && link.sessionId !== null && !firstPiece.has(`${file.format}\u0000${link.sessionId}`)) firstPiece.set(`${file.format}\u0000${link.sessionId}`, i);
     if (link && link.agentId === null && link.sessionId !== null && file.requests > 0 && !mainBySession.has(`${file.format}\u0000${link.sessionId}`)) {
       mainBySession.set(`${file.format}\u0000${link.sessionId}`, i);
     }
   });
   return files.map((file, i) => {
     const link = file.session;
+    if (link?.shared === true && link.sessionId !== null) return firstPiece.get(`${file.format}\u0000${link.sessionId}`) ?? i;
     if (!link || link.agentId === null || link.sessionId === null) return i;
     return mainBySession.get(`${file.format}\u0000${link.sessionId}`) ?? i;
   });
@@ -163,6 +166,8 @@ const emptyGroup = (key: string | null, withMisses: boolean): GroupRow => ({
 /** The parts of an analysis' sessions, in the order their first request comes. */
 export function sessionParts(analysis: SessionSource, missOf: MissOf | null): SessionPart[] {
   const owner = rowFiles(analysis.files);
+  // A file counted in another file's row is a subagent's, unless it is a piece of that session (opencode).
+  const subagent = analysis.files.map((file, i) => owner[i] !== i && file.session?.shared !== true);
   const rows = new Map<number, OpenRow>();
   analysis.requests.forEach((request, r) => {
     const fileIndex = owner[request.file] ?? request.file;
@@ -173,7 +178,7 @@ export function sessionParts(analysis: SessionSource, missOf: MissOf | null): Se
       row = openRow(file, missOf !== null);
       rows.set(fileIndex, row);
     }
-    if (fileIndex !== request.file) {
+    if (subagent[request.file] === true) {
       row.subagents.requests++;
       row.subagentFiles.add(request.file);
     }
@@ -219,7 +224,7 @@ function openRow(file: SessionSource['files'][number], withMisses: boolean): Ope
   return {
     file: name,
     agent: file.format ?? 'unknown',
-    project: projectOf(name),
+    project: file.session?.project ?? projectOf(name),
     start: null,
     end: null,
     requests: 0,
