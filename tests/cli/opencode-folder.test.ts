@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeCommand } from '../../src/cli/commands/analyze.ts';
 import { searchAgentFolders } from '../../src/cli/agent-folders.ts';
+import { listFolderSessions } from '../../src/cli/fs/folder-inputs.ts';
 import type { CliIO } from '../../src/cli/io.ts';
 import { writeSyntheticStorage } from '../formats/opencode-synthetic.ts';
 
@@ -31,6 +32,13 @@ describe('opencode storage found by default (synthetic home)', () => {
     const search = searchAgentFolders({ env: { HOME: home } }, 'opencode', 'linux');
     expect(search.notRead).toEqual([]);
     expect(search.found.map((f) => [f.agent, f.path, f.sessions])).toEqual([['opencode', storage, 2]]);
+  });
+
+  it('leaves the part files out before the file limit: 9 files of 15 fill a limit of 9, none left out', () => {
+    const listing = listFolderSessions(storage, storage, 9);
+    expect(listing.leftOut).toBe(0);
+    expect(listing.sessions.map((group) => group.length)).toEqual([4, 5]);
+    expect(listing.sessions.flat().some((file) => file.folderPath.startsWith('part/'))).toBe(false);
   });
 
   it('honours XDG_DATA_HOME', () => {

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { claudeCodeSessionId, isFlatAgentFile, sessionGroups } from '../../core/folder/index.ts';
+import { opencodeKind } from '../../core/formats/opencode-storage.ts';
 
 /** Extensions read from a folder: JSONL, JSON, gzipped either. */
 export const FOLDER_EXTENSIONS: readonly string[] = ['.jsonl', '.json', '.gz'];
@@ -76,6 +77,9 @@ export function listFolder(full: string, shown: string, limit: number = MAX_FOLD
         continue;
       }
       if (!wanted(entry.name) || !(entry.isFile() || entry.isSymbolicLink())) continue;
+      // opencode's message parts (text and tool output, no usage; several per message) are not read: left out
+      // before the file limit, so they never crowd out the message files.
+      if (opencodeKind(entryFull) === 'part') continue;
       let stats: fs.Stats;
       try {
         stats = fs.statSync(entryFull);
