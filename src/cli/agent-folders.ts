@@ -85,8 +85,19 @@ export function searchAgentFolders(io: Pick<CliIO, 'env'>, only: AgentId | null,
     if (seen.has(folder.path)) continue;
     seen.add(folder.path);
     examine(folder, search);
+    if (folder.agent === 'opencode') opencodeDatabase(folder, search);
   }
   return search;
+}
+
+/**
+ * Newer opencode versions keep their sessions in an SQLite database beside the storage folder (copying the folder
+ * into it once, storage/json-migration.ts): said when present, since what they wrote since is not in the folder.
+ */
+function opencodeDatabase(storage: AgentFolder, search: AgentSearch): void {
+  const database = path.join(path.dirname(storage.path), 'opencode.db');
+  if (!fs.existsSync(database)) return;
+  search.notRead.push({ folder: { ...storage, path: database }, reason: 'the SQLite database newer opencode versions keep their sessions in: not read (the storage folder holds what earlier versions wrote)' });
 }
 
 const nameOf = (id: AgentId) => agentById(id)?.name ?? id;

@@ -41,6 +41,18 @@ describe('opencode storage found by default (synthetic home)', () => {
     expect(listing.sessions.flat().some((file) => file.folderPath.startsWith('part/'))).toBe(false);
   });
 
+  it('says when opencode keeps its sessions in its newer SQLite database, which is not read', () => {
+    const database = path.join(home, '.local', 'share', 'opencode', 'opencode.db');
+    fs.writeFileSync(database, 'synthetic: only its presence is looked at');
+    try {
+      const search = searchAgentFolders({ env: { HOME: home } }, 'opencode', 'linux');
+      expect(search.found.map((f) => f.path)).toEqual([storage]);
+      expect(search.notRead.map((n) => [n.folder.path, n.reason])).toEqual([[database, 'the SQLite database newer opencode versions keep their sessions in: not read (the storage folder holds what earlier versions wrote)']]);
+    } finally {
+      fs.rmSync(database);
+    }
+  });
+
   it('honours XDG_DATA_HOME', () => {
     const search = searchAgentFolders({ env: { HOME: '/nowhere', XDG_DATA_HOME: path.join(home, '.local', 'share') } }, 'opencode', 'linux');
     expect(search.found.map((f) => [f.path, f.from])).toEqual([[storage, 'XDG_DATA_HOME']]);
