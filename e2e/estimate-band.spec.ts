@@ -14,7 +14,7 @@ for (const { width, height } of [{ width: 1440, height: 900 }, { width: 390, hei
       await page.setViewportSize({ width, height });
       await page.emulateMedia({ colorScheme: scheme });
       await page.goto('./');
-      await page.locator('input[type=file]').first().setInputFiles({ name: 'synthetic-url-image.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(BODY) });
+      await page.locator('#file-input').setInputFiles({ name: 'synthetic-url-image.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(BODY) });
       const total = page.locator('#request-total');
       await expect(total).toHaveAttribute('data-band', '1');
       // 262 for the image assumed 512×384, 7 for the question, 7 framing.
