@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { dropFolder, expect, folderFiles, hasRealFixtures, REAL_FIXTURES, ROOT, test } from './fixtures.ts';
 import { buildRealSessionFolder } from '../tests/conformance/real-session-folder.ts';
+import { agentLabel } from '../src/core/formats/labels.ts';
 
 const OUT = path.join(ROOT, 'test-results', 'screenshots');
 const real = path.join(REAL_FIXTURES, 'transcripts');
@@ -63,7 +64,8 @@ test.describe('a dropped folder of real sessions', () => {
       const row = cliRows[i]!;
       const r = row.recorded;
       expect(cells.slice(1, 2).concat(cells.slice(3)), row.file).toEqual([
-        row.agent,
+        // The agent in words; the record keeps the importer id.
+        agentLabel(row.agent),
         row.subagents.files > 0 ? `${count.format(row.requests)} (${count.format(row.subagents.requests)} sub)` : count.format(row.requests),
         count.format(r.input),
         count.format(r.output),

@@ -6,6 +6,7 @@ import './folder-table.css';
 import { el } from './dom.ts';
 import { formatCount, formatUsd } from '../render/format.ts';
 import type { GroupRow, SessionRow } from '../core/transcripts/index.ts';
+import { agentLabel } from '../core/formats/labels.ts';
 import type { FolderSessionRow, FolderView } from '../worker/folder.ts';
 import { exportButtons, type Cell } from './export.ts';
 import { createVirtualGrid, gridNumber, gridText, nextSort, sortByKey, type GridColumn, type GridHandle, type GridSort } from './virtual-grid.ts';
@@ -59,7 +60,7 @@ function sortKey(row: Row, column: ColumnId): number | string {
     case 'name':
       return nameOf(row);
     case 'agent':
-      return isSession(row) ? row.agent : '';
+      return isSession(row) ? agentLabel(row.agent) : '';
     case 'start':
       return isSession(row) ? (row.start ?? '') : '';
     case 'sessions':
@@ -104,7 +105,7 @@ function cells(row: Row): HTMLElement[] {
   const own = isSession(row)
     ? [
         gridText(row.file, row.file),
-        gridText(row.agent),
+        gridText(agentLabel(row.agent)),
         gridText(row.start === null ? '(no time)' : row.start.slice(0, 16).replace('T', ' '), row.start ?? undefined),
       ]
     : [gridText(nameOf(row), nameOf(row)), gridNumber(formatCount(row.sessions))];

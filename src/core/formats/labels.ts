@@ -24,6 +24,20 @@ export const TRANSCRIPT_LABELS: Record<string, string> = {
   'langfuse-observations': 'Langfuse export',
 };
 
+/** The agent alone, for a column of agents: "Claude Code", "Codex"; other formats by their label. */
+const AGENT_NAMES: Record<string, string> = {
+  'pi-session': 'pi',
+  'claude-code': 'Claude Code',
+  'codex-rollout': 'Codex',
+  'gemini-cli': 'Gemini CLI',
+  'cline-task': 'Cline',
+  'opencode-storage': 'opencode',
+};
+
+export function agentLabel(format: string | null): string {
+  return (format !== null ? AGENT_NAMES[format] : undefined) ?? formatLabel(format);
+}
+
 /** "Gemini CLI session", "OpenAI Chat Completions", or the id itself for one this table does not name. */
 export function formatLabel(format: string | null): string {
   if (format === null) return 'unreadable';
