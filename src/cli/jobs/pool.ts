@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { TaskQueue, type RunOptions } from '../../core/folder/task-queue.ts';
 import type { ReadProgress } from '../../core/input/index.ts';
 import type { SessionDone, SessionTask, TaskFailure, WorkerMessage } from './protocol.ts';
 
@@ -12,13 +13,6 @@ export type TaskResult = { done: SessionDone } | { failed: TaskFailure };
 
 /** One worker per core the process may use (the default of --jobs). */
 export const defaultJobs = (): number => Math.max(1, availableParallelism());
-
-interface Pending {
-  task: SessionTask;
-  resolve: (result: TaskResult) => void;
-  reject: (error: unknown) => void;
-  onProgress: ((progress: ReadProgress) => void) | undefined;
-}
 
 function startWorker(): Worker {
   const here = fileURLToPath(import.meta.url);
@@ -31,70 +25,33 @@ function startWorker(): Worker {
 }
 
 export class SessionPool {
-  private readonly idle: Worker[] = [];
   private readonly all: Worker[] = [];
-  private readonly queue: Pending[] = [];
-  private readonly busy = new Map<Worker, Pending>();
-  private failure: unknown = null;
+  private readonly tasks: TaskQueue<Worker, SessionTask, TaskResult, ReadProgress>;
 
   constructor(size: number) {
-    for (let i = 0; i < size; i++) {
-      const worker = startWorker();
+    for (let i = 0; i < size; i++) this.all.push(startWorker());
+    this.tasks = new TaskQueue(this.all, (worker, task) => worker.postMessage(task));
+    for (const worker of this.all) {
       worker.on('message', (message: WorkerMessage) => this.message(worker, message));
-      worker.on('error', (error) => this.crash(worker, error));
+      // A worker that failed unexpectedly fails its task and every queued one: the run stops as a serial one would.
+      worker.on('error', (error) => this.tasks.fail(error, worker));
       worker.on('exit', (code) => {
-        if (this.busy.has(worker)) this.crash(worker, new Error(`a session worker exited (code ${code}) before it answered`));
+        if (this.tasks.taskOn(worker) !== undefined) this.tasks.fail(new Error(`a session worker exited (code ${code}) before it answered`), worker);
       });
-      this.all.push(worker);
-      this.idle.push(worker);
     }
   }
 
   /** `first`: ahead of the queued tasks (a session read again, which the loop waits for before any other). */
-  run(task: SessionTask, options: { onProgress?: (progress: ReadProgress) => void; first?: boolean } = {}): Promise<TaskResult> {
-    return new Promise<TaskResult>((resolve, reject) => {
-      if (this.failure !== null) {
-        reject(this.failure);
-        return;
-      }
-      const pending = { task, resolve, reject, onProgress: options.onProgress };
-      if (options.first === true) this.queue.unshift(pending);
-      else this.queue.push(pending);
-      this.next();
-    });
+  run(task: SessionTask, options: RunOptions<ReadProgress> = {}): Promise<TaskResult> {
+    return this.tasks.run(task, options);
   }
 
   async close(): Promise<void> {
     await Promise.all(this.all.map((worker) => worker.terminate()));
   }
 
-  private next(): void {
-    while (this.idle.length > 0 && this.queue.length > 0) {
-      const worker = this.idle.pop()!;
-      const pending = this.queue.shift()!;
-      this.busy.set(worker, pending);
-      worker.postMessage(pending.task);
-    }
-  }
-
   private message(worker: Worker, message: WorkerMessage): void {
-    const pending = this.busy.get(worker);
-    if (pending === undefined) return;
-    if ('progress' in message) {
-      pending.onProgress?.(message.progress);
-      return;
-    }
-    this.busy.delete(worker);
-    this.idle.push(worker);
-    pending.resolve('done' in message ? { done: message.done } : { failed: message.failed });
-    this.next();
-  }
-
-  /** A worker that failed unexpectedly fails its task and every queued one: the run stops as a serial one would. */
-  private crash(worker: Worker, error: unknown): void {
-    this.failure ??= error;
-    this.busy.get(worker)?.reject(error);
-    this.busy.delete(worker);
-    for (const pending of this.queue.splice(0)) pending.reject(error);
+    if ('progress' in message) this.tasks.progress(worker, message.progress);
+    else this.tasks.settle(worker, 'done' in message ? { done: message.done } : { failed: message.failed });
   }
 }
