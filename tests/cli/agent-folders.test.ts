@@ -4,20 +4,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeCommand } from '../../src/cli/commands/analyze.ts';
 import { searchAgentFolders } from '../../src/cli/agent-folders.ts';
-import type { CliIO } from '../../src/cli/io.ts';
+import { analyzeInProcess } from './analyze-in-process.ts';
 import { agentFolders, agentFoldersByPlatform } from '../../src/core/agents/locations.ts';
 
 const real = path.resolve(__dirname, '../../../shared/fixtures/real/transcripts');
 const present = fs.existsSync(real);
 
-function run(argv: string[], env: Record<string, string | undefined>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIO = { stdout: (t) => out.push(t), stderr: (t) => err.push(t), readStdin: () => Promise.resolve(new Uint8Array()), env, cwd: os.tmpdir() };
-  return analyzeCommand(argv, io).then((code) => ({ code, stdout: out.join(''), stderr: err.join('') }));
-}
 
 describe('the location table', () => {
   it('follows each agent and its environment overrides', () => {
@@ -81,7 +74,7 @@ describe.skipIf(!present)(present ? 'ctxray analyze with no path (a temporary ho
   });
 
   it('reads them as one folder analysis: every request of the three agents and nothing else', async () => {
-    const result = await run(['--json', '-'], { HOME: home });
+    const result = await analyzeInProcess(['--json', '-'], { HOME: home });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('Agent folders found (read below):');
     expect(result.stderr).toMatch(/Claude Code\s+\S+\.claude\/projects\s+2 sessions/);
@@ -95,11 +88,11 @@ describe.skipIf(!present)(present ? 'ctxray analyze with no path (a temporary ho
   }, 120_000);
 
   it('narrows to one agent with --agent, and says so when that agent has no folder', async () => {
-    const codex = await run(['--agent', 'codex'], { HOME: home });
+    const codex = await analyzeInProcess(['--agent', 'codex'], { HOME: home });
     expect(codex.code).toBe(0);
     expect(codex.stdout).toMatch(/Codex\s+\S+\.codex\/sessions\s+1 session,/);
     expect(codex.stdout).not.toContain('Claude Code');
-    const cline = await run(['--agent', 'cline'], { HOME: home });
+    const cline = await analyzeInProcess(['--agent', 'cline'], { HOME: home });
     expect(cline.code).toBe(1);
     expect(cline.stdout).toContain('Looked for, not present:');
     expect(cline.stdout).toContain('saoudrizwan.claude-dev');

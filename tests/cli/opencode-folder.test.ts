@@ -5,18 +5,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeCommand } from '../../src/cli/commands/analyze.ts';
 import { searchAgentFolders } from '../../src/cli/agent-folders.ts';
 import { listFolderSessions } from '../../src/cli/fs/folder-inputs.ts';
-import type { CliIO } from '../../src/cli/io.ts';
+import { analyzeInProcess } from './analyze-in-process.ts';
 import { writeSyntheticStorage } from '../formats/opencode-synthetic.ts';
 
-function run(argv: string[], env: Record<string, string | undefined>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIO = { stdout: (t) => out.push(t), stderr: (t) => err.push(t), readStdin: () => Promise.resolve(new Uint8Array()), env, cwd: os.tmpdir() };
-  return analyzeCommand(argv, io).then((code) => ({ code, stdout: out.join(''), stderr: err.join('') }));
-}
 
 describe('opencode storage found by default (synthetic home)', () => {
   let home: string;
@@ -59,7 +52,7 @@ describe('opencode storage found by default (synthetic home)', () => {
   });
 
   it('`ctxray analyze --agent opencode` reads it: two sessions, three calls, the hand-worked totals', async () => {
-    const result = await run(['--agent', 'opencode', '-v'], { HOME: home });
+    const result = await analyzeInProcess(['--agent', 'opencode', '-v'], { HOME: home });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`opencode  ${storage}  2 sessions`);
     const all = result.stdout + result.stderr;
@@ -70,7 +63,7 @@ describe('opencode storage found by default (synthetic home)', () => {
   });
 
   it('`ctxray analyze <storage folder> --deep` gives the same sessions', async () => {
-    const result = await run([storage, '--deep', '-v'], { HOME: '/nowhere' });
+    const result = await analyzeInProcess([storage, '--deep', '-v'], { HOME: '/nowhere' });
     expect(result.code).toBe(0);
     const all = result.stdout + result.stderr;
     expect(all).toContain('ctxray analyze: 9 files, 2 sessions, 3 requests, 1 unreadable record');
