@@ -1,5 +1,6 @@
 // What a file was read as, in words every view shows (terminal, HTML report, app header): the agent whose
 // transcript it is, or the wire format of its request bodies. The importer ids stay in the machine-readable records.
+import { AGENTS, type AgentId } from '../agents/locations.ts';
 import type { WireFormat } from '../model.ts';
 
 export const WIRE_FORMAT_LABELS: Record<WireFormat, string> = {
@@ -24,18 +25,20 @@ export const TRANSCRIPT_LABELS: Record<string, string> = {
   'langfuse-observations': 'Langfuse export',
 };
 
-/** The agent alone, for a column of agents: "Claude Code", "Codex"; other formats by their label. */
-const AGENT_NAMES: Record<string, string> = {
+/** The agent whose transcript each importer reads (Cline's task folders also hold Roo's and Kilo's). */
+const AGENT_OF_FORMAT: Record<string, AgentId> = {
   'pi-session': 'pi',
-  'claude-code': 'Claude Code',
-  'codex-rollout': 'Codex',
-  'gemini-cli': 'Gemini CLI',
-  'cline-task': 'Cline',
+  'claude-code': 'claude-code',
+  'codex-rollout': 'codex',
+  'gemini-cli': 'gemini-cli',
+  'cline-task': 'cline',
   'opencode-storage': 'opencode',
 };
 
+/** The agent alone, for a column of agents ("Claude Code", "Codex"); any other format by its label. */
 export function agentLabel(format: string | null): string {
-  return (format !== null ? AGENT_NAMES[format] : undefined) ?? formatLabel(format);
+  const agent = format === null ? undefined : AGENT_OF_FORMAT[format];
+  return AGENTS.find((info) => info.id === agent)?.name ?? formatLabel(format);
 }
 
 /** "Gemini CLI session", "OpenAI Chat Completions", or the id itself for one this table does not name. */
