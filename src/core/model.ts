@@ -16,6 +16,11 @@ export function isUsageOnly(request: Pick<ParsedRequest, 'notes'>): boolean {
   return request.notes.some((note) => note.code === 'usage_only');
 }
 
+/** Requests, every one usage-only: nothing in them to break down (false for none). */
+export function allUsageOnly(requests: readonly Pick<ParsedRequest, 'notes'>[]): boolean {
+  return requests.length > 0 && requests.every(isUsageOnly);
+}
+
 /**
  * Segment categories. The first eight have fixed palette colours (src/render/palette.ts); the order here is the
  * order of that palette and of every legend and table.

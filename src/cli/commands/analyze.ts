@@ -28,6 +28,7 @@ import { renderBrief, renderGroups } from '../report/brief.ts';
 import { periodOf, type AnalyzeArgs } from './analyze-args.ts';
 import { loadPricesFile } from '../prices-file.ts';
 import { renderAgentSearch, searchAgentFolders } from '../agent-folders.ts';
+import { allUsageOnly } from '../../core/model.ts';
 
 export type { AnalyzeArgs } from './analyze-args.ts';
 export { ANALYZE_USAGE, parseAnalyzeArgs, UsageError } from './analyze-parse.ts';
@@ -244,7 +245,7 @@ function printReport(args: AnalyzeArgs, io: CliIO, report: { analysis: Analysis;
   const color = colorEnabled(io.env, process.stdout.isTTY === true);
   if (args.verbose) {
     io.stdout(renderTerminalReport(analysis, { color, verbose: args.verbose }));
-    const usageOnly = analysis.requests.length > 0 && analysis.requests.every((request) => request.notes.some((n) => n.code === 'usage_only'));
+    const usageOnly = allUsageOnly(analysis.requests);
     if (analysis.cache) io.stdout(renderCacheSummary(analysis.cache, { models: analysis.modelUse, color, content: args.content === true, verbose: args.verbose, usageOnly }));
     const fileNames = analysis.files.map((file) => file.name);
     // Recorded against simulated means nothing without bodies: the usage-only line already gives the recorded figures.

@@ -2,7 +2,7 @@
 // request is priced as (and when the prices were checked), estimates marked with ≈, errors with their place.
 import { duplicateLines } from './duplicates.ts';
 import type { Analysis, AnalysisFile, TokenTotals } from '../../core/analysis/types.ts';
-import { CATEGORIES, type Category, type ParsedRequest } from '../../core/model.ts';
+import { allUsageOnly, CATEGORIES, type Category, type ParsedRequest } from '../../core/model.ts';
 import type { RequestTokens } from '../../core/tokens/counter.ts';
 import { ownSgr } from '../terminal-safe.ts';
 import { formatBand, formatTokens } from '../../core/text/format.ts';
@@ -145,7 +145,7 @@ export function formatWarningLines(analysis: Analysis, f: number, style: Style):
 
 /** The recorded figures of a file whose every request is usage-only (no bodies), or null. */
 function usageOnlyLine(requests: readonly ParsedRequest[]): string | null {
-  if (requests.length === 0 || !requests.every((request) => request.notes.some((note) => note.code === 'usage_only'))) return null;
+  if (!allUsageOnly(requests)) return null;
   let prompt = 0;
   let read = 0;
   let output = 0;

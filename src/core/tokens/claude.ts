@@ -2,7 +2,7 @@
 // fitted hidden prompts, always flagged `exact: false` and shown with ≈. Constants are checked against 693 requests
 // with recorded usage from 15 projects (tests/tokens/claude-fit.test.ts refits them leaving each project out);
 // docs/tokens.md gives the fit, the held-out error and what is not modelled.
-import type { ParsedRequest, Segment } from '../model.ts';
+import { isUsageOnly, type ParsedRequest, type Segment } from '../model.ts';
 
 /**
  * Claude 4.7 and later use a newer tokenizer. Its text factors are in CLAUDE_TEXT_FACTORS; images, documents and the
@@ -40,7 +40,7 @@ export function claudeGeneration(model: string | null): ClaudeGeneration {
  */
 export function usageMeasuresOtherPrompt(request: Pick<ParsedRequest, 'format' | 'segments' | 'notes' | 'options'>): boolean {
   // A usage-only call has no prompt in the file at all.
-  if (request.notes.some((note) => note.code === 'usage_only')) return true;
+  if (isUsageOnly(request)) return true;
   if (request.format !== 'anthropic-messages') return false;
   if (request.notes.some((note) => note.code === 'context_management') || request.options.mcpServers) return true;
   return request.segments.some((segment) => segment.category === 'tools' && segment.messageIndex < 0 && !segment.wire.includes('"input_schema"'));
