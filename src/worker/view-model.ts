@@ -66,6 +66,8 @@ export interface AnalysisView {
   formats: WireFormat[];
   /** Names of the optional analysis sections present (e.g. `cache`, `findings`): panels declare which they need. */
   sections: SectionName[];
+  /** Every request recorded usage but no body (a Cline ui_messages.json alone): there is nothing to break down. */
+  usageOnly: boolean;
   /**
    * Where the near-duplicate search stopped at its pair budget (groups from that request on may be missing), else
    * null: the Duplicates panel says so beside the groups, as the CLI and the HTML report do.

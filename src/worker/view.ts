@@ -1,7 +1,7 @@
 // Builds the text-free AnalysisView the page renders from the core Analysis (which keeps the text in the worker).
 import { unrecordedParts } from '../core/cache/unrecorded-setup.ts';
 import type { Analysis } from '../core/analysis/types.ts';
-import type { ParsedRequest, WireFormat } from '../core/model.ts';
+import { allUsageOnly, type ParsedRequest, type WireFormat } from '../core/model.ts';
 import { MODELS } from '../core/pricing/table.ts';
 import type { AnalysisView, RequestView, SectionName, SegmentView } from './view-model.ts';
 import { visibleId } from '../core/text/invisible.ts';
@@ -121,6 +121,7 @@ export function buildView(analysis: Analysis): AnalysisView {
     },
     formats,
     sections: Object.keys(sectionsOf(analysis)) as SectionName[],
+    usageOnly: allUsageOnly(analysis.requests),
     nearDuplicatesCut: analysis.cache?.nearDuplicatesCut ? { ...analysis.cache.nearDuplicatesCut } : null,
     initialRequest: openingRequest(
       analysis.requests,

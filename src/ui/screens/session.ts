@@ -10,7 +10,6 @@ import { renderRequestBar } from '../request-bar.ts';
 import { renderRequestStrip } from '../request-strip.ts';
 import { createRequestTable, type RequestTableHandle } from '../request-table.ts';
 import { renderTabs } from '../tabs.ts';
-import { isUsageOnlyRequest } from '../usage-only.ts';
 import type { WorkerClient } from '../worker-client.ts';
 
 /** The view settings a link carries and a new input resets (src/ui/link.ts writes them to the fragment). */
@@ -32,7 +31,7 @@ export interface SessionDeps {
 }
 
 export function panelAvailable(panel: Panel, view: AnalysisView): boolean {
-  if (panel.readsBodies === true && view.requests.length > 0 && view.requests.every(isUsageOnlyRequest)) return false;
+  if (panel.readsBodies === true && view.usageOnly) return false;
   return (panel.needs ?? []).every((need) => view.sections.includes(need));
 }
 
