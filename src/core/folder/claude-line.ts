@@ -31,7 +31,7 @@ function ascii(value: unknown): boolean {
   if (isObject(value)) return Object.keys(value).every((key) => !NON_ASCII.test(key) && ascii(value[key]));
   return true;
 }
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- the range starts at U+0000 on purpose: every ASCII code, controls included
 const NON_ASCII = /[^\u0000-\u007f]/;
 
 /** The listed keys of `from` into `to`; false when one of their values is not ASCII. */
