@@ -15,7 +15,7 @@ import { renderFolderBrief } from '../report/folder-brief.ts';
 import { renderFolderReport } from '../report/folder.ts';
 import { jsonTextSafe } from '../terminal-safe.ts';
 import { periodOf, type AnalyzeArgs } from './analyze-args.ts';
-import { caught, type FolderRun, eachSession, inputsOf, sessionOptions, streamRows, taskFailureMessage, type Outcome, type SessionInput, type LoopBase } from './folder-run.ts';
+import { caught, noRequestFound, type FolderRun, eachSession, inputsOf, sessionOptions, streamRows, taskFailureMessage, type Outcome, type SessionInput, type LoopBase } from './folder-run.ts';
 
 /** Every session analysed in full; returns the exit status. */
 export async function deepFolder(args: AnalyzeArgs, run: FolderRun, loop: LoopBase): Promise<number> {
@@ -86,10 +86,7 @@ function deepReport(args: AnalyzeArgs, run: FolderRun, result: { folder: FolderA
   const { io } = run;
   const { folder, skipped } = result;
   if (skipped.length > 0) io.stderr(`ctxray analyze: skipped in folder input:\n${skipped.map((line) => `  ${line}`).join('\n')}\n`);
-  if (folder.requests === 0) {
-    io.stderr('ctxray analyze: no request found in the folder input\n');
-    return 1;
-  }
+  if (folder.requests === 0) return noRequestFound(io, folder.errors, (file) => folder.fileNames[file] ?? `file ${file + 1}`);
   const jsonToStdout = args.json === '-';
   if (folder.calibrated > 0) {
     const note =

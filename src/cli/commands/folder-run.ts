@@ -2,7 +2,8 @@
 // on worker threads), settled in order — folded into the folder's sums, checked for unreadable named inputs and
 // empty folder files, streamed as rows when asked — so a parallel run reports what a serial run reports, the
 // first failing session's error included. The progress line counts the bytes of every session read so far.
-import { holdsNoRequestsByDesign, onlyCopies, unreadableFiles } from '../../core/analysis/unreadable.ts';
+import { holdsNoRequestsByDesign, locatedError, onlyCopies, unreadableFiles } from '../../core/analysis/unreadable.ts';
+import type { ReadError } from '../../core/model.ts';
 import type { ReadProgress } from '../../core/input/index.ts';
 import { InputError, WorkLimitError } from '../../core/input/index.ts';
 import type { SessionPart } from '../../core/transcripts/sessions.ts';
@@ -65,6 +66,16 @@ export function sessionOptions(args: AnalyzeArgs) {
 }
 
 /** A session's error as the failure to report, or thrown again when it is not a read's (or the run was cancelled). */
+/**
+ * A folder that gave no request: what stopped its files' records (located, as a single file's read says it), then
+ * the refusal; exit 1.
+ */
+export function noRequestFound(io: CliIO, errors: readonly ReadError[], nameOf: (file: number) => string, suffix = ''): number {
+  if (errors.length > 0) io.stderr(`ctxray analyze: unreadable input:\n${errors.map((error) => `  ${locatedError(nameOf(error.file), error)}`).join('\n')}\n`);
+  io.stderr(`ctxray analyze: no request found in the folder input${suffix}\n`);
+  return 1;
+}
+
 export function caught(error: unknown, session: SessionInput, signal: AbortSignal): { failure: string } {
   const failure = signal.aborted ? null : failureMessage(error, session);
   if (failure === null) throw error;

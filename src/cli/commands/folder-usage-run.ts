@@ -14,7 +14,7 @@ import { PRICED_ON } from '../../core/pricing/table.ts';
 import { renderUsageFolderBrief } from '../report/folder-usage-brief.ts';
 import { renderUsageFolderReport } from '../report/folder-usage.ts';
 import { periodOf, type AnalyzeArgs } from './analyze-args.ts';
-import { caught, type FolderRun, eachSession, sessionOptions, streamRows, type LoopBase, type SessionInput } from './folder-run.ts';
+import { caught, noRequestFound, type FolderRun, eachSession, sessionOptions, streamRows, type LoopBase, type SessionInput } from './folder-run.ts';
 
 /** Node's UTF-8 check and Latin-1 decoding, for the Claude Code lines the usage pass reads without decoding them. */
 export const NODE_FAST_LINES: FastLines = {
@@ -87,8 +87,8 @@ function usageReport(args: AnalyzeArgs, run: FolderRun, result: { folder: UsageF
   const { folder, skipped } = result;
   if (skipped.length > 0) io.stderr(`ctxray analyze: skipped in folder input:\n${skipped.map((line) => `  ${line}`).join('\n')}\n`);
   if (folder.requests === 0) {
-    io.stderr(`ctxray analyze: no request found in the folder input${windowText(args) === null ? '' : ` sent ${windowText(args)}`}\n`);
-    return 1;
+    const window = windowText(args);
+    return noRequestFound(io, folder.errors, (file) => folder.files[file]?.name ?? `file ${file + 1}`, window === null ? '' : ` sent ${window}`);
   }
   const period = periodOf(args);
   if (args.verbose || period.by !== null) io.stdout(renderUsageFolderReport(folder, { color: run.color, pricedOn: PRICED_ON }));

@@ -7,6 +7,7 @@ import { sessionTableOf, type GroupRow, type SessionRow } from '../../core/trans
 import { formatCount, formatFraction, formatUsd } from '../../core/text/format.ts';
 import { duplicateLines } from './duplicates.ts';
 import { renderSessions } from './sessions.ts';
+import { locatedError } from '../../core/analysis/unreadable.ts';
 import { ownSgr } from '../terminal-safe.ts';
 
 export interface UsageReportOptions {
@@ -83,8 +84,7 @@ export function renderUsageFolderReport(folder: UsageFolder, options: UsageRepor
   if (folder.errors.length > 0) {
     const lines = ['', warn(bold('unreadable records (skipped; the rest was read):'))];
     for (const error of folder.errors) {
-      const name = folder.files[error.file]?.name ?? `file ${error.file + 1}`;
-      lines.push(warn(`  ${name}${error.line > 0 && error.recordNumber === undefined ? `:${error.line}` : ''}: ${error.message}`));
+      lines.push(warn(`  ${locatedError(folder.files[error.file]?.name ?? `file ${error.file + 1}`, error)}`));
     }
     text += lines.join('\n') + '\n';
   }

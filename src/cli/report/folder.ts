@@ -9,6 +9,7 @@ import { sessionTableOf } from '../../core/transcripts/index.ts';
 import { categoryList, styleOf, totalsLine, type Style } from './terminal.ts';
 import { renderSummary } from './transcripts.ts';
 import { renderSessions } from './sessions.ts';
+import { locatedError } from '../../core/analysis/unreadable.ts';
 
 export interface FolderTerminalOptions {
   color: boolean;
@@ -41,8 +42,7 @@ export function renderFolderReport(folder: FolderAnalysis, options: FolderTermin
   if (folder.errors.length > 0) {
     const lines = ['', warn(bold('unreadable records (skipped; the rest was analyzed):'))];
     for (const error of folder.errors) {
-      const name = folder.fileNames[error.file] ?? `file ${error.file + 1}`;
-      lines.push(warn(`  ${name}${error.line > 0 && error.recordNumber === undefined ? `:${error.line}` : ''}: ${error.message}`));
+      lines.push(warn(`  ${locatedError(folder.fileNames[error.file] ?? `file ${error.file + 1}`, error)}`));
     }
     text += lines.join('\n') + '\n';
   }

@@ -1,5 +1,11 @@
 // Which inputs could not be read at all: the CLI's exit 1 and the library's rejection, with each file's errors.
+import type { ReadError } from '../model.ts';
 import type { Analysis, AnalysisFile } from './types.ts';
+
+/** "file:line: message" (a JSON array's record names itself in the message, so its line is left out). */
+export function locatedError(fileName: string, error: Pick<ReadError, 'line' | 'recordNumber' | 'message'>): string {
+  return `${fileName}${error.line > 0 && error.recordNumber === undefined ? `:${error.line}` : ''}: ${error.message}`;
+}
 
 /** An input that yielded no request at all is unreadable: that is exit 1, with its errors shown. */
 export function unreadableFiles(
@@ -12,7 +18,7 @@ export function unreadableFiles(
     const errors = analysis.errors.filter((error) => error.file === index);
     if (holdsNoRequestsByDesign(file) && errors.length === 0) return;
     if (errors.length === 0) messages.push(`${file.name}: no request bodies found`);
-    for (const error of errors) messages.push(`${file.name}${error.line > 0 && error.recordNumber === undefined ? `:${error.line}` : ''}: ${error.message}`);
+    for (const error of errors) messages.push(locatedError(file.name, error));
   });
   return messages;
 }
