@@ -1,7 +1,8 @@
 // `ctxray analyze <folder>` at both speeds, spawned on a folder of real sessions (../shared/fixtures/real, copied
 // into a temp folder laid out like ~/.claude/projects): the full analyses on two worker threads write the record a
 // serial run writes, byte for byte, and stop at the same work limit with the same message; the default summary
-// (recorded usage alone) totals what the full record's sessions[] total.
+// (recorded usage alone) totals what the full record's sessions[] total, and on two workers prints what it prints
+// in the main thread.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -83,6 +84,13 @@ suite(title, () => {
       ]);
       const brief = run();
       expect(brief.stdout).toContain(`${record.duplicates!.calls} API calls counted once`);
+      // The summary on two workers: the serial summary, the copy dropped the same, every table the same.
+      for (const args of [[], ['-v'], ['--by', 'day', '--since', '2025-01-01']]) {
+        const serialSummary = run('--jobs', '1', ...args);
+        const parallelSummary = run('--jobs', '2', ...args);
+        expect(parallelSummary.status, parallelSummary.stderr).toBe(0);
+        expect(parallelSummary.stdout).toBe(serialSummary.stdout);
+      }
     } finally {
       fs.rmSync(path.join(dir, 'projects', '-real-c'), { recursive: true, force: true });
     }
@@ -92,12 +100,15 @@ suite(title, () => {
     const serial = run('--jobs', '1', '--deep', '--max-records', '40');
     const parallel = run('--jobs', '2', '--deep', '--max-records', '40');
     const fast = run('--max-records', '40');
+    const fastOnWorkers = run('--jobs', '2', '--max-records', '40');
     expect(serial.status).toBe(1);
     expect(serial.stderr).toMatch(/LIMIT_RECORDS/);
     expect(parallel.status).toBe(1);
     expect(parallel.stderr).toBe(serial.stderr);
     expect(fast.status).toBe(1);
     expect(fast.stderr).toBe(serial.stderr);
+    expect(fastOnWorkers.status).toBe(1);
+    expect(fastOnWorkers.stderr).toBe(serial.stderr);
   });
 
   it('refuses a --jobs that is not a whole number from 1', () => {

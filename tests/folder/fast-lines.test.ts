@@ -1,30 +1,32 @@
-// The usage pass's lines read without decoding them (src/core/folder/claude-line.ts, the CLI's NODE_FAST_LINES):
-// the pass gives exactly what it gives decoding every line — files, calls, models, errors, dropped copies — on every
-// real Claude Code fixture and on SYNTHETIC lines built to look skippable without being so (invalid JSON or UTF-8
-// deep inside a tool result, a key the walk reads holding non-ASCII text, duplicate and escaped keys, a Task
-// result's link, nesting past the limit, blank lines of non-ASCII spaces).
+// The usage pass's lines scanned instead of parsed whole (src/core/folder/claude-line.ts, the CLI's NODE_FAST_LINES):
+// the pass gives exactly what it gives parsing every line — files, calls, models, errors, dropped copies — on every
+// real Claude Code fixture and on SYNTHETIC lines built to look skippable without being so (a cut-off line, invalid
+// UTF-8 deep inside a tool result, a key the walk reads holding non-ASCII text, duplicate and escaped keys, a Task
+// result's link, nesting past the limit, blank lines of non-ASCII spaces). The one difference, by design: damage
+// inside a string the scan steps over (a raw control character, a bad escape) is reported by the full read only.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isUtf8 } from 'node:buffer';
 import { readSessionUsage, type UsageReadOptions } from '../../src/core/folder/usage-pass.ts';
-import { NODE_FAST_LINES } from '../../src/cli/commands/folder-usage-run.ts';
-import type { FastLines } from '../../src/core/folder/claude-line.ts';
+import { NODE_FAST_LINES } from '../../src/cli/fs/usage-inputs.ts';
+import { scanWalkView, WALK_LINE_KEYS, WALK_MESSAGE_KEYS, type FastLines } from '../../src/core/folder/claude-line.ts';
+import { isObject, type JsonObject } from '../../src/core/input/json-value.ts';
 import { SeenCalls } from '../../src/core/input/seen-calls.ts';
 
 const real = path.resolve(__dirname, '../../../shared/fixtures/real/transcripts/claude-code');
 const present = fs.existsSync(real);
 const fixtures = present ? fs.readdirSync(real).filter((name) => name.endsWith('.jsonl')).sort() : [];
 
-/** NODE_FAST_LINES, counting the lines it parsed without decoding. */
+/** NODE_FAST_LINES, counting the lines given to the scan. */
 function counted(): FastLines & { lines: number } {
   const fast = {
     lines: 0,
-    validUtf8: (bytes: Uint8Array) => NODE_FAST_LINES.validUtf8(bytes),
-    latin1: (bytes: Uint8Array) => {
+    validUtf8: (bytes: Uint8Array) => {
       fast.lines++;
-      return NODE_FAST_LINES.latin1(bytes);
+      return NODE_FAST_LINES.validUtf8(bytes);
     },
+    text: NODE_FAST_LINES.text,
   };
   return fast;
 }
@@ -75,8 +77,9 @@ const assistantLine = (n: number, fields = '') =>
 describe('the usage pass without decoding, on lines that look skippable (SYNTHETIC)', () => {
   const cases: [string, string[]][] = [
     ['a large tool result', [userLine(`"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"${big}"}]}`), assistantLine(10)]],
-    ['a raw tab inside a tool result (invalid JSON)', [userLine(`"message":{"role":"user","content":[{"type":"tool_result","content":"${big}\t${big}"}]}`), assistantLine(11)]],
-    ['a bad escape deep inside a tool result', [userLine(`"message":{"role":"user","content":"${big}\\x${big}"}`), assistantLine(12)]],
+    ['a raw tab in a time stamp the walk reads', [userLine(`"message":{"role":"user","content":"x"}`).replace('T00:00:09', 'T00:00\t09'), assistantLine(11)]],
+    ['a bad escape in a model id', [assistantLine(12).replace('claude-sonnet', 'claude\\x-sonnet')]],
+    ['broken structure around a large string', [userLine(`"message":{"role":"user","content":["${big}" "${big}"]}`), userLine(`"message":{"role":"user","content":{"a":"${big}",}}`), userLine(`"message":{"role":"user","content":[01]}`), userLine(`"message":{"role":"user","content":[tru]}`), `${assistantLine(32)}{"type":"user"}`, assistantLine(33).replace('"usage":{', '"usage":[')]],
     ['a cut-off line', [userLine(`"message":{"role":"user","content":"${big}`).slice(0, -2), assistantLine(13)]],
     ['a non-ASCII model, session id and time stamp', [assistantLine(14).replace('claude-sonnet-4-5-20250929', 'claude-sönnet'), userLine('"message":{"role":"user","content":"é"}').replace('synthetic-session', 'séance').replace('2026-01-01T00:00:09', '２026-01-01T00:00:09'), assistantLine(15)]],
     ['a non-ASCII usage key', [assistantLine(16).replace('"output_tokens":2', '"output_tokens":2,"tïer":"x"')]],
@@ -95,6 +98,20 @@ describe('the usage pass without decoding, on lines that look skippable (SYNTHET
     expect(plain).not.toBeNull();
     expect(quick).toEqual(plain);
     expect(fastLines).toBeGreaterThan(0);
+  });
+
+  it('damage inside a string the scan steps over: the calls counted, the line reported by the full read only', async () => {
+    const extra = [
+      userLine(`"message":{"role":"user","content":[{"type":"tool_result","content":"${big}\t${big}"}]}`),
+      assistantLine(11),
+      userLine(`"message":{"role":"user","content":"${big}\\x${big}"}`),
+      assistantLine(12),
+    ];
+    const { plain, quick } = await bothWays([{ name: 'synthetic.jsonl', bytes: bytesOf(session(extra)) }]);
+    expect(plain!.errors.map((error) => error.line)).toEqual([9, 11]);
+    expect(quick!.errors).toEqual([]);
+    expect(quick!.requests.map((call) => call.recorded)).toEqual(plain!.requests.map((call) => call.recorded));
+    expect(quick!.requests).toHaveLength(6);
   });
 
   it('invalid UTF-8 deep inside a tool result is reported where the decoding read reports it', async () => {
@@ -149,30 +166,78 @@ describe('what reading without decoding rests on', () => {
     }
   });
 
-  it('valid UTF-8 parses as Latin-1 text exactly when it parses decoded, to the same shape', () => {
-    const sample = '{"type":"user","k":["é",1.5e3,{"ü":null,"x":"\\u00e9\\n→"}],"t":true}';
-    const alphabet = ['"', '\\', '{', '}', '[', ']', ',', ':', 'é', '→', '𝄞', '\u00a0', '\ufeff', ' ', '\t', 'u', '0', 'e', '-', '.', 'n', 'x'];
-    const shape = (value: unknown): unknown =>
-      Array.isArray(value) ? value.map(shape) : typeof value === 'object' && value !== null ? Object.entries(value).map(([k, v]) => [k.length > 0, shape(v)]) : typeof value === 'string' ? 'string' : value;
+  /** What the walk reads of a parsed line (the oracle the scan is held to). */
+  const walkView = (value: JsonObject): JsonObject => {
+    const view: JsonObject = {};
+    for (const key of WALK_LINE_KEYS) if (value[key] !== undefined) view[key] = value[key];
+    for (const key of ['toolUseResult', 'data']) {
+      const inner = value[key];
+      if (inner !== undefined) view[key] = isObject(inner) ? (inner['agentId'] === undefined ? {} : { agentId: inner['agentId'] }) : null;
+    }
+    const message = value['message'];
+    if (message === undefined) return view;
+    if (!isObject(message)) return { ...view, message: null };
+    const kept: JsonObject = {};
+    for (const key of WALK_MESSAGE_KEYS) if (message[key] !== undefined) kept[key] = message[key];
+    const result = value['toolUseResult'];
+    if (isObject(result) && typeof result['agentId'] === 'string' && message['content'] !== undefined) kept['content'] = message['content'];
+    return { ...view, message: kept };
+  };
+
+  it.each([
+    ['a leading zero', '[01]'], ['a bare point', '[1.]'], ['a lone minus', '[-]'], ['an empty exponent', '[1e]'], ['a point first', '[.5]'], ['a plus sign', '[+1]'],
+    ['a cut literal', '[tru]'], ['a cut null', '[nul]'], ['a wrong literal', '[nan]'], ['a key without colon', '{"a" 1}'], ['a trailing comma in an object', '{"a":1,}'],
+    ['a trailing comma in an array', '[1,]'], ['a leading comma', '[,1]'], ['an empty member', '{,}'], ['members without comma', '{"a":1 "b":2}'],
+    ['elements without comma', '["a" "b"]'], ['a number key', '{1:2}'], ['an array closed as an object', '[1}'], ['an object closed as an array', '{"a":1]'],
+    ['an escaped closing quote', '"abc\\"'], ['an unclosed array', '[[1]'],
+  ])('%s in a value the walk skips is no scan (%s)', (_name, value) => {
+    const line = `{"type":"user","content":${value},"uuid":"u"}`;
+    expect(() => JSON.parse(line)).toThrow();
+    expect(scanWalkView(bytesOf(line), NODE_FAST_LINES, 512)).toBeNull();
+  });
+
+  it.each([['{"type":"user"}x'], ['{"type":"user"}{"type":"user"}'], ['{"type":"user",}'], ['["type"]'], ['{"type":"user"']])('%s is no scan', (line) => {
+    expect(scanWalkView(bytesOf(line), NODE_FAST_LINES, 512)).toBeNull();
+  });
+
+  it.each([['[0]'], ['[-0.5e+3]'], ['[1E-2]'], ['[]'], ['{}'], ['[true,false,null]'], ['" \\" \\\\"'], [' [ 1 , { "a" : [ ] } ] '], ['"é𝄞"']])('%s in a value the walk skips scans as it parses', (value) => {
+    const line = `{"type":"user","content":${value},"uuid":"u"}`;
+    expect(JSON.parse(line)).toBeDefined();
+    expect(scanWalkView(bytesOf(line), NODE_FAST_LINES, 512)).toEqual({ type: 'user', uuid: 'u' });
+  });
+
+  it('nesting: a line at the limit scans, one level past it does not', () => {
+    const at = (depth: number) => `{"type":"user","content":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+    expect(scanWalkView(bytesOf(at(16)), NODE_FAST_LINES, 16)).toEqual({ type: 'user' });
+    expect(scanWalkView(bytesOf(at(17)), NODE_FAST_LINES, 16)).toBeNull();
+  });
+
+  it('the scan reads a line exactly when JSON.parse does, to what the walk reads of it', () => {
+    const sample =
+      '{"type":"user","uuid":"u1","k":["é",1.5e3,{"ü":null,"x":"\\u00e9\\n→"}],"t":true,"message":{"id":"m","usage":{"input_tokens":2},"content":[{"type":"tool_result","content":"a\\"b"}]},"toolUseResult":{"agentId":"a","n":-0.5}}';
+    const alphabet = ['"', '\\', '{', '}', '[', ']', ',', ':', 'é', '→', '𝄞', '\u00a0', '\ufeff', ' ', '\t', 'u', '0', 'e', '-', '.', 'n', 'x', '1', 'E', '+', 't'];
+    let scanned = 0;
+    let valid = 0;
     for (let n = 0; n < 20_000; n++) {
       const chars = [...sample];
       for (let k = 0; k < 1 + Math.floor(random() * 2); k++) chars.splice(Math.floor(random() * chars.length), random() < 0.5 ? 1 : 0, alphabet[Math.floor(random() * alphabet.length)]!);
       const text = chars.join('');
-      const bytes = bytesOf(text);
       let decoded: unknown = undefined;
-      let latin: unknown = undefined;
       try {
         decoded = JSON.parse(text);
       } catch {
         // invalid
       }
-      try {
-        latin = JSON.parse(NODE_FAST_LINES.latin1(bytes));
-      } catch {
-        // invalid
-      }
-      expect(latin === undefined, text).toBe(decoded === undefined);
-      if (decoded !== undefined) expect(shape(latin), text).toEqual(shape(decoded));
+      const view = scanWalkView(bytesOf(text), NODE_FAST_LINES, 512);
+      if (decoded !== undefined) valid++;
+      if (view === null) continue;
+      scanned++;
+      // Accepted but invalid only by damage inside a string it steps over: a tab or a backslash the mutation put there.
+      if (decoded === undefined) expect(/\t|\\/.test(text), text).toBe(true);
+      else expect(view, text).toEqual(walkView(decoded as JsonObject));
     }
+    // Most mutations keep the line valid, and the scan reads nearly all of those.
+    expect(scanned).toBeGreaterThan(valid * 0.9);
   });
+
 });

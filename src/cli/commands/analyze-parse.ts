@@ -44,7 +44,7 @@ options:
   --by <g>        a row per group: session | project | day | week | month | model
   --deep          a folder: analyse every session in full (findings, miss causes, token categories; as
                   --json and --fail-on do) instead of the summary from recorded usage alone
-  --jobs <n>      a folder's full analyses on n worker threads (default: one per available core)
+  --jobs <n>      a folder's sessions on n worker threads (full analyses: default one per core; the summary: default 1)
   -v, --verbose   the full report: every request with its segments, overhead split and notes, the cache and
                   transcript tables (the default is one screen); reading progress on stderr (shown anyway when
                   stderr is a terminal)

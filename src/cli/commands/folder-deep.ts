@@ -5,17 +5,17 @@
 // one, so the sums are the serial run's, byte for byte.
 import { GENERATED_BY } from '../../core/analysis/version.ts';
 import { SEVERITY_RANK } from '../../core/cache/index.ts';
-import { emptyFolder, foldSession, folderRecord, mergeFolder, SessionOrder, type FolderAnalysis } from '../../core/folder/index.ts';
-import type { ReadProgress } from '../../core/input/index.ts';
+import { emptyFolder, foldSession, folderRecord, mergeFolder, type FolderAnalysis } from '../../core/folder/index.ts';
 import { SeenCalls } from '../../core/input/seen-calls.ts';
 import { PRICED_ON } from '../../core/pricing/table.ts';
-import { defaultJobs, SessionPool } from '../jobs/pool.ts';
+import { defaultJobs } from '../jobs/pool.ts';
 import type { SessionDone } from '../jobs/protocol.ts';
 import { renderFolderBrief } from '../report/folder-brief.ts';
 import { renderFolderReport } from '../report/folder.ts';
 import { jsonTextSafe } from '../terminal-safe.ts';
 import { periodOf, type AnalyzeArgs } from './analyze-args.ts';
-import { caught, noRequestFound, type FolderRun, eachSession, inputsOf, sessionOptions, streamRows, taskFailureMessage, type Outcome, type SessionInput, type LoopBase } from './folder-run.ts';
+import { caught, noRequestFound, type FolderRun, eachSession, inputsOf, sessionOptions, streamRows, type LoopBase } from './folder-run.ts';
+import { poolSessions, taskFiles } from './folder-pool-run.ts';
 
 /** Every session analysed in full; returns the exit status. */
 export async function deepFolder(args: AnalyzeArgs, run: FolderRun, loop: LoopBase): Promise<number> {
@@ -48,38 +48,13 @@ function serialDeep(args: AnalyzeArgs, loop: LoopBase & { folder: FolderAnalysis
 }
 
 /** --jobs N: sessions analysed on N worker threads, merged in session order (the serial run's record, byte for byte). */
-async function parallelDeep(args: AnalyzeArgs, loop: LoopBase & { folder: FolderAnalysis; jobs: number}): Promise<number | null> {
-  const pool = new SessionPool(loop.jobs);
-  const order = new SessionOrder();
-  let id = 0;
-  const read = async (session: SessionInput, options: { onProgress: (p: ReadProgress) => void; claimed?: string[] }): Promise<Outcome<SessionDone>> => {
-    const files = session.files.map(({ name, full, size, folderPath }) => ({ name, full, size, folderPath }));
-    const claimed = options.claimed;
-    const task = { id: id++, files, options: sessionOptions(args), ...(claimed !== undefined && { claimed }) };
-    const result = await pool.run(task, { onProgress: options.onProgress, first: claimed !== undefined });
-    if ('failed' in result) return { failure: taskFailureMessage(result.failed, session) };
-    return { value: result.done, session: result.done.session, parts: result.done.folder.parts };
-  };
-  try {
-    return await eachSession<SessionDone>(
-      {
-        ...loop,
-        ahead: loop.jobs * 2,
-        start: (session, onProgress) => read(session, { onProgress }),
-        // In session order: a session holding calls an earlier one counted is read again with their keys.
-        reconcile: async (outcome, session, onProgress) => {
-          if (!('value' in outcome)) return outcome;
-          const claimed = order.settle(outcome.value.keys);
-          return claimed.length === 0 ? outcome : await read(session, { onProgress, claimed });
-        },
-        fold: (done) => mergeFolder(loop.folder, done.folder),
-        ...(args.verbose && args.json !== '-' && { onRows: (parts) => streamRows(loop.io, parts) }),
-      },
-      loop.skipped,
-    );
-  } finally {
-    await pool.close();
-  }
+function parallelDeep(args: AnalyzeArgs, loop: LoopBase & { folder: FolderAnalysis; jobs: number }): Promise<number | null> {
+  return poolSessions<SessionDone>(loop, {
+    jobs: loop.jobs,
+    task: (session) => ({ files: taskFiles(session), options: sessionOptions(args) }),
+    fold: (done) => mergeFolder(loop.folder, done.folder),
+    ...(args.verbose && args.json !== '-' && { onRows: (parts) => streamRows(loop.io, parts) }),
+  });
 }
 
 function deepReport(args: AnalyzeArgs, run: FolderRun, result: { folder: FolderAnalysis; skipped: readonly string[] }): number {

@@ -1,75 +1,71 @@
 // `ctxray analyze <folder>` by default: the folder's summary from recorded usage alone (src/core/folder/usage-
-// folder.ts), each session read once in turn with one registry of the calls counted (a copy in a later file is
-// dropped), so it runs at the speed of reading. --since / --until keep the requests sent in the window; -v and
-// --by print every table, each session's row streamed as it settles; the default is one screen.
-import { isUtf8 } from 'node:buffer';
-import fs from 'node:fs';
-import type { InputFile } from '../../core/input/index.ts';
-import { lazyFileStream } from '../fs/folder-inputs.ts';
-import type { FastLines } from '../../core/folder/claude-line.ts';
-import { emptyUsageFolder, foldSessionUsage, type UsageFolder } from '../../core/folder/usage-folder.ts';
+// folder.ts), so it runs at the speed of reading: in the main thread one session after another with one registry
+// of the calls counted, or with --jobs N on N worker threads settled in session order. A copy of a call in a later file is dropped either way. --since / --until keep the requests sent
+// in the window; -v and --by print every table, each session's row streamed as it settles; the default is one screen.
+import { emptyUsageFolder, foldSessionUsage, mergeUsageFolder, type UsageApart, type UsageFolder } from '../../core/folder/usage-folder.ts';
 import { SeenCalls } from '../../core/input/seen-calls.ts';
-import { wallText } from '../../core/period/index.ts';
+import { wallText, type Window } from '../../core/period/index.ts';
 import { PRICED_ON } from '../../core/pricing/table.ts';
+import { NODE_FAST_LINES, usageInputs } from '../fs/usage-inputs.ts';
 import { renderUsageFolderBrief } from '../report/folder-usage-brief.ts';
 import { renderUsageFolderReport } from '../report/folder-usage.ts';
 import { periodOf, type AnalyzeArgs } from './analyze-args.ts';
+import { poolSessions, taskFiles } from './folder-pool-run.ts';
 import { caught, noRequestFound, type FolderRun, eachSession, sessionOptions, streamRows, type LoopBase, type SessionInput } from './folder-run.ts';
 
-/** Node's UTF-8 check and Latin-1 decoding, for the Claude Code lines the usage pass reads without decoding them. */
-export const NODE_FAST_LINES: FastLines = {
-  validUtf8: (bytes) => isUtf8(bytes),
-  latin1: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'),
-};
+/**
+ * The summary runs in the main thread unless --jobs asks for workers: on the 2-vCPU machine it was measured on, two
+ * workers took longer than one thread (docs/performance.md: each worker's start, module load and young heap cost
+ * more than the half of the reading it takes over), so the default does not assume a gain it has not shown.
+ */
+export const usageJobs = (args: Pick<AnalyzeArgs, 'jobs'>, sessions: readonly SessionInput[]): number => Math.max(1, Math.min(args.jobs ?? 1, sessions.length));
 
-/** Files up to this size are read in one call when the pass reaches them (fewer, larger chunks); larger ones are streamed. */
-const WHOLE_FILE_BYTES = 32 * 1024 * 1024;
-
-/** One stream chunk: the whole file, read when first pulled; unreadable reads as empty, as lazyFileStream has it. */
-function wholeFile(full: string): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      let bytes: Buffer | null = null;
-      try {
-        bytes = fs.readFileSync(full);
-      } catch {
-        // Gone or unreadable since it was listed: no bytes, reported as the streamed read reports it.
-      }
-      // The Buffer itself: its indexOf (the line splitter's search for line feeds) is native, a plain Uint8Array's is not.
-      if (bytes !== null && bytes.byteLength > 0) controller.enqueue(bytes);
-      controller.close();
-    },
-  });
+interface UsageLoop extends LoopBase {
+  folder: UsageFolder;
+  window: Window | null;
+  onRows?: (parts: Parameters<typeof streamRows>[1]) => void;
 }
 
-/** The session's files, each opened when the read reaches it. */
-const usageInputs = (session: SessionInput): InputFile[] =>
-  session.files.map((file) => ({ name: file.name, bytes: file.size <= WHOLE_FILE_BYTES ? wholeFile(file.full) : lazyFileStream(file.full), size: file.size, folderPath: file.folderPath }));
-
-/** Reads every session's recorded usage; returns the exit status. */
-export async function usageFolder(args: AnalyzeArgs, run: FolderRun, loop: LoopBase): Promise<number> {
-  const folder = emptyUsageFolder();
+/** In the main thread, one session after another, one registry of the calls counted. */
+function serialUsage(args: AnalyzeArgs, run: FolderRun, loop: UsageLoop): Promise<number | null> {
   const seenCalls = new SeenCalls();
-  const period = periodOf(args);
-  const window = period.since === null && period.until === null ? null : { since: period.since, until: period.until };
-  const full = args.verbose || period.by !== null;
-  const status = await eachSession<null>(
+  const { folder, window } = loop;
+  return eachSession<null>(
     {
       ...loop,
       ahead: 1,
       start: async (session, onProgress) => {
         try {
-          const read = await foldSessionUsage(folder, () => usageInputs(session), { ...sessionOptions(args), seenCalls, window, signal: run.signal, onProgress, fastLines: NODE_FAST_LINES });
+          const read = await foldSessionUsage(folder, usageInputs(session.files), { ...sessionOptions(args), seenCalls, window, signal: run.signal, onProgress, fastLines: NODE_FAST_LINES });
           return { value: null, session: read.read, parts: read.parts };
         } catch (error) {
           return caught(error, session, run.signal);
         }
       },
       fold: () => undefined,
-      ...(full && { onRows: (parts) => streamRows(run.io, parts) }),
+      ...(loop.onRows !== undefined && { onRows: loop.onRows }),
     },
     loop.skipped,
   );
+}
+
+/** Reads every session's recorded usage; returns the exit status. */
+export async function usageFolder(args: AnalyzeArgs, run: FolderRun, loop: LoopBase): Promise<number> {
+  const folder = emptyUsageFolder();
+  const period = periodOf(args);
+  const window = period.since === null && period.until === null ? null : { since: period.since, until: period.until };
+  const full = args.verbose || period.by !== null;
+  const usageLoop: UsageLoop = { ...loop, folder, window, ...(full && { onRows: (parts) => streamRows(run.io, parts) }) };
+  const jobs = usageJobs(args, loop.sessions);
+  const status =
+    jobs > 1
+      ? await poolSessions<UsageApart>(usageLoop, {
+          jobs,
+          task: (session) => ({ files: taskFiles(session), options: sessionOptions(args), usage: { window } }),
+          fold: (done) => mergeUsageFolder(folder, done.folder),
+          ...(usageLoop.onRows !== undefined && { onRows: usageLoop.onRows }),
+        })
+      : await serialUsage(args, run, usageLoop);
   return status ?? usageReport(args, run, { folder, skipped: loop.skipped });
 }
 

@@ -9,7 +9,7 @@ import { TaskQueue, type RunOptions } from '../../core/folder/task-queue.ts';
 import type { ReadProgress } from '../../core/input/index.ts';
 import type { SessionDone, SessionTask, TaskFailure, WorkerMessage } from './protocol.ts';
 
-export type TaskResult = { done: SessionDone } | { failed: TaskFailure };
+export type TaskResult<Done = SessionDone> = { done: Done } | { failed: TaskFailure };
 
 /** One worker per core the process may use (the default of --jobs). */
 export const defaultJobs = (): number => Math.max(1, availableParallelism());
@@ -24,15 +24,16 @@ function startWorker(): Worker {
   return new Worker(boot, { eval: true });
 }
 
-export class SessionPool {
+/** `Done`: what the tasks give (SessionDone, or UsageApart for the summary's `usage` tasks). */
+export class SessionPool<Done = SessionDone> {
   private readonly all: Worker[] = [];
-  private readonly tasks: TaskQueue<Worker, SessionTask, TaskResult, ReadProgress>;
+  private readonly tasks: TaskQueue<Worker, SessionTask, TaskResult<Done>, ReadProgress>;
 
   constructor(size: number) {
     for (let i = 0; i < size; i++) this.all.push(startWorker());
     this.tasks = new TaskQueue(this.all, (worker, task) => worker.postMessage(task));
     for (const worker of this.all) {
-      worker.on('message', (message: WorkerMessage) => this.message(worker, message));
+      worker.on('message', (message: WorkerMessage<Done>) => this.message(worker, message));
       // A worker that failed unexpectedly fails its task and every queued one: the run stops as a serial one would.
       worker.on('error', (error) => this.tasks.fail(error, worker));
       worker.on('exit', (code) => {
@@ -42,7 +43,7 @@ export class SessionPool {
   }
 
   /** `first`: ahead of the queued tasks (a session read again, which the loop waits for before any other). */
-  run(task: SessionTask, options: RunOptions<ReadProgress> = {}): Promise<TaskResult> {
+  run(task: SessionTask, options: RunOptions<ReadProgress> = {}): Promise<TaskResult<Done>> {
     return this.tasks.run(task, options);
   }
 
@@ -50,7 +51,7 @@ export class SessionPool {
     await Promise.all(this.all.map((worker) => worker.terminate()));
   }
 
-  private message(worker: Worker, message: WorkerMessage): void {
+  private message(worker: Worker, message: WorkerMessage<Done>): void {
     if ('progress' in message) this.tasks.progress(worker, message.progress);
     else this.tasks.settle(worker, 'done' in message ? { done: message.done } : { failed: message.failed });
   }

@@ -1,6 +1,8 @@
 // Messages between `ctxray analyze <folder>` and its session workers (session-worker.ts): one session's files in,
 // its sums folded into an empty folder out (src/core/folder), or the failure a serial read would have reported.
 import type { SessionApart, SessionFiles } from '../../core/folder/index.ts';
+import type { UsageApart } from '../../core/folder/usage-folder.ts';
+import type { Window } from '../../core/period/index.ts';
 import type { WireFormat } from '../../core/model.ts';
 import type { InputLimits, ReadProgress, WorkLimitCode } from '../../core/input/index.ts';
 import type { PriceOverrides } from '../../core/pricing/overrides.ts';
@@ -17,6 +19,8 @@ export interface SessionTask {
   };
   /** Keys of calls earlier sessions counted (SeenCalls): their copies here are dropped, as a serial read drops them. */
   claimed?: string[];
+  /** The folder summary: the session read from its recorded usage (usage-folder.ts), requests sent in `window` kept. */
+  usage?: { window: Window | null };
 }
 
 export type TaskFailure =
@@ -25,9 +29,10 @@ export type TaskFailure =
 
 /** A session read: its sums folded into an empty folder, its files for the checks, the keys of every call it holds. */
 export type SessionDone = SessionApart;
-export type { SessionFiles };
+export type { SessionFiles, UsageApart };
 
-export type WorkerMessage =
+/** What a worker posts; `done` is a SessionDone, or a UsageApart for a `usage` task. */
+export type WorkerMessage<Done = SessionDone> =
   | { id: number; progress: ReadProgress }
-  | { id: number; done: SessionDone }
+  | { id: number; done: Done }
   | { id: number; failed: TaskFailure };

@@ -4,8 +4,10 @@
 // session order exactly as a serial read would; anything else ends the worker with its error.
 import { parentPort } from 'node:worker_threads';
 import { foldSessionApart } from '../../core/folder/index.ts';
+import { foldUsageApart } from '../../core/folder/usage-folder.ts';
 import { InputError, WorkLimitError, type InputFile, type ReadProgress } from '../../core/input/index.ts';
 import { lazyFileStream } from '../fs/folder-inputs.ts';
+import { NODE_FAST_LINES, usageInputs } from '../fs/usage-inputs.ts';
 import type { SessionTask, TaskFailure, WorkerMessage } from './protocol.ts';
 
 /** Progress is posted at most this often (ms): a session reads in 64 KB chunks. */
@@ -17,8 +19,15 @@ function failureOf(error: unknown): TaskFailure | null {
   return null;
 }
 
-async function runTask(task: SessionTask, post: (message: WorkerMessage) => void): Promise<void> {
+/** The session read as the task asks: from its recorded usage (the folder summary) or in full. */
+function readTask(task: SessionTask, onProgress: (progress: ReadProgress) => void): Promise<unknown> {
+  const claimed = task.claimed !== undefined ? { claimed: task.claimed } : {};
+  if (task.usage !== undefined) return foldUsageApart(usageInputs(task.files), { ...task.options, ...claimed, window: task.usage.window, fastLines: NODE_FAST_LINES, onProgress });
   const inputs: InputFile[] = task.files.map((file) => ({ name: file.name, bytes: lazyFileStream(file.full), size: file.size, folderPath: file.folderPath }));
+  return foldSessionApart(inputs, { ...task.options, ...claimed, onProgress });
+}
+
+async function runTask(task: SessionTask, post: (message: WorkerMessage<unknown>) => void): Promise<void> {
   let last = 0;
   const onProgress = (progress: ReadProgress) => {
     const now = Date.now();
@@ -27,8 +36,7 @@ async function runTask(task: SessionTask, post: (message: WorkerMessage) => void
     post({ id: task.id, progress });
   };
   try {
-    const done = await foldSessionApart(inputs, { ...task.options, ...(task.claimed !== undefined && { claimed: task.claimed }), onProgress });
-    post({ id: task.id, done });
+    post({ id: task.id, done: await readTask(task, onProgress) });
   } catch (error) {
     const failed = failureOf(error);
     if (failed === null) throw error;
@@ -38,7 +46,7 @@ async function runTask(task: SessionTask, post: (message: WorkerMessage) => void
 
 const port = parentPort;
 if (port !== null) {
-  const post = (message: WorkerMessage) => port.postMessage(message);
+  const post = (message: WorkerMessage<unknown>) => port.postMessage(message);
   // One task at a time: the pool sends the next only when this one has answered.
   port.on('message', (task: SessionTask) => {
     runTask(task, post).catch((error: unknown) => {

@@ -3,13 +3,7 @@
 // without parsing a file that may be hundreds of MB). Structural JSON characters are ASCII, and every byte of a
 // multi-byte UTF-8 sequence is >= 0x80, so scanning bytes is exact without decoding.
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COMMA, isJsonSpace, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../input/json-bytes.ts';
 
 /** Index just past the closing quote of the string whose opening quote is at `start` (or bytes.length). */
 function skipString(bytes: Uint8Array, start: number): number {
@@ -44,10 +38,6 @@ export function scanDepth(bytes: Uint8Array, limit: number): DepthScan {
     }
   }
   return { ok: true, maxDepth };
-}
-
-function isJsonSpace(b: number | undefined): boolean {
-  return b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
 }
 
 function decodeKey(bytes: Uint8Array, start: number, end: number): string | null {

@@ -1,79 +1,285 @@
-// A Claude Code line read for the usage pass without decoding it. The walk of a transcript's API calls
-// (src/core/formats/claude-code-calls.ts) reads a few keys of each line — its type, ids, lane, time stamp and, of
-// `message`, the id, model and usage — while most of a line's bytes are a tool result or a response's text it never
-// reads. So a line whose bytes are valid UTF-8 is JSON.parsed as Latin-1 text (one character per byte, no UTF-8
-// decoding): every multi-byte character of valid UTF-8 is bytes ≥ 0x80, which JSON allows only inside strings in
-// either reading, so the Latin-1 text parses exactly when the decoded text does, to the same structure, keys and
-// nesting; only the strings holding non-ASCII characters read differently. `walkView` then keeps the keys the walk
-// reads and answers null when one of them holds a non-ASCII string: that line is decoded and parsed the plain way
-// (as is every line whose bytes are not valid UTF-8 or that does not parse), so every value the walk sees and every
-// error reported is the full read's.
+// A Claude Code line read for the usage pass without parsing all of it. The walk of a transcript's API calls
+// (src/core/formats/claude-code-calls.ts) reads a few keys of each line — its type, ids, lane, time stamp, of
+// `message` the id, model and usage, of `toolUseResult` / `data` the agent id — while most of a line's bytes are a
+// tool result or a response's text it never reads. So the line's bytes are scanned: the structure of the whole line
+// is checked as JSON's grammar has it (every container closed in kind, every key a string followed by a colon,
+// members and elements separated by commas, numbers and literals well formed, nothing after the record, no nesting
+// past the limit), each string the walk does not read is stepped over by searching for its closing quote, and only
+// the values the walk reads are built (as JSON.parse builds them). A line the scan cannot read exactly — invalid
+// UTF-8, broken structure, a key written with escapes, nesting past the limit, anything but an object — is parsed
+// the plain way, which reports why. What the scan does not check is the inside of the strings it steps over: a raw
+// control character or a bad escape there (which JSON.stringify, and so Claude Code, never writes) leaves the
+// line's calls counted here, and the full read (`--deep`) reports the line.
 
-import { isObject, type JsonObject } from '../input/json-value.ts';
+import { BACKSLASH, CLOSE_BRACE as CLOSE_OBJECT, CLOSE_BRACKET as CLOSE_ARRAY, COLON, COMMA, isJsonSpace, OPEN_BRACE as OPEN_OBJECT, OPEN_BRACKET as OPEN_ARRAY, QUOTE } from '../input/json-bytes.ts';
+import type { JsonObject } from '../input/json-value.ts';
 
-/** What the CLI gives the usage pass to read lines without decoding them (Node's buffer module). */
+/** What the caller gives the scan (Node's buffer functions, native). */
 export interface FastLines {
   /** Whether the bytes are valid UTF-8 as the fatal TextDecoder takes them (buffer.isUtf8). */
   validUtf8(bytes: Uint8Array): boolean;
-  /** The bytes as text of one character per byte, U+0000–U+00FF (Buffer's latin1 decoding). */
-  latin1(bytes: Uint8Array): string;
+  /** The text of bytes[start, end) of valid UTF-8 (Buffer's toString). */
+  text(bytes: Uint8Array, start: number, end: number): string;
 }
 
 /** The top-level keys the walk reads (ClaudeCodeCalls.add, SidechainLanes.laneOf, linkSubagent). */
 export const WALK_LINE_KEYS = ['type', 'subtype', 'sessionId', 'agentId', 'isSidechain', 'uuid', 'parentUuid', 'logicalParentUuid', 'timestamp', 'requestId', 'isCompactSummary', 'parentToolUseID'] as const;
-/** Of `message` the walk reads the id, model and usage (its content only for a Task result's link, below). */
+/** Of `message` the walk reads the id, model and usage (its content only for a Task result's link). */
 export const WALK_MESSAGE_KEYS = ['id', 'model', 'usage'] as const;
 
-/** Whether every string in the value (keys included) is ASCII: then it reads the same as Latin-1 and as UTF-8. */
-function ascii(value: unknown): boolean {
-  if (typeof value === 'string') return !NON_ASCII.test(value);
-  if (Array.isArray(value)) return value.every(ascii);
-  if (isObject(value)) return Object.keys(value).every((key) => !NON_ASCII.test(key) && ascii(value[key]));
-  return true;
-}
-// eslint-disable-next-line no-control-regex -- the range starts at U+0000 on purpose: every ASCII code, controls included
-const NON_ASCII = /[^\u0000-\u007f]/;
 
-/** The listed keys of `from` into `to`; false when one of their values is not ASCII. */
-function pick(from: JsonObject, keys: readonly string[], to: JsonObject): boolean {
-  for (const key of keys) {
-    const value = from[key];
-    if (value === undefined) continue;
-    if (!ascii(value)) return false;
-    to[key] = value;
+/** Thrown inside the scan: the line goes to the plain parse. */
+class NotScanned extends Error {}
+const NOT_SCANNED = new NotScanned();
+
+/** Keys as bytes, looked up without building a string per key. */
+class KeyTable {
+  private readonly bytes: Uint8Array[];
+  constructor(readonly names: readonly string[]) {
+    this.bytes = names.map((name) => Uint8Array.from(name, (c) => c.charCodeAt(0)));
   }
-  return true;
+  /** The index of the key in bytes[start, end), or -1. */
+  find(line: Uint8Array, start: number, end: number): number {
+    const length = end - start;
+    outer: for (let k = 0; k < this.bytes.length; k++) {
+      const key = this.bytes[k]!;
+      if (key.length !== length) continue;
+      for (let i = 0; i < length; i++) if (line[start + i] !== key[i]) continue outer;
+      return k;
+    }
+    return -1;
+  }
 }
 
-/** An object's `agentId` alone (the walk reads nothing else of `toolUseResult` and of a progress line's `data`). */
-function agentOnly(value: unknown): unknown {
-  if (!isObject(value)) return ascii(value) ? value : undefined;
-  const out: JsonObject = {};
-  return pick(value, ['agentId'], out) ? out : undefined;
+const NO_KEYS = new KeyTable([]);
+const LINE_KEYS = new KeyTable([...WALK_LINE_KEYS, 'message', 'toolUseResult', 'data']);
+const MESSAGE_KEYS = new KeyTable([...WALK_MESSAGE_KEYS, 'content']);
+const AGENT_KEYS = new KeyTable(['agentId']);
+const MESSAGE = LINE_KEYS.names.indexOf('message');
+const CONTENT = MESSAGE_KEYS.names.indexOf('content');
+
+const isDigit = (byte: number | undefined) => byte !== undefined && byte >= 0x30 && byte <= 0x39;
+
+/** A value's bytes in the line. */
+interface Span {
+  start: number;
+  end: number;
 }
+
+const LITERALS = ['true', 'false', 'null'].map((word) => Uint8Array.from(word, (c) => c.charCodeAt(0)));
+
+class LineScan {
+  private at = 0;
+  constructor(
+    private readonly line: Uint8Array,
+    private readonly fast: FastLines,
+    private readonly maxDepth: number,
+  ) {}
+
+  /** The line's record reduced to the keys the walk reads. */
+  record(): JsonObject {
+    this.space();
+    const view: JsonObject = {};
+    const found: { content: Span | null } = { content: null };
+    this.members(1, LINE_KEYS, (key) => {
+      if (key === MESSAGE) {
+        const message = this.message();
+        found.content = message.content;
+        view['message'] = message.kept;
+      } else if (key >= WALK_LINE_KEYS.length) view[LINE_KEYS.names[key]!] = this.agentOnly();
+      else view[LINE_KEYS.names[key]!] = this.valueAfter(this.at, 2);
+    });
+    this.space();
+    if (this.at !== this.line.length) throw NOT_SCANNED;
+    // A Task result's link (linkSubagent) reads the message's tool_result block.
+    const result = view['toolUseResult'] as JsonObject | null | undefined;
+    const message = view['message'] as JsonObject | null | undefined;
+    if (typeof result?.['agentId'] === 'string' && found.content !== null && message) message['content'] = this.valueOf(found.content.start, found.content.end);
+    return view;
+  }
+
+  /** `message`: of an object its id, model and usage (and where the content is); anything else reads as null. */
+  private message(): { kept: JsonObject | null; content: Span | null } {
+    if (this.line[this.at] !== OPEN_OBJECT) {
+      this.skip(2);
+      return { kept: null, content: null };
+    }
+    const kept: JsonObject = {};
+    const found: { content: Span | null } = { content: null };
+    this.members(2, MESSAGE_KEYS, (key) => {
+      const start = this.at;
+      if (key !== CONTENT) kept[MESSAGE_KEYS.names[key]!] = this.valueAfter(start, 3);
+      else {
+        this.skip(3);
+        found.content = { start, end: this.at };
+      }
+    });
+    return { kept, content: found.content };
+  }
+
+  /** `toolUseResult` / `data`: of an object its agentId alone; anything else reads as null (the walk reads neither). */
+  private agentOnly(): JsonObject | null {
+    if (this.line[this.at] !== OPEN_OBJECT) {
+      this.skip(2);
+      return null;
+    }
+    const kept: JsonObject = {};
+    this.members(2, AGENT_KEYS, () => {
+      kept['agentId'] = this.valueAfter(this.at, 3);
+    });
+    return kept;
+  }
+
+  /** An object's members at `depth`: a listed key's value is read by `take`, any other is stepped over. */
+  private members(depth: number, keys: KeyTable, take: (key: number) => void): void {
+    if (this.line[this.at] !== OPEN_OBJECT) throw NOT_SCANNED;
+    if (depth > this.maxDepth) throw NOT_SCANNED;
+    this.at++;
+    this.space();
+    if (this.line[this.at] === CLOSE_OBJECT) {
+      this.at++;
+      return;
+    }
+    for (;;) {
+      const key = this.key(keys);
+      this.space();
+      if (this.line[this.at++] !== COLON) throw NOT_SCANNED;
+      this.space();
+      if (key >= 0) take(key);
+      else this.skip(depth + 1);
+      this.space();
+      const next = this.line[this.at++];
+      if (next === CLOSE_OBJECT) return;
+      if (next !== COMMA) throw NOT_SCANNED;
+      this.space();
+    }
+  }
+
+  /** A key: its index in `keys`, or -1. A key with an escape or a control character goes to the plain parse. */
+  private key(keys: KeyTable): number {
+    const { line } = this;
+    if (line[this.at] !== QUOTE) throw NOT_SCANNED;
+    const start = this.at + 1;
+    const end = line.indexOf(QUOTE, start);
+    if (end < 0) throw NOT_SCANNED;
+    for (let i = start; i < end; i++) if (line[i]! < 0x20 || line[i] === BACKSLASH) throw NOT_SCANNED;
+    this.at = end + 1;
+    return keys.find(line, start, end);
+  }
+
+  /** Steps over one value whose containers open at `depth`, checking its structure. */
+  private skip(depth: number): void {
+    const byte = this.line[this.at];
+    if (byte === QUOTE) this.string();
+    else if (byte === OPEN_OBJECT) this.members(depth, NO_KEYS, ignore);
+    else if (byte === OPEN_ARRAY) this.elements(depth);
+    else if (byte === 0x2d || isDigit(byte)) this.number();
+    else this.literal();
+  }
+
+  /** The value starting at `start` (the scan's place), stepped over and built. */
+  private valueAfter(start: number, depth: number): unknown {
+    this.skip(depth);
+    return this.valueOf(start, this.at);
+  }
+
+  private elements(depth: number): void {
+    if (depth > this.maxDepth) throw NOT_SCANNED;
+    this.at++;
+    this.space();
+    if (this.line[this.at] === CLOSE_ARRAY) {
+      this.at++;
+      return;
+    }
+    for (;;) {
+      this.skip(depth + 1);
+      this.space();
+      const next = this.line[this.at++];
+      if (next === CLOSE_ARRAY) return;
+      if (next !== COMMA) throw NOT_SCANNED;
+      this.space();
+    }
+  }
+
+  /** Steps to after the string's closing quote: the next quote not escaped (an odd run of backslashes before it). */
+  private string(): void {
+    const { line } = this;
+    let end = this.at;
+    for (;;) {
+      end = line.indexOf(QUOTE, end + 1);
+      if (end < 0) throw NOT_SCANNED;
+      let backslashes = 0;
+      while (line[end - 1 - backslashes] === BACKSLASH) backslashes++;
+      if (backslashes % 2 === 0) break;
+    }
+    this.at = end + 1;
+  }
+
+  /** JSON's number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+  private number(): void {
+    const { line } = this;
+    if (line[this.at] === 0x2d) this.at++;
+    if (line[this.at] === 0x30) this.at++;
+    else this.digits();
+    if (line[this.at] === 0x2e) {
+      this.at++;
+      this.digits();
+    }
+    if (line[this.at] === 0x65 || line[this.at] === 0x45) {
+      this.at++;
+      if (line[this.at] === 0x2b || line[this.at] === 0x2d) this.at++;
+      this.digits();
+    }
+  }
+
+  private digits(): void {
+    if (!isDigit(this.line[this.at])) throw NOT_SCANNED;
+    while (isDigit(this.line[this.at])) this.at++;
+  }
+
+  private literal(): void {
+    const { line, at } = this;
+    outer: for (const word of LITERALS) {
+      for (let i = 0; i < word.length; i++) if (line[at + i] !== word[i]) continue outer;
+      this.at += word.length;
+      return;
+    }
+    throw NOT_SCANNED;
+  }
+
+  private space(): void {
+    while (isJsonSpace(this.line[this.at])) this.at++;
+  }
+
+  /** The value in bytes[start, end), as JSON.parse gives it (a string without escapes is its text, no parse). */
+  private valueOf(start: number, end: number): unknown {
+    const { line } = this;
+    if (line[start] === QUOTE) {
+      let plain = true;
+      for (let i = start + 1; i < end - 1 && plain; i++) plain = line[i]! >= 0x20 && line[i] !== BACKSLASH;
+      if (plain) return this.fast.text(line, start + 1, end - 1);
+    }
+    try {
+      return JSON.parse(this.fast.text(line, start, end)) as unknown;
+    } catch {
+      // A value the walk reads holds a bad escape or a control character: the plain parse says where.
+      throw NOT_SCANNED;
+    }
+  }
+}
+
+const ignore = () => undefined;
 
 /**
- * The keys of a line parsed from its Latin-1 text that the walk reads, with the values it would read in the
- * decoded line; null when one of them holds non-ASCII text (parse the decoded line instead).
+ * The keys of a Claude Code line that the walk reads, with the values a parse of the decoded line gives them; null
+ * when the scan cannot read the line exactly (parse it the plain way: it reports why).
  */
-export function walkView(value: unknown): unknown {
-  if (!isObject(value)) return value;
-  const view: JsonObject = {};
-  if (!pick(value, WALK_LINE_KEYS, view)) return null;
-  for (const key of ['toolUseResult', 'data'] as const) {
-    if (value[key] === undefined) continue;
-    const only = agentOnly(value[key]);
-    if (only === undefined) return null;
-    view[key] = only;
+export function scanWalkView(line: Uint8Array, fast: FastLines, maxDepth: number): JsonObject | null {
+  if (!fast.validUtf8(line)) return null;
+  try {
+    return new LineScan(line, fast, maxDepth).record();
+  } catch (error) {
+    if (error === NOT_SCANNED) return null;
+    throw error;
   }
-  const message = value['message'];
-  if (message === undefined) return view;
-  if (!isObject(message)) return ascii(message) ? { ...view, message } : null;
-  const kept: JsonObject = {};
-  if (!pick(message, WALK_MESSAGE_KEYS, kept)) return null;
-  // A Task result's link (linkSubagent) reads the content's tool_result block.
-  const result = view['toolUseResult'];
-  if (isObject(result) && typeof result['agentId'] === 'string' && !pick(message, ['content'], kept)) return null;
-  view['message'] = kept;
-  return view;
 }

@@ -9,7 +9,7 @@ import { modelUseOf } from '../analysis/models.ts';
 import type { Analysis, ModelUse } from '../analysis/types.ts';
 import { usageMisses } from '../cache/usage-misses.ts';
 import type { InputFile } from '../input/index.ts';
-import type { DroppedCalls } from '../input/seen-calls.ts';
+import { SeenCalls, type DroppedCalls } from '../input/seen-calls.ts';
 import { inWindowAt, type Window } from '../period/index.ts';
 import { sessionParts, type MissOf, type SessionPart, type SessionSource } from '../transcripts/sessions.ts';
 import { addModelUse } from './accumulate.ts';
@@ -36,7 +36,7 @@ export const emptyUsageFolder = (): UsageFolder => ({ files: [], analyses: 0, fu
 
 /** A session read one way or the other: its files and errors (indices its own), for the caller's checks. */
 export interface UsageSession {
-  read: Pick<UsageRead, 'files' | 'errors'> | Analysis;
+  read: Pick<UsageRead, 'files' | 'errors' | 'duplicateCalls'> | Analysis;
   /** The rows it added to the folder. */
   parts: SessionPart[];
   /** Whether it took the full analysis. */
@@ -68,7 +68,7 @@ export function usageParts(read: UsageRead, kept: readonly number[] | null = nul
 export interface UsageFolderOptions extends AnalyzeOptions {
   /** --since / --until: only the requests sent in it are counted (misses as the whole session prices them). */
   window?: Window | null;
-  /** Claude Code lines read without decoding them where that reads the same (claude-line.ts; the CLI's Node functions). */
+  /** Claude Code lines scanned for the keys the walk reads instead of parsed whole (claude-line.ts; the CLI's Node functions). */
   fastLines?: FastLines;
 }
 
@@ -81,12 +81,14 @@ interface SessionSums {
   duplicateCalls: readonly DroppedCalls[];
 }
 
-function add(folder: UsageFolder, session: SessionSums): void {
+/** Adds one session's sums (or a folder of sessions read apart: `from`'s counts) to `folder`. */
+function add(folder: UsageFolder, session: SessionSums, from: Pick<UsageFolder, 'analyses' | 'fullAnalyses'> = { analyses: 1, fullAnalyses: 0 }): void {
   const offset = folder.files.length;
   for (const dropped of session.duplicateCalls) folder.duplicateCalls.push({ file: dropped.file + offset, calls: dropped.calls });
   folder.files.push(...session.files);
   for (const error of session.errors) folder.errors.push({ ...error, file: error.file + offset });
-  folder.analyses++;
+  folder.analyses += from.analyses;
+  folder.fullAnalyses += from.fullAnalyses;
   folder.requests += session.requests;
   addModelUse(folder.models, session.models);
   folder.parts.push(...session.parts);
@@ -114,8 +116,7 @@ function foldAnalysis(folder: UsageFolder, analysis: Analysis, window: Window | 
   const kept = keptIn(analysis, window);
   const parts = partsOf(analysis, misses === undefined ? null : (r) => misses.requests[r] ?? null, kept);
   const models = kept === null ? analysis.modelUse : modelUseOf(kept.map((r) => analysis.models[r]!));
-  add(folder, { files: analysis.files, errors: analysis.errors, models, requests: kept?.length ?? analysis.requests.length, parts, duplicateCalls: analysis.duplicateCalls ?? [] });
-  folder.fullAnalyses++;
+  add(folder, { files: analysis.files, errors: analysis.errors, models, requests: kept?.length ?? analysis.requests.length, parts, duplicateCalls: analysis.duplicateCalls ?? [] }, { analyses: 1, fullAnalyses: 1 });
   return { read: analysis, parts, full: true };
 }
 
@@ -133,3 +134,39 @@ export async function foldSessionUsage(folder: UsageFolder, files: () => InputFi
   options.signal?.throwIfAborted();
   return foldAnalysis(folder, analysis, window);
 }
+
+/** A session read apart (on a worker): its sums in a folder of its own, its files for the checks, its calls' keys. */
+export interface UsageApart {
+  folder: UsageFolder;
+  session: { files: UsageFile[]; errors: ReadError[]; duplicateCalls: DroppedCalls[] };
+  keys: string[];
+}
+
+/**
+ * Reads one session on its own, as apart.ts reads one for the full analysis: `claimed` holds the keys of calls
+ * earlier sessions counted (SessionOrder.settle), whose copies here are dropped as the serial pass drops them.
+ */
+export async function foldUsageApart(files: () => InputFile[], options: UsageFolderOptions & { claimed?: readonly string[] } = {}): Promise<UsageApart> {
+  const { claimed = [], ...folderOptions } = options;
+  const folder = emptyUsageFolder();
+  const seenCalls = SeenCalls.holding(claimed);
+  const { read } = await foldSessionUsage(folder, files, { ...folderOptions, seenCalls });
+  const session = { files: read.files.map(checkedFile), errors: read.errors, duplicateCalls: read.duplicateCalls ?? [] };
+  return { folder, session, keys: seenCalls.claimedKeys() };
+}
+
+/** What the caller's checks read of a file (a full analysis' file holds more than a worker need post). */
+const checkedFile = ({ name, format, envelope, layout, records, requests, errors, folderPath, session }: UsageFile): UsageFile => ({
+  name,
+  format,
+  envelope,
+  layout,
+  records,
+  requests,
+  errors,
+  ...(folderPath !== undefined && { folderPath }),
+  session,
+});
+
+/** Adds a folder of sessions read apart to `folder`, after the sessions already in it (file indices shifted). */
+export const mergeUsageFolder = (folder: UsageFolder, apart: UsageFolder): void => add(folder, apart, apart);

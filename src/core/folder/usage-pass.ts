@@ -1,5 +1,6 @@
-// The folder summary at the speed of reading: one session's Claude Code files read line by line, each line parsed
-// once and walked for its API calls (claude-code-calls.ts, the walk the full importer makes) — no request rebuilt,
+// The folder summary at the speed of reading: one session's Claude Code files read line by line, each line read
+// once (scanned for the keys the walk reads, claude-line.ts, or parsed) and walked for its API calls
+// (claude-code-calls.ts, the walk the full importer makes) — no request rebuilt,
 // nothing tokenized, no cache simulated. What it gives is what the session tables need: each call's model, send
 // time and recorded usage, the files' session links and the located errors, as the full read reports them. A file
 // that is not a Claude Code transcript (another agent's, a request log) is not guessed at: the pass answers null
@@ -18,7 +19,7 @@ import { linkSubagents } from '../input/subagent-links.ts';
 import { resolveLimits, type InputLimits } from '../input/limits.ts';
 import { decodeRawLine, rawTextLines, type LineItem, type RawLine, type TextLine } from '../input/lines.ts';
 import { parseRecord, readRecords, type RawRecord } from '../input/records.ts';
-import { walkView, type FastLines } from './claude-line.ts';
+import { scanWalkView, type FastLines } from './claude-line.ts';
 import { decodedChunks, rawChunks } from '../input/source.ts';
 import { recordedUsage } from '../input/usage.ts';
 import { SeenCalls, type DroppedCalls } from '../input/seen-calls.ts';
@@ -55,7 +56,7 @@ export interface UsageReadOptions {
   onProgress?: (p: ReadProgress) => void;
   /** Calls counted by earlier sessions of the folder (input/seen-calls.ts). */
   seenCalls?: SeenCalls;
-  /** Read lines after the first records without decoding them (claude-line.ts); without it every line is decoded. */
+  /** Scan lines after the first records for the keys the walk reads (claude-line.ts); without it every line is parsed. */
   fastLines?: FastLines;
 }
 
@@ -198,7 +199,7 @@ class UsageFileReader {
 
   /**
    * The lines after the reader's, as its JSONL path reads them (records.ts, jsonlRest): an unreadable line is an
-   * error record, a blank one is skipped, any other is parsed. A line is first tried without decoding it.
+   * error record, a blank one is skipped, any other is parsed. A line is first scanned for the keys the walk reads.
    */
   private async readRest(items: AsyncIterator<LineItem>): Promise<void> {
     const { limits, options } = this.ctx;
@@ -284,14 +285,5 @@ class UsageFileReader {
   }
 }
 
-/**
- * The record of a line read without decoding it (claude-line.ts), or undefined to read it the plain way: its bytes
- * are not valid UTF-8, it does not parse or nests too deep (the plain read reports why), or a key the walk reads
- * holds non-ASCII text.
- */
-function fastValue(item: RawLine, fast: FastLines, maxDepth: number): unknown {
-  if (!fast.validUtf8(item.bytes)) return undefined;
-  const record = parseRecord(fast.latin1(item.bytes), item.line, maxDepth);
-  if (!('value' in record)) return undefined;
-  return walkView(record.value) ?? undefined;
-}
+/** The keys of the line the walk reads, scanned from its bytes (claude-line.ts), or undefined to parse it the plain way. */
+const fastValue = (item: RawLine, fast: FastLines, maxDepth: number): unknown => scanWalkView(item.bytes, fast, maxDepth) ?? undefined;

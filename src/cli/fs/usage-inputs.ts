@@ -1,0 +1,87 @@
+// A session's files as the folder summary's usage pass reads them (src/core/folder/usage-pass.ts), in the main
+// thread or on a worker: a file up to 32 MB is read in one call into one Buffer the process reuses file after
+// file (no new memory to fault in and collect per file; the pass reads one file at a time and keeps no byte of
+// it: what it keeps of a line is built anew), a larger or gzipped one is streamed. A session the pass hands to
+// the full analysis opens its files again as plain streams.
+import { isUtf8 } from 'node:buffer';
+import fs from 'node:fs';
+import type { FastLines } from '../../core/folder/claude-line.ts';
+import type { InputFile } from '../../core/input/index.ts';
+import { lazyFileStream } from './folder-inputs.ts';
+
+const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+
+/** Node's UTF-8 check and decoding, for the Claude Code lines the usage pass scans instead of parsing them whole. */
+export const NODE_FAST_LINES: FastLines = {
+  validUtf8: (bytes) => isUtf8(bytes),
+  text: (bytes, start, end) => asBuffer(bytes).toString('utf8', start, end),
+};
+
+/** Files up to this size are read whole into the reused buffer; larger ones are streamed. */
+const WHOLE_FILE_BYTES = 32 * 1024 * 1024;
+
+let reused = Buffer.allocUnsafe(0);
+
+/** The file's bytes in the reused buffer (valid until the next file is read); empty when it cannot be read. */
+function readReused(full: string): Buffer {
+  let fd: number | null = null;
+  try {
+    fd = fs.openSync(full, 'r');
+    // The size listed may be out of date: read what the file holds now (grown past the limit: a buffer of its own).
+    const length = fs.fstatSync(fd).size;
+    if (length > WHOLE_FILE_BYTES) return fs.readFileSync(fd);
+    if (reused.length < length) reused = Buffer.allocUnsafe(Math.max(length, reused.length * 2));
+    let filled = 0;
+    while (filled < length) {
+      const n = fs.readSync(fd, reused, filled, length - filled, filled);
+      if (n === 0) break;
+      filled += n;
+    }
+    return reused.subarray(0, filled);
+  } catch {
+    // Gone or unreadable since it was listed: no bytes, reported as the streamed read reports it.
+    return Buffer.alloc(0);
+  } finally {
+    if (fd !== null) fs.closeSync(fd);
+  }
+}
+
+/**
+ * One stream chunk: the whole file, read when the pass first reads the stream (a high-water mark of 0: not when the
+ * session's streams are made, which would read them all into the one buffer). The Buffer itself: its indexOf is native.
+ */
+function wholeFile(full: string): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        const bytes = readReused(full);
+        if (bytes.byteLength > 0) controller.enqueue(bytes);
+        controller.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+interface SessionFile {
+  name: string;
+  full: string;
+  size: number;
+  folderPath: string;
+}
+
+const readWhole = (file: SessionFile) => file.size <= WHOLE_FILE_BYTES && !file.name.endsWith('.gz');
+
+/** The session's files, each opened when the read reaches it: the first call for the usage pass, any later one in plain streams. */
+export function usageInputs(files: readonly SessionFile[]): () => InputFile[] {
+  let calls = 0;
+  return () => {
+    const first = calls++ === 0;
+    return files.map((file) => ({
+      name: file.name,
+      bytes: first && readWhole(file) ? wholeFile(file.full) : lazyFileStream(file.full),
+      size: file.size,
+      folderPath: file.folderPath,
+    }));
+  };
+}
