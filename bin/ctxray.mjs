@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The checkout's launcher: runs the TypeScript CLI sources through tsx (a devDependency), so tests and edits need
-// no rebuild. The package's `ctxray` command is lib/cli/bin.js, the same main() built to plain JavaScript by
+// no rebuild. The package's `ctxray` command is lib/bin/ctxray.js, the same main() bundled to plain JavaScript by
 // `npm run build:lib` (run by `npm ci` and `npm pack` through "prepare"); `npx ctxray` in a checkout runs that.
 import { register } from 'tsx/esm/api';
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The installed `ctxray` command (package.json "bin" → lib/cli/bin.js, built by `npm run build`): plain
+// The installed `ctxray` command (package.json "bin" → lib/bin/ctxray.js, bundled by `npm run build`): plain
 // JavaScript, no TypeScript loader. bin/ctxray.mjs is the checkout's launcher of the same main() from the sources.
 import { main } from './main.ts';
 

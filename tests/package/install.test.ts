@@ -83,8 +83,8 @@ describe('the packed tarball installed into an empty folder', () => {
   it('ships only what runs: the built JavaScript with its declarations, and the package documents', () => {
     const others = installed.packedFiles.filter((file) => !/^lib\/.+\.(js|d\.ts)$/.test(file));
     expect(others.sort()).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json']);
-    expect(installed.packedFiles).toEqual(expect.arrayContaining(['lib/index.js', 'lib/index.d.ts', 'lib/cli/bin.js']));
-    expect(path.relative(installed.packageDir, installed.bin)).toBe(path.join('lib', 'cli', 'bin.js'));
+    expect(installed.packedFiles).toEqual(expect.arrayContaining(['lib/index.js', 'lib/index.d.ts', 'lib/bin/ctxray.js', 'lib/bin/session-worker.js']));
+    expect(path.relative(installed.packageDir, installed.bin)).toBe(path.join('lib', 'bin', 'ctxray.js'));
   });
 
   it('has no TypeScript loader anywhere under its node_modules', () => {
