@@ -1,12 +1,7 @@
 // Nesting-depth guard run before JSON.parse. A linear scan with no recursion: strings are skipped with indexOf
 // (the bulk of a request log is string content), brackets outside strings are counted.
 
-export const QUOTE = 0x22;
-export const BACKSLASH = 0x5c;
-export const OPEN_BRACE = 0x7b;
-export const OPEN_BRACKET = 0x5b;
-export const CLOSE_BRACE = 0x7d;
-export const CLOSE_BRACKET = 0x5d;
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './json-bytes.ts';
 
 /**
  * Character offset at which `text` first opens its (maxDepth+1)-th nested array/object, or -1 when it never

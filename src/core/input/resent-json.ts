@@ -12,7 +12,8 @@
 // nothing downstream may mutate parsed input (the importers copy what they change).
 
 import { OldestFirst } from '../text/oldest-first.ts';
-import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, endOfJsonString, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './depth.ts';
+import { endOfJsonString } from './depth.ts';
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, isJsonSpace, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './json-bytes.ts';
 
 /** Containers at this depth or deeper are parsed whole (JSON.parse of their text) instead of walked. */
 const WALKED_DEPTH = 4;
@@ -45,11 +46,6 @@ interface Item {
 
 class Rejected extends Error {}
 const REJECTED = new Rejected();
-
-const COMMA = 0x2c;
-const COLON = 0x3a;
-
-const isWhitespace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 /** One per read: items of every file of the read are remembered together (a history may continue across files). */
 export class ResentJsonParser {
@@ -227,7 +223,7 @@ export class ResentJsonParser {
   /** Whether a value may end at `i`: whitespace, a comma or a closing bracket follows. */
   private endsValue(i: number): boolean {
     const c = this.text.charCodeAt(i);
-    return c === COMMA || c === CLOSE_BRACKET || c === CLOSE_BRACE || isWhitespace(c);
+    return c === COMMA || c === CLOSE_BRACKET || c === CLOSE_BRACE || isJsonSpace(c);
   }
 
   /** JSON.parse of text[start, end), checked against the nesting limit from depth `depth`. */
@@ -276,7 +272,7 @@ export class ResentJsonParser {
   private skipWhitespace(): void {
     const text = this.text;
     let i = this.at;
-    while (isWhitespace(text.charCodeAt(i))) i++;
+    while (isJsonSpace(text.charCodeAt(i))) i++;
     this.at = i;
   }
 
