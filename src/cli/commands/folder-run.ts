@@ -122,7 +122,8 @@ export async function eachSession<T>(loop: SessionLoop<T>, skipped: string[]): P
     for (const bytes of inFlight.values()) reading += bytes;
     progress?.update({ ...p, file: fileOffsets[s]! + p.file, bytesRead: reading, bytesTotal: total });
   };
-  const started: Promise<Outcome<T>>[] = [];
+  // A settled session's entry is cleared: its outcome (a full analysis, in a serial deep run) must not outlive its fold.
+  const started: (Promise<Outcome<T>> | null)[] = [];
   const startUpTo = (end: number) => {
     for (let s = started.length; s < Math.min(end, sessions.length); s++) started.push(loop.start(sessions[s]!, onProgress(s)));
   };
@@ -132,6 +133,7 @@ export async function eachSession<T>(loop: SessionLoop<T>, skipped: string[]): P
       current = s;
       startUpTo(s + loop.ahead);
       const first = await started[s]!;
+      started[s] = null;
       const outcome = loop.reconcile === undefined ? first : await loop.reconcile(first, sessions[s]!, onProgress(s));
       const session = sessions[s]!;
       inFlight.delete(s);
@@ -149,7 +151,7 @@ export async function eachSession<T>(loop: SessionLoop<T>, skipped: string[]): P
   } finally {
     progress?.finish();
     // Sessions started ahead of a failure are not waited for; their results are dropped.
-    for (const pending of started) pending.catch(() => undefined);
+    for (const pending of started) pending?.catch(() => undefined);
   }
   return null;
 }
