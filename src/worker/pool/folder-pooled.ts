@@ -107,7 +107,8 @@ export async function analyzeFolderPooled(inputs: readonly InputBlob[], options:
   };
   const run = (s: number, claimed?: string[]): Promise<PoolResult> =>
     pool.run({ inputs: groups[s]!.map((i) => inputs[i]!), ...(claimed !== undefined && { claimed }) }, { onProgress: progressOf(s), first: claimed !== undefined });
-  const started: Promise<PoolResult>[] = [];
+  // A settled session's entry is cleared: its result must not outlive its fold.
+  const started: (Promise<PoolResult> | null)[] = [];
   const order = new SessionOrder();
   try {
     await Promise.race([shownFirst, new Promise((resolve) => setTimeout(resolve, FIRST_ROWS_WAIT_MS))]);
@@ -115,6 +116,7 @@ export async function analyzeFolderPooled(inputs: readonly InputBlob[], options:
       signal.throwIfAborted();
       while (started.length < Math.min(groups.length, s + pool.size * 2)) started.push(run(started.length));
       let result = await started[s]!;
+      started[s] = null;
       if ('done' in result) {
         // In session order: a session holding calls an earlier one counted is read again with their keys.
         const claimed = order.settle(result.done.keys);
@@ -140,7 +142,7 @@ export async function analyzeFolderPooled(inputs: readonly InputBlob[], options:
     stopUsage();
     signal.removeEventListener('abort', stopUsage);
     pool.close();
-    for (const pending of started) pending.catch(() => undefined);
+    for (const pending of started) pending?.catch(() => undefined);
   }
   await rows;
   signal.throwIfAborted();
