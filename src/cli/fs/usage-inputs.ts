@@ -9,12 +9,13 @@ import type { FastLines } from '../../core/folder/claude-line.ts';
 import type { InputFile } from '../../core/input/index.ts';
 import { lazyFileStream } from './folder-inputs.ts';
 
-const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+/** Buffer's own decoder of a range (what toString('utf8', start, end) calls, without its checks of the encoding name). */
+const utf8Slice = (Buffer.prototype as unknown as { utf8Slice(this: Uint8Array, start: number, end: number): string }).utf8Slice;
 
 /** Node's UTF-8 check and decoding, for the Claude Code lines the usage pass scans instead of parsing them whole. */
 export const NODE_FAST_LINES: FastLines = {
   validUtf8: (bytes) => isUtf8(bytes),
-  text: (bytes, start, end) => asBuffer(bytes).toString('utf8', start, end),
+  text: (bytes, start, end) => utf8Slice.call(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), start, end),
 };
 
 /** Files up to this size are read whole into the reused buffer; larger ones are streamed. */

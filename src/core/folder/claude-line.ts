@@ -6,10 +6,11 @@
 // members and elements separated by commas, numbers and literals well formed, nothing after the record, no nesting
 // past the limit), each string the walk does not read is stepped over by searching for its closing quote, and only
 // the values the walk reads are built (as JSON.parse builds them). A line the scan cannot read exactly — invalid
-// UTF-8, broken structure, a key written with escapes, nesting past the limit, anything but an object — is parsed
-// the plain way, which reports why. What the scan does not check is the inside of the strings it steps over: a raw
-// control character or a bad escape there (which JSON.stringify, and so Claude Code, never writes) leaves the
-// line's calls counted here, and the full read (`--deep`) reports the line.
+// UTF-8, broken structure, a key where the walk reads keys written with escapes, nesting past the limit, anything
+// but an object — is parsed the plain way, which reports why. What the scan does not check is the inside of the
+// strings it steps over (keys of objects it reads nothing of included): a raw control character or a bad escape
+// there (which JSON.stringify, and so Claude Code, never writes) leaves the line's calls counted here, and the full
+// read (`--deep`) reports the line.
 
 import { BACKSLASH, CLOSE_BRACE as CLOSE_OBJECT, CLOSE_BRACKET as CLOSE_ARRAY, COLON, COMMA, isJsonSpace, OPEN_BRACE as OPEN_OBJECT, OPEN_BRACKET as OPEN_ARRAY, QUOTE } from '../input/json-bytes.ts';
 import type { JsonObject } from '../input/json-value.ts';
@@ -141,7 +142,8 @@ class LineScan {
       return;
     }
     for (;;) {
-      const key = this.key(keys);
+      // An object the walk reads nothing of has its keys stepped over as any string it does not read.
+      const key = keys === NO_KEYS ? this.skipKey() : this.key(keys);
       this.space();
       if (this.line[this.at++] !== COLON) throw NOT_SCANNED;
       this.space();
@@ -165,6 +167,12 @@ class LineScan {
     for (let i = start; i < end; i++) if (line[i]! < 0x20 || line[i] === BACKSLASH) throw NOT_SCANNED;
     this.at = end + 1;
     return keys.find(line, start, end);
+  }
+
+  private skipKey(): number {
+    if (this.line[this.at] !== QUOTE) throw NOT_SCANNED;
+    this.string();
+    return -1;
   }
 
   /** Steps over one value whose containers open at `depth`, checking its structure. */
