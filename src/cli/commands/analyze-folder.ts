@@ -8,7 +8,6 @@ import path from 'node:path';
 import { MAX_FOLDER_FILES, companionFiles, listFolderSessions, describeFsError, skipCauses, type FolderFile } from '../fs/folder-inputs.ts';
 import type { CliIO } from '../io.ts';
 import type { AnalyzeArgs } from './analyze-args.ts';
-import { deepFolder } from './folder-deep.ts';
 import type { FolderRun, SessionInput } from './folder-run.ts';
 
 export type { FolderRun } from './folder-run.ts';
@@ -62,7 +61,10 @@ export async function analyzeFolderInputs(args: AnalyzeArgs, run: FolderRun): Pr
   const names = sessions.flatMap((session, s) => session.files.map((file) => `[${(s + 1).toLocaleString('en-US')}/${sessions.length.toLocaleString('en-US')}] ${file.name}`));
   const loop = { io: run.io, signal: run.signal, sessions, progress: run.progress(names), skipped };
   // The record, --fail-on and --deep need each session's full analysis; the summary alone is recorded usage.
-  return needsDeep(args) ? deepFolder(args, run, loop) : usageFolder(args, run, loop);
+  if (!needsDeep(args)) return usageFolder(args, run, loop);
+  // Loaded only here: the summary starts without the full analysis' modules.
+  const { deepFolder } = await import('./folder-deep.ts');
+  return deepFolder(args, run, loop);
 }
 
 export const needsDeep = (args: AnalyzeArgs): boolean => args.deep === true || args.json !== null || args.failOn !== undefined;
