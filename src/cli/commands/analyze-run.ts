@@ -12,16 +12,38 @@ export function writeJson(args: AnalyzeArgs, io: CliIO, json: string): string | 
   return writeOutput(args, io, { flag: '--json', target: args.json ?? '', data: json });
 }
 
+/** The inputs an output may not replace, and the rules it is checked under. */
+function outputRules(args: AnalyzeArgs, io: CliIO) {
+  const inputPaths = [...args.inputs.filter((input) => input !== '-'), ...(args.folderFiles ?? [])];
+  return { inputPaths, rules: { cwd: io.cwd, stdinIsInput: args.inputs.includes('-') } };
+}
+
+/** Why the output may not be written (said with its flag), or null. */
+function refusal(args: AnalyzeArgs, check: ReturnType<typeof checkOutputPath>, flag: string): string | null {
+  if (check.ok || (args.force && check.code === 'OUTPUT_EXISTS')) return null;
+  const hint = check.code === 'OUTPUT_EXISTS' ? ' (pass --force to replace it)' : '';
+  return check.message.replaceAll('--out', flag) + hint;
+}
+
+/**
+ * `--json <file>` onto an existing file without --force, refused before anything is read so a long run is not lost
+ * to it (a folder's deep analysis can take minutes); null otherwise. The other refusals wait for the write, which
+ * checks everything again: they depend on a folder's files, known only once the folder is listed.
+ */
+export function refusedJson(args: AnalyzeArgs, io: CliIO): string | null {
+  if (args.json === null || args.json === '-' || args.force) return null;
+  const { inputPaths, rules } = outputRules(args, io);
+  const check = checkOutputPath(args.json, inputPaths, rules);
+  return !check.ok && check.code === 'OUTPUT_EXISTS' ? refusal(args, check, '--json') : null;
+}
+
 /** Writes one output file (--json, --html) under the same rules. Returns an error or null. */
 export function writeOutput(args: AnalyzeArgs, io: CliIO, output: { flag: string; target: string; data: string }): string | null {
   const { flag, target, data } = output;
-  const inputPaths = [...args.inputs.filter((input) => input !== '-'), ...(args.folderFiles ?? [])];
-  const rules = { cwd: io.cwd, stdinIsInput: args.inputs.includes('-') };
+  const { inputPaths, rules } = outputRules(args, io);
   const check = checkOutputPath(target, inputPaths, rules);
-  if (!check.ok && !(args.force && check.code === 'OUTPUT_EXISTS')) {
-    const hint = check.code === 'OUTPUT_EXISTS' ? ' (pass --force to replace it)' : '';
-    return check.message.replaceAll('--out', flag) + hint;
-  }
+  const refused = refusal(args, check, flag);
+  if (refused !== null) return refused;
   if (check.ok) {
     const written = writeOutputSafely(target, inputPaths, data, rules);
     return written.ok ? null : written.message.replaceAll('--out', flag);

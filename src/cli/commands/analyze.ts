@@ -9,7 +9,7 @@ import { progressReporter, type ProgressReporter } from '../progress.ts';
 import { periodOf, type AnalyzeArgs } from './analyze-args.ts';
 import { analyzeFolderInputs, FolderUsageError, hasFolderInput, needsDeep } from './analyze-folder.ts';
 import { ANALYZE_USAGE, parseAnalyzeArgs, UsageError } from './analyze-parse.ts';
-import { colorEnabled, interruptible, writeJson } from './analyze-run.ts';
+import { colorEnabled, interruptible, refusedJson, writeJson } from './analyze-run.ts';
 
 export type { AnalyzeArgs } from './analyze-args.ts';
 export { ANALYZE_USAGE, parseAnalyzeArgs, UsageError } from './analyze-parse.ts';
@@ -20,6 +20,11 @@ export const analyzeCommand: Command = async (argv, io) => {
   if (typeof args === 'number') return args;
   const stderrIsTerminal = process.stderr.isTTY === true;
   const showProgress = stderrIsTerminal || args.verbose;
+  const refused = refusedJson(args, io);
+  if (refused !== null) {
+    io.stderr(`ctxray analyze: ${refused}\n`);
+    return 1;
+  }
   if (hasFolderInput(args, io)) return analyzeFolderCommand(args, io, showProgress);
   const { analyzeFiles } = await import('./analyze-files.ts');
   return analyzeFiles(args, io, { progress: showProgress, terminal: stderrIsTerminal });
