@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { claudeCodeSessionId, isFlatAgentFile, sessionGroups } from '../../core/folder/index.ts';
 import { opencodeKind } from '../../core/formats/opencode-storage.ts';
+import type { InputFile } from '../../core/input/index.ts';
 
 /** Extensions read from a folder: JSONL, JSON, gzipped either. */
 export const FOLDER_EXTENSIONS: readonly string[] = ['.jsonl', '.json', '.gz'];
@@ -104,22 +105,37 @@ export function listFolder(full: string, shown: string, limit: number = MAX_FOLD
  */
 export function lazyFileStream(full: string): ReadableStream<Uint8Array> {
   let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        reader ??= (Readable.toWeb(fs.createReadStream(full)) as ReadableStream<Uint8Array>).getReader();
-        const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
-      } catch {
-        controller.close();
-      }
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          reader ??= (Readable.toWeb(fs.createReadStream(full)) as ReadableStream<Uint8Array>).getReader();
+          const { done, value } = await reader.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        } catch {
+          controller.close();
+        }
+      },
+      cancel(why) {
+        return reader?.cancel(why);
+      },
     },
-    cancel(why) {
-      return reader?.cancel(why);
-    },
-  });
+    // A high-water mark of 0: no pull (no open) until the first read; the default of 1 pulls as the stream is made.
+    { highWaterMark: 0 },
+  );
 }
+
+export interface SessionFile {
+  name: string;
+  full: string;
+  size: number;
+  folderPath: string;
+}
+
+/** A session's files as inputs, each opened when the read reaches it (a lazyFileStream unless `open` says otherwise). */
+export const streamedInputs = (files: readonly SessionFile[], open: (file: SessionFile) => ReadableStream<Uint8Array> = (file) => lazyFileStream(file.full)): InputFile[] =>
+  files.map((file) => ({ name: file.name, bytes: open(file), size: file.size, folderPath: file.folderPath }));
 
 /** Bytes of a file's start read to find the session id its lines carry (a Claude Code line is rarely longer). */
 const HEAD_BYTES = 64 * 1024;

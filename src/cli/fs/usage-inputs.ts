@@ -7,7 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import type { FastLines } from '../../core/folder/claude-line.ts';
 import type { InputFile } from '../../core/input/index.ts';
-import { lazyFileStream } from './folder-inputs.ts';
+import { lazyFileStream, streamedInputs, type SessionFile } from './folder-inputs.ts';
 
 /** Buffer's own decoder of a range (what toString('utf8', start, end) calls, without its checks of the encoding name). */
 const utf8Slice = (Buffer.prototype as unknown as { utf8Slice(this: Uint8Array, start: number, end: number): string }).utf8Slice;
@@ -64,25 +64,10 @@ function wholeFile(full: string): ReadableStream<Uint8Array> {
   );
 }
 
-interface SessionFile {
-  name: string;
-  full: string;
-  size: number;
-  folderPath: string;
-}
-
 const readWhole = (file: SessionFile) => file.size <= WHOLE_FILE_BYTES && !file.name.endsWith('.gz');
 
 /** The session's files, each opened when the read reaches it: the first call for the usage pass, any later one in plain streams. */
 export function usageInputs(files: readonly SessionFile[]): () => InputFile[] {
   let calls = 0;
-  return () => {
-    const first = calls++ === 0;
-    return files.map((file) => ({
-      name: file.name,
-      bytes: first && readWhole(file) ? wholeFile(file.full) : lazyFileStream(file.full),
-      size: file.size,
-      folderPath: file.folderPath,
-    }));
-  };
+  return () => (calls++ === 0 ? streamedInputs(files, (file) => (readWhole(file) ? wholeFile(file.full) : lazyFileStream(file.full))) : streamedInputs(files));
 }
