@@ -134,14 +134,7 @@ class LineScan {
   /** An object's members at `depth`: a listed key's value is read by `take`, any other is stepped over. */
   private members(depth: number, keys: KeyTable, take: (key: number) => void): void {
     if (this.line[this.at] !== OPEN_OBJECT) throw NOT_SCANNED;
-    if (depth > this.maxDepth) throw NOT_SCANNED;
-    this.at++;
-    this.space();
-    if (this.line[this.at] === CLOSE_OBJECT) {
-      this.at++;
-      return;
-    }
-    for (;;) {
+    this.sequence(depth, CLOSE_OBJECT, () => {
       // An object the walk reads nothing of has its keys stepped over as any string it does not read.
       const key = keys === NO_KEYS ? this.skipKey() : this.key(keys);
       this.space();
@@ -149,9 +142,23 @@ class LineScan {
       this.space();
       if (key >= 0) take(key);
       else this.skip(depth + 1);
+    });
+  }
+
+  /** A container's items (`item` reads one) up to `close`, separated by commas; its opening byte is at the scan's place. */
+  private sequence(depth: number, close: number, item: () => void): void {
+    if (depth > this.maxDepth) throw NOT_SCANNED;
+    this.at++;
+    this.space();
+    if (this.line[this.at] === close) {
+      this.at++;
+      return;
+    }
+    for (;;) {
+      item();
       this.space();
       const next = this.line[this.at++];
-      if (next === CLOSE_OBJECT) return;
+      if (next === close) return;
       if (next !== COMMA) throw NOT_SCANNED;
       this.space();
     }
@@ -192,21 +199,7 @@ class LineScan {
   }
 
   private elements(depth: number): void {
-    if (depth > this.maxDepth) throw NOT_SCANNED;
-    this.at++;
-    this.space();
-    if (this.line[this.at] === CLOSE_ARRAY) {
-      this.at++;
-      return;
-    }
-    for (;;) {
-      this.skip(depth + 1);
-      this.space();
-      const next = this.line[this.at++];
-      if (next === CLOSE_ARRAY) return;
-      if (next !== COMMA) throw NOT_SCANNED;
-      this.space();
-    }
+    this.sequence(depth, CLOSE_ARRAY, () => this.skip(depth + 1));
   }
 
   /** Steps to after the string's closing quote: the next quote not escaped (an odd run of backslashes before it). */
