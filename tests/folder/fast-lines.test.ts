@@ -41,13 +41,13 @@ async function bothWays(files: { name: string; bytes: Uint8Array }[], options: U
 
 const bytesOf = (text: string) => new TextEncoder().encode(text);
 
-describe.skipIf(!present)('the usage pass without decoding, on the real Claude Code fixtures', () => {
-  it.each(fixtures)('%s: the same read as decoding every line', async (name) => {
+describe.skipIf(!present)('the usage pass with the line scan, on the real Claude Code fixtures', () => {
+  it.each(fixtures)('%s: the same read as parsing every line', async (name) => {
     const bytes = new Uint8Array(fs.readFileSync(path.join(real, name)));
     const { plain, quick, fastLines } = await bothWays([{ name, bytes }]);
     expect(plain).not.toBeNull();
     expect(quick).toEqual(plain);
-    // Every line past the first records (the detection's) was tried without decoding.
+    // Every line past the first records (the detection's) went to the scan.
     expect(fastLines).toBeGreaterThan(0);
   });
 });
@@ -74,7 +74,7 @@ const userLine = (fields: string) => `{"type":"user","sessionId":"synthetic-sess
 const assistantLine = (n: number, fields = '') =>
   `{"type":"assistant","sessionId":"synthetic-session","isSidechain":false,"requestId":"req_${n}","uuid":"y${n}","timestamp":"2026-01-01T00:00:09.500Z",${fields}"message":{"model":"claude-sonnet-4-5-20250929","id":"msg_${n}","role":"assistant","content":[{"type":"text","text":"${big}"}],"usage":{"input_tokens":3,"cache_read_input_tokens":40,"output_tokens":2}}}`;
 
-describe('the usage pass without decoding, on lines that look skippable (SYNTHETIC)', () => {
+describe('the usage pass with the line scan, on lines that look skippable (SYNTHETIC)', () => {
   const cases: [string, string[]][] = [
     ['a large tool result', [userLine(`"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"${big}"}]}`), assistantLine(10)]],
     ['a raw tab in a time stamp the walk reads', [userLine(`"message":{"role":"user","content":"x"}`).replace('T00:00:09', 'T00:00\t09'), assistantLine(11)]],
@@ -93,7 +93,7 @@ describe('the usage pass without decoding, on lines that look skippable (SYNTHET
     ['a sidechain of 1.0.x and of 2.x', [assistantLine(24).replace('"isSidechain":false', '"isSidechain":true').replace('"uuid":"y24"', '"uuid":"y24","parentUuid":null'), assistantLine(25).replace('"isSidechain":false', '"isSidechain":true,"agentId":"agent-3"')]],
     ['lines that are not objects', ['[1,2]', '"é"', '42', 'null']],
   ];
-  it.each(cases)('%s: the same read as decoding every line', async (_name, extra) => {
+  it.each(cases)('%s: the same read as parsing every line', async (_name, extra) => {
     const { plain, quick, fastLines } = await bothWays([{ name: 'synthetic.jsonl', bytes: bytesOf(session(extra)) }]);
     expect(plain).not.toBeNull();
     expect(quick).toEqual(plain);
@@ -143,7 +143,7 @@ describe('the usage pass without decoding, on lines that look skippable (SYNTHET
   });
 });
 
-describe('what reading without decoding rests on', () => {
+describe('the line scan, held to JSON.parse and the fatal decoder', () => {
   // A seeded generator: the same bytes every run.
   let seed = 12345;
   const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);

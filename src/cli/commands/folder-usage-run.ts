@@ -1,7 +1,8 @@
 // `ctxray analyze <folder>` by default: the folder's summary from recorded usage alone (src/core/folder/usage-
 // folder.ts), so it runs at the speed of reading: in the main thread one session after another with one registry
-// of the calls counted, or with --jobs N on N worker threads settled in session order. A copy of a call in a later file is dropped either way. --since / --until keep the requests sent
-// in the window; -v and --by print every table, each session's row streamed as it settles; the default is one screen.
+// of the calls counted, or with --jobs N on N worker threads settled in session order. A copy of a call in a later
+// file is dropped either way. --since / --until keep the requests sent in the window; -v and --by print every
+// table, each session's row streamed as it settles; the default is one screen.
 import { emptyUsageFolder, foldSessionUsage, mergeUsageFolder, type UsageApart, type UsageFolder } from '../../core/folder/usage-folder.ts';
 import { SeenCalls } from '../../core/input/seen-calls.ts';
 import { wallText, type Window } from '../../core/period/index.ts';
@@ -11,19 +12,19 @@ import { renderUsageFolderBrief } from '../report/folder-usage-brief.ts';
 import { renderUsageFolderReport } from '../report/folder-usage.ts';
 import { periodOf, type AnalyzeArgs } from './analyze-args.ts';
 import { poolSessions, taskFiles } from './folder-pool-run.ts';
-import { caught, noRequestFound, type FolderRun, eachSession, sessionOptions, streamRows, type LoopBase, type SessionInput } from './folder-run.ts';
+import { caught, noRequestFound, type FolderRun, eachSession, sessionOptions, streamRows, type LoopBase, type SessionInput, type SessionLoop } from './folder-run.ts';
 
 /**
  * The summary runs in the main thread unless --jobs asks for workers: on the 2-vCPU machine it was measured on, two
  * workers took longer than one thread (docs/performance.md: each worker's start, module load and young heap cost
  * more than the half of the reading it takes over), so the default does not assume a gain it has not shown.
  */
-export const usageJobs = (args: Pick<AnalyzeArgs, 'jobs'>, sessions: readonly SessionInput[]): number => Math.max(1, Math.min(args.jobs ?? 1, sessions.length));
+const usageJobs = (args: Pick<AnalyzeArgs, 'jobs'>, sessions: readonly SessionInput[]): number => Math.max(1, Math.min(args.jobs ?? 1, sessions.length));
 
 interface UsageLoop extends LoopBase {
   folder: UsageFolder;
   window: Window | null;
-  onRows?: (parts: Parameters<typeof streamRows>[1]) => void;
+  onRows?: SessionLoop<null>['onRows'];
 }
 
 /** In the main thread, one session after another, one registry of the calls counted. */

@@ -53,10 +53,13 @@ class KeyTable {
 }
 
 const NO_KEYS = new KeyTable([]);
-const LINE_KEYS = new KeyTable([...WALK_LINE_KEYS, 'message', 'toolUseResult', 'data']);
+/** Of these the walk reads only the agent id (of an object). */
+const AGENT_HOLDERS = ['toolUseResult', 'data'] as const;
+const LINE_KEYS = new KeyTable([...WALK_LINE_KEYS, 'message', ...AGENT_HOLDERS]);
 const MESSAGE_KEYS = new KeyTable([...WALK_MESSAGE_KEYS, 'content']);
 const AGENT_KEYS = new KeyTable(['agentId']);
 const MESSAGE = LINE_KEYS.names.indexOf('message');
+const AGENT_HOLDER_KEYS = new Set(AGENT_HOLDERS.map((name) => LINE_KEYS.names.indexOf(name)));
 const CONTENT = MESSAGE_KEYS.names.indexOf('content');
 
 const isDigit = (byte: number | undefined) => byte !== undefined && byte >= 0x30 && byte <= 0x39;
@@ -87,8 +90,7 @@ class LineScan {
         const message = this.message();
         found.content = message.content;
         view['message'] = message.kept;
-      } else if (key >= WALK_LINE_KEYS.length) view[LINE_KEYS.names[key]!] = this.agentOnly();
-      else view[LINE_KEYS.names[key]!] = this.valueAfter(this.at, 2);
+      } else view[LINE_KEYS.names[key]!] = AGENT_HOLDER_KEYS.has(key) ? this.agentOnly() : this.valueAfter(this.at, 2);
     });
     this.space();
     if (this.at !== this.line.length) throw NOT_SCANNED;
