@@ -45,6 +45,30 @@ describe('ResentJsonParser', () => {
     expect(parsed[5]!.messages[3]).toBe(parsed[2]!.messages[3]);
   });
 
+  it('reuses short resent messages too (a brief reply, a one-line tool result), and parses the shortest anew', () => {
+    // SYNTHETIC: each exchange is a ~90-character reply and a ~110-character tool result, then a 28-character "ok".
+    const reply = (t: number) => ({ role: 'assistant', content: [{ type: 'text', text: `Reading file ${t} now.` }] });
+    const result = (t: number) => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${t}`, content: `line ${t}` }] });
+    const messages: unknown[] = [{ role: 'user', content: 'ok' }];
+    const lines: string[] = [];
+    for (let t = 0; t < 4; t++) {
+      messages.push(reply(t), result(t));
+      lines.push(JSON.stringify({ model: 'claude-sonnet-4-5', messages }));
+    }
+    expect(JSON.stringify(reply(0)).length).toBeLessThan(128);
+    expect(JSON.stringify(messages[0]).length).toBeLessThan(64);
+    const parser = new ResentJsonParser();
+    const file = parser.forFile();
+    const parsed = lines.map((line) => file.parse(line, DEPTH)) as { messages: unknown[] }[];
+    expect(parsed).toEqual(lines.map((line) => JSON.parse(line)));
+    expect(parsed[3]!.messages[1]).toBe(parsed[0]!.messages[1]);
+    expect(parsed[3]!.messages[2]).toBe(parsed[0]!.messages[2]);
+    expect(parsed[3]!.messages[0]).not.toBe(parsed[0]!.messages[0]);
+    // The last line resends the three exchanges before its own: 6 messages, counted by their text (less the
+    // brackets and the 5 commas between them).
+    expect(parser.lastReusedChars).toBe(JSON.stringify(messages.slice(1, 7)).length - 2 - 5);
+  });
+
   it('finds resent items of interleaved conversations inside gateway records by their text', () => {
     const a = loop('a', 5, (request) => ({ timestamp: '2026-01-01T00:00:00Z', request }));
     const b = loop('b', 5, (request) => ({ timestamp: '2026-01-01T00:00:00Z', request }));
