@@ -138,4 +138,18 @@ describe('time helpers', () => {
     expect(utcDay(8.64e15)).toBe('+275760-09-13');
     expect(utcDay(null)).toBeNull();
   });
+
+  it('names the UTC day of a time on either side of midnight, before 1970 and near the end of the range', () => {
+    const midnight = Date.UTC(2026, 1, 3);
+    expect(utcDay(midnight - 1)).toBe('2026-02-02');
+    expect(utcDay(midnight)).toBe('2026-02-03');
+    expect(utcDay(midnight + 86_399_999)).toBe('2026-02-03');
+    // Asked again (the names are remembered by day): the same answers.
+    expect(utcDay(midnight - 1)).toBe('2026-02-02');
+    expect(utcDay(midnight + 0.5)).toBe('2026-02-03');
+    expect(utcDay(-1)).toBe('1969-12-31');
+    expect(utcDay(-8.64e15)).toBe('-271821-04-20');
+    expect(utcDay(8.64e15 + 1)).toBeNull();
+    expect(utcDay(Number.POSITIVE_INFINITY)).toBeNull();
+  });
 });

@@ -33,19 +33,22 @@ export const WALK_MESSAGE_KEYS = ['id', 'model', 'usage'] as const;
 class NotScanned extends Error {}
 const NOT_SCANNED = new NotScanned();
 
-/** Keys as bytes, looked up without building a string per key. */
+/** Keys as bytes, looked up without building a string per key: only the keys of the same length are compared. */
 class KeyTable {
+  /** Per key length, the indexes of the keys of that length. */
+  private readonly byLength: number[][] = [];
   private readonly bytes: Uint8Array[];
   constructor(readonly names: readonly string[]) {
     this.bytes = names.map((name) => Uint8Array.from(name, (c) => c.charCodeAt(0)));
+    this.bytes.forEach((key, k) => (this.byLength[key.length] ??= []).push(k));
   }
   /** The index of the key in bytes[start, end), or -1. */
   find(line: Uint8Array, start: number, end: number): number {
-    const length = end - start;
-    outer: for (let k = 0; k < this.bytes.length; k++) {
+    const candidates = this.byLength[end - start];
+    if (candidates === undefined) return -1;
+    outer: for (const k of candidates) {
       const key = this.bytes[k]!;
-      if (key.length !== length) continue;
-      for (let i = 0; i < length; i++) if (line[start + i] !== key[i]) continue outer;
+      for (let i = 0; i < key.length; i++) if (line[start + i] !== key[i]) continue outer;
       return k;
     }
     return -1;

@@ -94,8 +94,22 @@ function atRegionalPrice(model: PricedModel): PricedModel {
   return copy;
 }
 
-/** The priced model an id names, or null when the table has no entry for it. */
+/** Matches by id: a log names a few models, each on thousands of calls (the table does not change at run time). */
+const matches = new Map<string, PricedMatch | null>();
+const MAX_MATCHES = 4096;
+
+/** The priced model an id names, or null when the table has no entry for it (shared: read it, never change it). */
 export function lookupModel(requestedId: string): PricedMatch | null {
+  let match = matches.get(requestedId);
+  if (match === undefined) {
+    match = matchModel(requestedId);
+    if (matches.size >= MAX_MATCHES) matches.clear();
+    matches.set(requestedId, match);
+  }
+  return match;
+}
+
+function matchModel(requestedId: string): PricedMatch | null {
   const peeled = peelRoute(requestedId);
   if (peeled.bare === '') return null;
   const dashed = dashedClaudeId(peeled.bare);

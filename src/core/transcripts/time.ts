@@ -9,8 +9,21 @@ export function isoTime(ms: number | null): string | null {
   return new Date(ms).toISOString();
 }
 
+const DAY_MS = 86_400_000;
+/** Day names by day number: a session's calls fall on a few days, and a Date per call was a visible share of the summary. */
+const dayNames = new Map<number, string>();
+const MAX_DAY_NAMES = 4096;
+
 /** The UTC calendar day (YYYY-MM-DD; years beyond 9999 keep their sign and six digits), or null. */
 export function utcDay(ms: number | null): string | null {
-  const iso = isoTime(ms);
-  return iso === null ? null : iso.slice(0, iso.indexOf('T'));
+  if (ms === null || !Number.isFinite(ms) || Math.abs(ms) > MAX_DATE_MS) return null;
+  const day = Math.floor(ms / DAY_MS);
+  let name = dayNames.get(day);
+  if (name === undefined) {
+    const iso = new Date(day * DAY_MS).toISOString();
+    name = iso.slice(0, iso.indexOf('T'));
+    if (dayNames.size >= MAX_DAY_NAMES) dayNames.clear();
+    dayNames.set(day, name);
+  }
+  return name;
 }
