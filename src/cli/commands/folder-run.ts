@@ -12,7 +12,7 @@ import type { ProgressReporter } from '../progress.ts';
 import { workLimitMessage } from '../work-limits.ts';
 import type { SessionFiles, TaskFailure } from '../jobs/protocol.ts';
 import type { InputFile } from '../../core/input/index.ts';
-import { streamedInputs } from '../fs/folder-inputs.ts';
+import { streamedInputs, type SessionFile } from '../fs/folder-inputs.ts';
 import { sessionLine } from '../report/folder-usage.ts';
 import type { AnalyzeArgs } from './analyze-args.ts';
 
@@ -28,7 +28,7 @@ export interface FolderRun {
 
 /** One session to read: its files, and whether each was found in a folder (then unreadable is skipped, not fatal). */
 export interface SessionInput {
-  files: { name: string; full: string; size: number; folderPath: string; inFolder: boolean }[];
+  files: (SessionFile & { inFolder: boolean })[];
 }
 
 /** A session as read: its files and errors for the checks, its rows for streaming, and what to fold. */

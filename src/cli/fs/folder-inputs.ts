@@ -126,10 +126,8 @@ export function lazyFileStream(full: string): ReadableStream<Uint8Array> {
   );
 }
 
-export interface SessionFile {
-  name: string;
-  full: string;
-  size: number;
+/** A file of a session: where it is, and its path inside the folder given (what the session tables group by). */
+export interface SessionFile extends FolderFile {
   folderPath: string;
 }
 
@@ -207,7 +205,7 @@ export function companionFiles(full: string, shown: string): FolderFile[] {
 
 /** A folder's files as sessions (src/core/folder/groups.ts), each file with its path inside the folder. */
 export interface FolderSessions {
-  sessions: (FolderFile & { folderPath: string })[][];
+  sessions: SessionFile[][];
   skipped: string[];
   leftOut: number;
 }

@@ -6,10 +6,11 @@ import type { Window } from '../../core/period/index.ts';
 import type { WireFormat } from '../../core/model.ts';
 import type { InputLimits, ReadProgress, WorkLimitCode } from '../../core/input/index.ts';
 import type { PriceOverrides } from '../../core/pricing/overrides.ts';
+import type { SessionFile } from '../fs/folder-inputs.ts';
 
 export interface SessionTask {
   id: number;
-  files: { name: string; full: string; size: number; folderPath: string }[];
+  files: SessionFile[];
   options: {
     format: WireFormat | 'auto';
     model: string | null;
