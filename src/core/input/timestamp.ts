@@ -19,8 +19,8 @@ export function toEpochMs(value: unknown): number | null {
   if (typeof value !== 'string') return null;
   const iso = isoUtcMs(value);
   if (iso !== null) return iso;
-  if (value.trim() === '') return null;
   const text = value.trim();
+  if (text === '') return null;
   if (/^\d+(\.\d+)?$/.test(text)) return scaleEpoch(Number(text));
   const ms = Date.parse(text);
   return Number.isNaN(ms) ? null : ms;
@@ -37,8 +37,8 @@ function scaleEpoch(value: number): number {
   return Math.round(value / 1e6);
 }
 
-const DIGIT_AT = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20, 21, 22];
-const SEPARATORS: readonly [number, number][] = [4, 7, 10, 13, 16, 19, 23].map((at, i) => [at, '--T::.Z'.charCodeAt(i)]);
+/** toISOString's form: a digit where it has 0, the same character elsewhere. */
+const ISO_FORM = '0000-00-00T00:00:00.000Z';
 
 /** The number of the `count` digits from `at`. */
 function digitsAt(text: string, at: number, count: number): number {
@@ -54,11 +54,11 @@ function digitsAt(text: string, at: number, count: number): number {
  * Date.parse. Days 29–31 past a month's end roll over into the next month in both.
  */
 function isoUtcMs(text: string): number | null {
-  if (text.length !== 24) return null;
-  for (const [at, code] of SEPARATORS) if (text.charCodeAt(at) !== code) return null;
-  for (const at of DIGIT_AT) {
-    const c = text.charCodeAt(at);
-    if (c < 0x30 || c > 0x39) return null;
+  if (text.length !== ISO_FORM.length) return null;
+  for (let i = 0; i < ISO_FORM.length; i++) {
+    const c = text.charCodeAt(i);
+    const form = ISO_FORM.charCodeAt(i);
+    if (form === 0x30 ? c < 0x30 || c > 0x39 : c !== form) return null;
   }
   const year = digitsAt(text, 0, 4);
   const month = digitsAt(text, 5, 2);
