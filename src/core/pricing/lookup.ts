@@ -6,6 +6,7 @@
 import { BEDROCK_REGIONAL_FACTOR, dashedClaudeId, peelRoute } from './routes.ts';
 import { MODELS, type PricedModel } from './table.ts';
 import type { ModelMatch } from './types.ts';
+import { boundedMemo } from '../text/bounded-memo.ts';
 
 export type MatchVia = 'api' | 'snapshot' | 'bedrock' | 'vertex' | 'openrouter' | 'azure';
 
@@ -94,20 +95,11 @@ function atRegionalPrice(model: PricedModel): PricedModel {
   return copy;
 }
 
-/** Matches by id: a log names a few models, each on thousands of calls (the table does not change at run time). */
-const matches = new Map<string, PricedMatch | null>();
-const MAX_MATCHES = 4096;
-
-/** The priced model an id names, or null when the table has no entry for it (shared: read it, never change it). */
-export function lookupModel(requestedId: string): PricedMatch | null {
-  let match = matches.get(requestedId);
-  if (match === undefined) {
-    match = matchModel(requestedId);
-    if (matches.size >= MAX_MATCHES) matches.clear();
-    matches.set(requestedId, match);
-  }
-  return match;
-}
+/**
+ * The priced model an id names, or null when the table has no entry for it. Matched once per id (a log names a few
+ * models, each on thousands of calls; the table does not change at run time): the match is shared, read it only.
+ */
+export const lookupModel: (requestedId: string) => PricedMatch | null = boundedMemo(matchModel, 4096);
 
 function matchModel(requestedId: string): PricedMatch | null {
   const peeled = peelRoute(requestedId);
