@@ -206,6 +206,13 @@ describe('the line scan, held to JSON.parse and the fatal decoder', () => {
     expect(scanWalkView(bytesOf(line), NODE_FAST_LINES, 512)).toEqual({ type: 'user', uuid: 'u' });
   });
 
+  it('a value equal to the last one of its key is read as the same text; one that only looks equal is not', () => {
+    // "Ã©" is two characters whose codes are the two UTF-8 bytes of "é": compared as bytes to the last text, the
+    // second line would read as the first.
+    const lines = ['Ã©', 'é', 'é', 'ab', 'ac', 'ac', 'a\\u0062', 'ab'].map((model) => `{"type":"assistant","sessionId":"s","message":{"model":"${model}","usage":{}}}`);
+    for (const line of lines) expect(scanWalkView(bytesOf(line), NODE_FAST_LINES, 512), line).toEqual(JSON.parse(line));
+  });
+
   it('nesting: a line at the limit scans, one level past it does not', () => {
     const at = (depth: number) => `{"type":"user","content":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
     expect(scanWalkView(bytesOf(at(16)), NODE_FAST_LINES, 16)).toEqual({ type: 'user' });

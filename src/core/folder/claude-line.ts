@@ -93,7 +93,7 @@ class LineScan {
         const message = this.message();
         found.content = message.content;
         view['message'] = message.kept;
-      } else view[LINE_KEYS.names[key]!] = AGENT_HOLDER_KEYS.has(key) ? this.agentOnly() : this.valueAfter(this.at, 2);
+      } else view[LINE_KEYS.names[key]!] = AGENT_HOLDER_KEYS.has(key) ? this.agentOnly() : this.valueAfter(this.at, 2, key);
     });
     this.space();
     if (this.at !== this.line.length) throw NOT_SCANNED;
@@ -114,7 +114,7 @@ class LineScan {
     const found: { content: Span | null } = { content: null };
     this.members(2, MESSAGE_KEYS, (key) => {
       const start = this.at;
-      if (key !== CONTENT) kept[MESSAGE_KEYS.names[key]!] = this.valueAfter(start, 3);
+      if (key !== CONTENT) kept[MESSAGE_KEYS.names[key]!] = this.valueAfter(start, 3, LINE_KEYS.names.length + key);
       else {
         this.skip(3);
         found.content = { start, end: this.at };
@@ -198,9 +198,9 @@ class LineScan {
   }
 
   /** The value starting at `start` (the scan's place), stepped over and built. */
-  private valueAfter(start: number, depth: number): unknown {
+  private valueAfter(start: number, depth: number, slot = -1): unknown {
     this.skip(depth);
-    return this.valueOf(start, this.at);
+    return this.valueOf(start, this.at, slot);
   }
 
   private elements(depth: number): void {
@@ -257,14 +257,21 @@ class LineScan {
     while (isJsonSpace(this.line[this.at])) this.at++;
   }
 
-  /** The value in bytes[start, end), as JSON.parse gives it (a string without escapes is its text, no parse). */
-  private valueOf(start: number, end: number): unknown {
+  /**
+   * The value in bytes[start, end), as JSON.parse gives it: a literal from its first byte (its spelling is checked),
+   * a string without escapes as its text, no parse. `slot` names the key it is the value of: an ASCII string equal
+   * to the last one read there (a session id, a model, a line type: the same line after line) is that string again.
+   */
+  private valueOf(start: number, end: number, slot = -1): unknown {
     const { line } = this;
-    if (line[start] === QUOTE) {
+    const first = line[start];
+    if (first === QUOTE) {
       let plain = true;
       for (let i = start + 1; i < end - 1 && plain; i++) plain = line[i]! >= 0x20 && line[i] !== BACKSLASH;
-      if (plain) return this.fast.text(line, start + 1, end - 1);
-    }
+      if (plain) return slot < 0 ? this.fast.text(line, start + 1, end - 1) : this.repeated(slot, start + 1, end - 1);
+    } else if (first === 0x74) return true;
+    else if (first === 0x66) return false;
+    else if (first === 0x6e) return null;
     try {
       return JSON.parse(this.fast.text(line, start, end)) as unknown;
     } catch {
@@ -272,7 +279,24 @@ class LineScan {
       throw NOT_SCANNED;
     }
   }
+
+  /** The text of bytes[start, end) (no escape in it), the last text of `slot` when it is the same ASCII text. */
+  private repeated(slot: number, start: number, end: number): string {
+    const { line } = this;
+    const last = lastTexts[slot];
+    if (last !== undefined && last.length === end - start) {
+      let same = true;
+      for (let i = 0; i < last.length && same; i++) same = line[start + i]! < 0x80 && line[start + i] === last.charCodeAt(i);
+      if (same) return last;
+    }
+    const text = this.fast.text(line, start, end);
+    lastTexts[slot] = text;
+    return text;
+  }
 }
+
+/** Per key slot (line keys, then message keys), the last text read there. */
+const lastTexts: (string | undefined)[] = [];
 
 const ignore = () => undefined;
 
