@@ -9,7 +9,6 @@ import { describeCharacter, findJsonSyntaxError } from './json-syntax.ts';
 import { formatBytes, type InputLimits } from './limits.ts';
 import type { TextLine } from './lines.ts';
 import type { FileParse } from './resent-json.ts';
-import { jsonrepair } from 'jsonrepair';
 
 /** A record: the parsed JSON value, or why it could not be parsed. `line` as in ReadError. */
 import type { RawRecord } from './raw-record.ts';
@@ -217,7 +216,7 @@ interface JsonDocument {
 }
 
 /** The records of a JSON document read whole: an array's elements, a batch body's requests, or the one value. */
-function* documentRecords(read: ReadState, document: JsonDocument): Generator<RawRecord> {
+async function* documentRecords(read: ReadState, document: JsonDocument): AsyncGenerator<RawRecord> {
   const { whole, firstLine } = document;
   const parsed = parseRecord(whole, firstLine, read.limits.maxNestingDepth, firstLine - 1);
   if ('error' in parsed) {
@@ -243,7 +242,7 @@ function* documentRecords(read: ReadState, document: JsonDocument): Generator<Ra
 }
 
 /** A document that does not parse as one: JSONL whose first line is broken, or a broken (maybe cut off) document. */
-function* unparsedDocument(read: ReadState, document: JsonDocument, parsed: RawRecordError): Generator<RawRecord> {
+async function* unparsedDocument(read: ReadState, document: JsonDocument, parsed: RawRecordError): AsyncGenerator<RawRecord> {
   const { whole, texts, firstLine } = document;
   const maxDepth = read.limits.maxNestingDepth;
   const lineShift = firstLine - 1;
@@ -258,7 +257,7 @@ function* unparsedDocument(read: ReadState, document: JsonDocument, parsed: RawR
   yield parsed;
   // A document cut off (a capture that stopped mid-write): what came before the break is still read.
   if (tooDeep || !parsed.error.includes('the text ends before the JSON does')) return;
-  const salvaged = salvageTruncated(whole, firstLine, maxDepth);
+  const salvaged = await salvageTruncated(whole, firstLine, maxDepth);
   if (Array.isArray(salvaged)) {
     read.layout = 'json-array';
     // The last element is the one the break cut through: it is left out (the error above says where).
@@ -273,9 +272,11 @@ function* numbered(values: unknown[], count: number): Generator<RawRecord> {
 
 /**
  * A JSON text cut off before its end, completed by closing what is open (jsonrepair, used only for a text whose one
- * error is its early end): the value read before the break, or undefined when even that does not parse.
+ * error is its early end): the value read before the break, or undefined when even that does not parse. Loaded
+ * only then: every other read (and every start of the CLI) goes without it.
  */
-function salvageTruncated(text: string, line: number, maxDepth: number): unknown {
+async function salvageTruncated(text: string, line: number, maxDepth: number): Promise<unknown> {
+  const { jsonrepair } = await import('jsonrepair');
   let repaired: string;
   try {
     repaired = jsonrepair(text);
