@@ -87,40 +87,51 @@ class LineScan {
   record(): JsonObject {
     this.space();
     const view: JsonObject = {};
-    const found: { content: Span | null } = { content: null };
-    this.members(1, LINE_KEYS, (key) => {
-      if (key === MESSAGE) {
-        const message = this.message();
-        found.content = message.content;
-        view['message'] = message.kept;
-      } else view[LINE_KEYS.names[key]!] = AGENT_HOLDER_KEYS.has(key) ? this.agentOnly() : this.valueAfter(this.at, 2, key);
-    });
+    let content: Span | null = null;
+    if (this.openObject(1)) {
+      do {
+        const key = this.memberKey(LINE_KEYS);
+        if (key < 0) this.skip(2);
+        else if (key === MESSAGE) {
+          content = this.message(view);
+        } else view[LINE_KEYS.names[key]!] = AGENT_HOLDER_KEYS.has(key) ? this.agentOnly() : this.valueAfter(this.at, 2, key);
+      } while (this.nextMember());
+    }
     this.space();
     if (this.at !== this.line.length) throw NOT_SCANNED;
     // A Task result's link (linkSubagent) reads the message's tool_result block.
     const result = view['toolUseResult'] as JsonObject | null | undefined;
     const message = view['message'] as JsonObject | null | undefined;
-    if (typeof result?.['agentId'] === 'string' && found.content !== null && message) message['content'] = this.valueOf(found.content.start, found.content.end);
+    if (typeof result?.['agentId'] === 'string' && content !== null && message) message['content'] = this.valueOf(content.start, content.end);
     return view;
   }
 
-  /** `message`: of an object its id, model and usage (and where the content is); anything else reads as null. */
-  private message(): { kept: JsonObject | null; content: Span | null } {
+  /**
+   * `message` into `view`: of an object its id, model and usage (anything else reads as null); gives where its
+   * content is.
+   */
+  private message(view: JsonObject): Span | null {
     if (this.line[this.at] !== OPEN_OBJECT) {
       this.skip(2);
-      return { kept: null, content: null };
+      view['message'] = null;
+      return null;
     }
     const kept: JsonObject = {};
-    const found: { content: Span | null } = { content: null };
-    this.members(2, MESSAGE_KEYS, (key) => {
-      const start = this.at;
-      if (key !== CONTENT) kept[MESSAGE_KEYS.names[key]!] = this.valueAfter(start, 3, LINE_KEYS.names.length + key);
-      else {
-        this.skip(3);
-        found.content = { start, end: this.at };
-      }
-    });
-    return { kept, content: found.content };
+    view['message'] = kept;
+    let content: Span | null = null;
+    if (this.openObject(2)) {
+      do {
+        const key = this.memberKey(MESSAGE_KEYS);
+        const start = this.at;
+        if (key < 0) this.skip(3);
+        else if (key !== CONTENT) kept[MESSAGE_KEYS.names[key]!] = this.valueAfter(start, 3, LINE_KEYS.names.length + key);
+        else {
+          this.skip(3);
+          content = { start, end: this.at };
+        }
+      } while (this.nextMember());
+    }
+    return content;
   }
 
   /** `toolUseResult` / `data`: of an object its agentId alone; anything else reads as null (the walk reads neither). */
@@ -130,43 +141,57 @@ class LineScan {
       return null;
     }
     const kept: JsonObject = {};
-    this.members(2, AGENT_KEYS, () => {
-      kept['agentId'] = this.valueAfter(this.at, 3);
-    });
+    if (this.openObject(2)) {
+      do {
+        if (this.memberKey(AGENT_KEYS) < 0) this.skip(3);
+        else kept['agentId'] = this.valueAfter(this.at, 3);
+      } while (this.nextMember());
+    }
     return kept;
   }
 
-  /** An object's members at `depth`: a listed key's value is read by `take`, any other is stepped over. */
-  private members(depth: number, keys: KeyTable, take: (key: number) => void): void {
+  /**
+   * Steps into the object at the scan's place, whose containers open at `depth`: whether it has a member (the scan
+   * then at its key) or is empty (the scan past it). A loop over members, not a callback per member: a line's
+   * closures cost as much as the scan of its keys.
+   */
+  private openObject(depth: number): boolean {
     if (this.line[this.at] !== OPEN_OBJECT) throw NOT_SCANNED;
-    this.sequence(depth, CLOSE_OBJECT, () => {
-      // An object the walk reads nothing of has its keys stepped over as any string it does not read.
-      const key = keys === NO_KEYS ? this.skipKey() : this.key(keys);
-      this.space();
-      if (this.line[this.at++] !== COLON) throw NOT_SCANNED;
-      this.space();
-      if (key >= 0) take(key);
-      else this.skip(depth + 1);
-    });
+    return this.open(depth, CLOSE_OBJECT);
   }
 
-  /** A container's items (`item` reads one) up to `close`, separated by commas; its opening byte is at the scan's place. */
-  private sequence(depth: number, close: number, item: () => void): void {
+  /** A member's key (its index in `keys`, or -1; NO_KEYS: stepped over as any string) and the colon after it. */
+  private memberKey(keys: KeyTable): number {
+    const key = keys === NO_KEYS ? this.skipKey() : this.key(keys);
+    this.space();
+    if (this.line[this.at++] !== COLON) throw NOT_SCANNED;
+    this.space();
+    return key;
+  }
+
+  /** After a member's value: whether another follows (the scan then at its key), or the object closed. */
+  private nextMember(): boolean {
+    return this.next(CLOSE_OBJECT);
+  }
+
+  /** Past the opening byte of a container at `depth`: whether an item follows (the scan then at it), or it closed. */
+  private open(depth: number, close: number): boolean {
     if (depth > this.maxDepth) throw NOT_SCANNED;
     this.at++;
     this.space();
-    if (this.line[this.at] === close) {
-      this.at++;
-      return;
-    }
-    for (;;) {
-      item();
-      this.space();
-      const next = this.line[this.at++];
-      if (next === close) return;
-      if (next !== COMMA) throw NOT_SCANNED;
-      this.space();
-    }
+    if (this.line[this.at] !== close) return true;
+    this.at++;
+    return false;
+  }
+
+  /** After an item: a comma and the next item (true, the scan at it), or `close` (false, the scan past it). */
+  private next(close: number): boolean {
+    this.space();
+    const next = this.line[this.at++];
+    if (next === close) return false;
+    if (next !== COMMA) throw NOT_SCANNED;
+    this.space();
+    return true;
   }
 
   /** A key: its index in `keys`, or -1. A key with an escape or a control character goes to the plain parse. */
@@ -191,9 +216,19 @@ class LineScan {
   private skip(depth: number): void {
     const byte = this.line[this.at];
     if (byte === QUOTE) this.string();
-    else if (byte === OPEN_OBJECT) this.members(depth, NO_KEYS, ignore);
-    else if (byte === OPEN_ARRAY) this.elements(depth);
-    else if (byte === 0x2d || isDigit(byte)) this.number();
+    else if (byte === OPEN_OBJECT) {
+      if (this.openObject(depth)) {
+        do {
+          this.memberKey(NO_KEYS);
+          this.skip(depth + 1);
+        } while (this.nextMember());
+      }
+    } else if (byte === OPEN_ARRAY) {
+      if (this.open(depth, CLOSE_ARRAY)) {
+        do this.skip(depth + 1);
+        while (this.next(CLOSE_ARRAY));
+      }
+    } else if (byte === 0x2d || isDigit(byte)) this.number();
     else this.literal();
   }
 
@@ -203,9 +238,6 @@ class LineScan {
     return this.valueOf(start, this.at, slot);
   }
 
-  private elements(depth: number): void {
-    this.sequence(depth, CLOSE_ARRAY, () => this.skip(depth + 1));
-  }
 
   /** Steps to after the string's closing quote: the next quote not escaped (an odd run of backslashes before it). */
   private string(): void {
@@ -298,7 +330,6 @@ class LineScan {
 /** Per key slot (line keys, then message keys), the last text read there. */
 const lastTexts: (string | undefined)[] = [];
 
-const ignore = () => undefined;
 
 /**
  * The keys of a Claude Code line that the walk reads, with the values a parse of the decoded line gives them; null
