@@ -37,6 +37,21 @@ describe('shingles', () => {
     expect(shingles('One  two\nthree four FIVE')).toEqual(shingles('one two three four five'));
   });
 
+  it('is the distinct fnv1aWords of every 5-word window of the lower-cased text split at whitespace (property test)', () => {
+    // Words of ASCII, accents, astral characters and lone surrogates; separators of every whitespace JavaScript knows.
+    const word = fc.array(fc.constantFrom('a', 'B', 'z', '0', '-', 'é', 'Ü', '𝄞', '\ud800', '\udc00', 'ß', 'İ'), { minLength: 1, maxLength: 6 }).map((chars) => chars.join(''));
+    const space = fc.array(fc.constantFrom(' ', '\t', '\n', '\r', '\u000b', '\u000c', '\u00a0', '\u1680', '\u2000', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff'), { minLength: 1, maxLength: 3 }).map((chars) => chars.join(''));
+    const text = fc.tuple(fc.array(fc.tuple(word, space), { maxLength: 40 }), fc.boolean(), fc.boolean()).map(([parts, lead, trail]) => `${lead ? ' ' : ''}${parts.map(([w, s]) => w + s).join('')}${trail ? '' : 'end'}`);
+    fc.assert(
+      fc.property(text, (value) => {
+        const words = value.toLowerCase().split(/\s+/).filter((w) => w !== '');
+        const expected = [...new Set(words.slice(0, Math.max(0, words.length - 4)).map((_, i) => fnv1aWords(words, i, 5)))].sort((a, b) => a - b);
+        expect([...shingles(value)]).toEqual(expected);
+      }),
+      { numRuns: 3000, seed: 5 },
+    );
+  });
+
   it('gives identical texts Jaccard 1 and disjoint texts 0', () => {
     const a = shingles(syntheticFile('a', 20));
     expect(jaccard(a, a)).toBe(1);
