@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lazyFileStream, streamedInputs } from '../../src/cli/fs/folder-inputs.ts';
+import { lazyFileStream, lazyInputs } from '../../src/cli/fs/folder-inputs.ts';
 
 const text = async (stream: ReadableStream<Uint8Array>) => new TextDecoder().decode(new Uint8Array(await new Response(stream).arrayBuffer()));
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
@@ -29,7 +29,7 @@ describe('lazyFileStream', () => {
   it('reads a file gone before its first read as empty', async () => {
     const file = path.join(dir, 'b.jsonl');
     fs.writeFileSync(file, 'line\n');
-    const [input] = streamedInputs([{ name: 'b.jsonl', full: file, size: 5, folderPath: 'b.jsonl' }]);
+    const [input] = lazyInputs([{ name: 'b.jsonl', full: file, size: 5, folderPath: 'b.jsonl' }]);
     await settle();
     fs.rmSync(file);
     expect(await text(input!.bytes as ReadableStream<Uint8Array>)).toBe('');

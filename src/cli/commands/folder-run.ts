@@ -12,7 +12,7 @@ import type { ProgressReporter } from '../progress.ts';
 import { workLimitMessage } from '../work-limits.ts';
 import type { SessionFiles, TaskFailure } from '../jobs/protocol.ts';
 import type { InputFile } from '../../core/input/index.ts';
-import { streamedInputs, type SessionFile } from '../fs/folder-inputs.ts';
+import { lazyInputs, type SessionFile } from '../fs/folder-inputs.ts';
 import { sessionLine } from '../report/folder-usage.ts';
 import type { AnalyzeArgs } from './analyze-args.ts';
 
@@ -51,7 +51,7 @@ export interface SessionLoop<T> {
 }
 
 /** The session's files, opened lazily (a file is opened when the read reaches it). */
-export const inputsOf = (session: SessionInput): InputFile[] => streamedInputs(session.files);
+export const inputsOf = (session: SessionInput): InputFile[] => lazyInputs(session.files);
 
 /** What every session of the run is read with (a worker gets the same, less the signal). */
 export function sessionOptions(args: AnalyzeArgs) {

@@ -131,9 +131,23 @@ export interface SessionFile extends FolderFile {
   folderPath: string;
 }
 
-/** A session's files as inputs, each opened when the read reaches it (a lazyFileStream unless `open` says otherwise). */
-export const streamedInputs = (files: readonly SessionFile[], open: (file: SessionFile) => ReadableStream<Uint8Array> = (file) => lazyFileStream(file.full)): InputFile[] =>
-  files.map((file) => ({ name: file.name, bytes: open(file), size: file.size, folderPath: file.folderPath }));
+/**
+ * A session's files as inputs, each opened when the read first asks for its bytes (not when the inputs are made):
+ * a lazyFileStream unless `open` gives other bytes (the summary's whole files, read into one reused buffer).
+ */
+export function lazyInputs(files: readonly SessionFile[], open: (file: SessionFile) => InputFile['bytes'] = (file) => lazyFileStream(file.full)): InputFile[] {
+  return files.map((file) => {
+    let bytes: InputFile['bytes'] | null = null;
+    return {
+      name: file.name,
+      size: file.size,
+      folderPath: file.folderPath,
+      get bytes() {
+        return (bytes ??= open(file));
+      },
+    };
+  });
+}
 
 /** Bytes of a file's start read to find the session id its lines carry (a Claude Code line is rarely longer). */
 const HEAD_BYTES = 64 * 1024;

@@ -7,7 +7,7 @@ import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import type { FastLines } from '../../core/folder/claude-line.ts';
 import type { InputFile } from '../../core/input/index.ts';
-import { streamedInputs, type SessionFile } from './folder-inputs.ts';
+import { lazyFileStream, lazyInputs, type SessionFile } from './folder-inputs.ts';
 
 /** Buffer's own decoder of a range (what toString('utf8', start, end) calls, without its checks of the encoding name). */
 const utf8Slice = (Buffer.prototype as unknown as { utf8Slice(this: Uint8Array, start: number, end: number): string }).utf8Slice;
@@ -47,27 +47,10 @@ function readReused(full: string): Buffer {
   }
 }
 
-/**
- * The file as an input whose bytes are read when the pass first asks for them (not when the session's inputs are
- * made, which would read them all into the one buffer). Bytes, not a stream: the read slices them (their indexOf is
- * Buffer's, native) without a stream's machinery per file.
- */
-function wholeFile(file: SessionFile): InputFile {
-  let bytes: Buffer | null = null;
-  return {
-    name: file.name,
-    size: file.size,
-    folderPath: file.folderPath,
-    get bytes() {
-      return (bytes ??= readReused(file.full));
-    },
-  };
-}
-
 const readWhole = (file: SessionFile) => file.size <= WHOLE_FILE_BYTES && !file.name.endsWith('.gz');
 
 /** The session's files, each opened when the read reaches it: the first call for the usage pass, any later one in plain streams. */
 export function usageInputs(files: readonly SessionFile[]): () => InputFile[] {
   let calls = 0;
-  return () => (calls++ === 0 ? files.map((file) => (readWhole(file) ? wholeFile(file) : streamedInputs([file])[0]!)) : streamedInputs(files));
+  return () => (calls++ === 0 ? lazyInputs(files, (file) => (readWhole(file) ? readReused(file.full) : lazyFileStream(file.full))) : lazyInputs(files));
 }

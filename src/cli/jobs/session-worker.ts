@@ -6,7 +6,7 @@ import { parentPort } from 'node:worker_threads';
 import { foldSessionApart } from '../../core/folder/index.ts';
 import { foldUsageApart } from '../../core/folder/usage-folder.ts';
 import { InputError, WorkLimitError, type ReadProgress } from '../../core/input/index.ts';
-import { streamedInputs } from '../fs/folder-inputs.ts';
+import { lazyInputs } from '../fs/folder-inputs.ts';
 import { NODE_FAST_LINES, usageInputs } from '../fs/usage-inputs.ts';
 import type { SessionTask, TaskFailure, WorkerMessage } from './protocol.ts';
 
@@ -23,7 +23,7 @@ function failureOf(error: unknown): TaskFailure | null {
 function readTask(task: SessionTask, onProgress: (progress: ReadProgress) => void): Promise<unknown> {
   const claimed = task.claimed !== undefined ? { claimed: task.claimed } : {};
   if (task.usage !== undefined) return foldUsageApart(usageInputs(task.files), { ...task.options, ...claimed, window: task.usage.window, fastLines: NODE_FAST_LINES, onProgress });
-  return foldSessionApart(streamedInputs(task.files), { ...task.options, ...claimed, onProgress });
+  return foldSessionApart(lazyInputs(task.files), { ...task.options, ...claimed, onProgress });
 }
 
 async function runTask(task: SessionTask, post: (message: WorkerMessage<unknown>) => void): Promise<void> {
