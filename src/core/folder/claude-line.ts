@@ -28,7 +28,6 @@ export const WALK_LINE_KEYS = ['type', 'subtype', 'sessionId', 'agentId', 'isSid
 /** Of `message` the walk reads the id, model and usage (its content only for a Task result's link). */
 export const WALK_MESSAGE_KEYS = ['id', 'model', 'usage'] as const;
 
-
 /** Thrown inside the scan: the line goes to the plain parse. */
 class NotScanned extends Error {}
 const NOT_SCANNED = new NotScanned();
@@ -64,6 +63,8 @@ const AGENT_KEYS = new KeyTable(['agentId']);
 const MESSAGE = LINE_KEYS.names.indexOf('message');
 const AGENT_HOLDER_KEYS = new Set(AGENT_HOLDERS.map((name) => LINE_KEYS.names.indexOf(name)));
 const CONTENT = MESSAGE_KEYS.names.indexOf('content');
+/** The slot of the message's key k (valueOf's memo) is MESSAGE_SLOTS + k: after the line keys' slots. */
+const MESSAGE_SLOTS = LINE_KEYS.names.length;
 
 const isDigit = (byte: number | undefined) => byte !== undefined && byte >= 0x30 && byte <= 0x39;
 
@@ -124,7 +125,7 @@ class LineScan {
         const key = this.memberKey(MESSAGE_KEYS);
         const start = this.at;
         if (key < 0) this.skip(3);
-        else if (key !== CONTENT) kept[MESSAGE_KEYS.names[key]!] = this.valueAfter(start, 3, LINE_KEYS.names.length + key);
+        else if (key !== CONTENT) kept[MESSAGE_KEYS.names[key]!] = this.valueAfter(start, 3, MESSAGE_SLOTS + key);
         else {
           this.skip(3);
           content = { start, end: this.at };
@@ -238,7 +239,6 @@ class LineScan {
     return this.valueOf(start, this.at, slot);
   }
 
-
   /** Steps to after the string's closing quote: the next quote not escaped (an odd run of backslashes before it). */
   private string(): void {
     const { line } = this;
@@ -327,9 +327,8 @@ class LineScan {
   }
 }
 
-/** Per key slot (line keys, then message keys), the last text read there. */
+/** Per key slot (line keys, then message keys), the last text read there: one string per key the walk reads. */
 const lastTexts: (string | undefined)[] = [];
-
 
 /**
  * The keys of a Claude Code line that the walk reads, with the values a parse of the decoded line gives them; null
