@@ -9,10 +9,9 @@ import { describeCharacter, findJsonSyntaxError } from './json-syntax.ts';
 import { formatBytes, type InputLimits } from './limits.ts';
 import type { TextLine } from './lines.ts';
 import type { FileParse } from './resent-json.ts';
-
-/** A record: the parsed JSON value, or why it could not be parsed. `line` as in ReadError. */
 import type { RawRecord } from './raw-record.ts';
 
+/** A record: the parsed JSON value, or why it could not be parsed. `line` as in ReadError. */
 export type { RawRecord } from './raw-record.ts';
 
 /** How the file holds its records. */
