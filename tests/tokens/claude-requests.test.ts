@@ -109,6 +109,20 @@ describe('requests whose recorded usage measures another prompt are labelled', (
     expect(analysis.requests.map((r) => usageMeasuresOtherPrompt(r))).toEqual([true, true, false]);
   });
 
+  it('a resent server tool keeps its note and count; another tokenizer generation counts the same blocks anew (synthetic)', async () => {
+    // The second and third bodies resend the first one's blocks: their segments are the first request's objects.
+    const resent = { model: 'claude-sonnet-4-5', max_tokens: 8, messages: [{ role: 'user', content: [{ type: 'text', text: 'Search the weather in Lisbon, then in Porto, and compare both.' }] }], tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 5 }] };
+    const analysis = await analyze([resent, resent, { ...resent, model: 'claude-opus-4-7' }]);
+    const [first, second, newer] = analysis.tokens;
+    expect(analysis.requests[1]!.segments[0]).toBe(analysis.requests[0]!.segments[0]);
+    expect(second!.notes).toEqual(first!.notes);
+    expect(second!.notes).toContain('server_tool_not_modelled');
+    expect(second!.segments).toEqual(first!.segments);
+    expect(newer!.notes).toContain('server_tool_not_modelled');
+    // The newer tokenizer scales every count by its factor: the question's blocks count more there.
+    expect(newer!.segments.reduce((a, b) => a + b, 0)).toBeGreaterThan(first!.segments.reduce((a, b) => a + b, 0));
+  });
+
   it('calibration from recorded usage leaves them out (synthetic usage)', async () => {
     const analysis = await analyze(bodies);
     const total = analysis.tokens[2]!.total;

@@ -75,6 +75,11 @@ export class TokenCounter {
   private readonly messageNames = new Map<string, string | null>();
   /** Whether a Claude tool definition's wire has `defer_loading: true`, by wire. */
   private readonly deferredTools = new Map<string, boolean>();
+  /**
+   * The Claude estimate of each segment and the note it gave, per tokenizer generation: a resent element's segments
+   * are the same objects request after request (segment-builder.ts), and their count is a function of the segment.
+   */
+  private readonly claudeSegments = [new SegmentCounts(), new SegmentCounts()] as const;
 
   /** Loads the vocabularies these requests need (lazily: input without cl100k models never loads cl100k). */
   async prepare(requests: readonly ParsedRequest[], modelOf: (request: ParsedRequest) => string | null): Promise<void> {
@@ -296,7 +301,7 @@ export class TokenCounter {
       const stripped = segment.category === 'thinking' && segment.messageIndex < strippedBefore;
       // A deferred tool's definition enters the prompt only once a tool search has referenced it.
       const notLoaded = loaded !== null && this.isDeferredTool(segment) && !loaded.has(segment.toolName ?? '');
-      segments.push(stripped || notLoaded ? 0 : this.claudeSegment(segment, newTokenizer, notes));
+      segments.push(stripped || notLoaded ? 0 : this.claudeSegmentOnce(segment, newTokenizer, notes));
     }
     let toolUseSystem = 0;
     if (tools > 0) toolUseSystem += claudeToolSystemTokens(model, request.options.toolChoice ?? 'auto');
@@ -326,6 +331,26 @@ export class TokenCounter {
       this.deferredTools.set(segment.wire, deferred);
     }
     return deferred;
+  }
+
+  /** claudeSegment, once per segment object: its note, if it gave one, is added again. */
+  private claudeSegmentOnce(segment: Segment, newTokenizer: boolean, notes: Set<TokenNoteCode>): number {
+    const known = this.claudeSegments[newTokenizer ? 1 : 0];
+    const slot = segment.wireId;
+    if (known.segments[slot] === segment) {
+      const note = known.notes[slot];
+      if (note !== null && note !== undefined) notes.add(note);
+      return known.tokens[slot]!;
+    }
+    const own = new Set<TokenNoteCode>();
+    const tokens = this.claudeSegment(segment, newTokenizer, own);
+    // At most one note per segment: a response format's or a server tool's.
+    const [note = null] = own;
+    if (note !== null) notes.add(note);
+    known.segments[slot] = segment;
+    known.tokens[slot] = tokens;
+    known.notes[slot] = note;
+    return tokens;
   }
 
   private claudeSegment(segment: Segment, newTokenizer: boolean, notes: Set<TokenNoteCode>): number {
@@ -363,6 +388,13 @@ export class TokenCounter {
         return this.claudeCount(segment.text, newTokenizer);
     }
   }
+}
+
+/** Counts memoized by a segment's wire id: a slot is trusted only when it holds that very segment object. */
+class SegmentCounts {
+  readonly segments: (Segment | undefined)[] = [];
+  readonly tokens: number[] = [];
+  readonly notes: (TokenNoteCode | null)[] = [];
 }
 
 function scaleToNewTokenizer(tokens: number): number {
