@@ -333,11 +333,12 @@ export class TokenCounter {
     return deferred;
   }
 
-  /** claudeSegment, once per segment object: its note, if it gave one, is added again. */
+  /** claudeSegment, once per segment (and its copies at other positions): its note, if it gave one, is added again. */
   private claudeSegmentOnce(segment: Segment, newTokenizer: boolean, notes: Set<TokenNoteCode>): number {
     const known = this.claudeSegments[newTokenizer ? 1 : 0];
     const slot = segment.wireId;
-    if (known.segments[slot] === segment) {
+    const last = known.segments[slot];
+    if (last !== undefined && (last === segment || sameCountInputs(last, segment))) {
       const note = known.notes[slot];
       if (note !== null && note !== undefined) notes.add(note);
       return known.tokens[slot]!;
@@ -390,7 +391,15 @@ export class TokenCounter {
   }
 }
 
-/** Counts memoized by a segment's wire id: a slot is trusted only when it holds that very segment object. */
+/**
+ * Whether two segments count the same: every field claudeSegment reads is the same (a copy of a segment at another
+ * lookback position differs only in its position). Strings are interned, so most comparisons are of pointers.
+ */
+function sameCountInputs(a: Segment, b: Segment): boolean {
+  return a.wire === b.wire && a.text === b.text && a.category === b.category && a.path === b.path && a.toolName === b.toolName && a.media === b.media;
+}
+
+/** Counts memoized by a segment's wire id: a slot is trusted only for a segment that counts as the one it holds. */
 class SegmentCounts {
   readonly segments: (Segment | undefined)[] = [];
   readonly tokens: number[] = [];
