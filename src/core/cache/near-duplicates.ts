@@ -8,6 +8,7 @@
 // blocks repeated in every conversation (a quoted policy in a shared setup) are one cause, not one per conversation.
 import type { Category, ParsedRequest } from '../model.ts';
 import type { Conversations } from './conversations.ts';
+import { FNV_OFFSET_BASIS, FNV_PRIME } from '../text/fnv.ts';
 
 export const SHINGLE_WORDS = 5;
 /** Jaccard threshold as an exact fraction (85/100), so boundary cases do not depend on float rounding. */
@@ -58,14 +59,10 @@ const SCANNED: ReadonlySet<Category> = new Set<Category>([
   'other',
 ]);
 
-/** FNV-1a, 32-bit: its offset basis and prime. */
-const FNV_BASIS = 0x811c9dc5 | 0;
-const FNV_PRIME = 0x01000193;
-
 /** FNV-1a, 32-bit, over the UTF-8 bytes of the given words joined by single spaces. */
 export function fnv1aWords(words: readonly string[], start: number, count: number): number {
   // The byte feed is written out inline: this runs once per shingle, and a closure per call showed in profiles.
-  let hash = FNV_BASIS;
+  let hash = FNV_OFFSET_BASIS;
   for (let w = start; w < start + count; w++) {
     if (w > start) hash = Math.imul(hash ^ 0x20, FNV_PRIME);
     const word = words[w]!;
@@ -141,11 +138,11 @@ export function shingles(text: string): Uint32Array {
   const hashes = new Uint32Array((bytes.length >> 1) + 1);
   let count = 0;
   let words = 0;
-  let h0 = FNV_BASIS;
-  let h1 = FNV_BASIS;
-  let h2 = FNV_BASIS;
-  let h3 = FNV_BASIS;
-  let h4 = FNV_BASIS;
+  let h0 = FNV_OFFSET_BASIS;
+  let h1 = FNV_OFFSET_BASIS;
+  let h2 = FNV_OFFSET_BASIS;
+  let h3 = FNV_OFFSET_BASIS;
+  let h4 = FNV_OFFSET_BASIS;
   let inWord = false;
   for (let i = 0; i <= bytes.length; ) {
     const space = i === bytes.length ? 1 : whitespaceBytesAt(bytes, i);
@@ -168,7 +165,7 @@ export function shingles(text: string): Uint32Array {
       h1 = Math.imul(h1 ^ 0x20, FNV_PRIME);
       h2 = Math.imul(h2 ^ 0x20, FNV_PRIME);
       h3 = Math.imul(h3 ^ 0x20, FNV_PRIME);
-      h4 = FNV_BASIS;
+      h4 = FNV_OFFSET_BASIS;
       inWord = true;
     }
     const byte = bytes[i++]!;

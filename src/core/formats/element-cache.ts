@@ -6,6 +6,7 @@ import type { JsonObject } from '../input/json-value.ts';
 import { OldestFirst } from '../text/oldest-first.ts';
 import type { TextStore } from '../text/store.ts';
 import { flattenJson, matchesFlatJson } from './json-fingerprint.ts';
+import { FNV_PRIME } from '../text/fnv.ts';
 
 /** Anthropic lookback runs: consecutive blocks of one of these kinds share a position. */
 export type RunKind = 'tool_use' | 'tool_result';
@@ -159,7 +160,7 @@ const BUCKET_CAP = 8;
 
 /** The bucket of a fingerprint at an index: entries at other indexes never match, so they are kept apart. */
 function bucketOf(fingerprint: number, index: number): number {
-  return Math.imul(fingerprint ^ (index + 1), 0x01000193) >>> 0;
+  return Math.imul(fingerprint ^ (index + 1), FNV_PRIME) >>> 0;
 }
 
 /** Full JSON equality of a live entry's value with `value`. */

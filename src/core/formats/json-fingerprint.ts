@@ -2,6 +2,7 @@
 // earlier request already sent without re-serializing it.
 
 import type { JsonObject } from '../input/json-value.ts';
+import { FNV_OFFSET_BASIS, FNV_PRIME } from '../text/fnv.ts';
 
 /** Nodes a fingerprint looks at: enough to tell messages apart, few enough to stay cheap on huge elements. */
 const FINGERPRINT_NODES = 48;
@@ -21,7 +22,7 @@ const STRING_SAMPLES = 16;
  * how many entries share a fingerprint).
  */
 export function jsonFingerprint(value: unknown): number {
-  const state: FingerprintState = { hash: 0x811c9dc5, budget: FINGERPRINT_NODES, chars: FINGERPRINT_CHARS };
+  const state: FingerprintState = { hash: FNV_OFFSET_BASIS, budget: FINGERPRINT_NODES, chars: FINGERPRINT_CHARS };
   fingerprintWalk(value, state);
   return state.hash >>> 0;
 }
@@ -34,7 +35,7 @@ interface FingerprintState {
 }
 
 function mix(state: FingerprintState, n: number): void {
-  state.hash = Math.imul(state.hash ^ n, 16777619);
+  state.hash = Math.imul(state.hash ^ n, FNV_PRIME);
 }
 
 /** Mixes a string's length and characters (see FINGERPRINT_CHARS) into the state. */
@@ -45,9 +46,9 @@ function mixString(state: FingerprintState, v: string): void {
   let hash = state.hash;
   if (n <= state.chars) {
     state.chars -= n;
-    for (let i = 0; i < n; i++) hash = Math.imul(hash ^ v.charCodeAt(i), 16777619);
+    for (let i = 0; i < n; i++) hash = Math.imul(hash ^ v.charCodeAt(i), FNV_PRIME);
   } else {
-    for (let k = 0; k < STRING_SAMPLES; k++) hash = Math.imul(hash ^ v.charCodeAt(Math.floor((k * (n - 1)) / (STRING_SAMPLES - 1))), 16777619);
+    for (let k = 0; k < STRING_SAMPLES; k++) hash = Math.imul(hash ^ v.charCodeAt(Math.floor((k * (n - 1)) / (STRING_SAMPLES - 1))), FNV_PRIME);
   }
   state.hash = hash;
 }
