@@ -93,9 +93,8 @@ class LineScan {
       do {
         const key = this.memberKey(LINE_KEYS);
         if (key < 0) this.skip(2);
-        else if (key === MESSAGE) {
-          content = this.message(view);
-        } else view[LINE_KEYS.names[key]!] = AGENT_HOLDER_KEYS.has(key) ? this.agentOnly() : this.valueAfter(this.at, 2, key);
+        else if (key === MESSAGE) content = this.message(view);
+        else view[LINE_KEYS.names[key]!] = AGENT_HOLDER_KEYS.has(key) ? this.agentOnly() : this.valueAfter(this.at, 2, key);
       } while (this.nextMember());
     }
     this.space();

@@ -76,8 +76,9 @@ export class TokenCounter {
   /** Whether a Claude tool definition's wire has `defer_loading: true`, by wire. */
   private readonly deferredTools = new Map<string, boolean>();
   /**
-   * The Claude estimate of each segment and the note it gave, per tokenizer generation: a resent element's segments
-   * are the same objects request after request (segment-builder.ts), and their count is a function of the segment.
+   * The Claude estimate of each segment and the notes it gave, per tokenizer generation: a resent element's segments
+   * are the same objects request after request, or copies at another lookback position (segment-builder.ts), and
+   * their count is a function of the fields sameCountInputs compares.
    */
   private readonly claudeSegments = [new SegmentCounts(), new SegmentCounts()] as const;
 
@@ -333,24 +334,21 @@ export class TokenCounter {
     return deferred;
   }
 
-  /** claudeSegment, once per segment (and its copies at other positions): its note, if it gave one, is added again. */
+  /** claudeSegment, once per segment (and its copies at other positions): the notes it gave are added again. */
   private claudeSegmentOnce(segment: Segment, newTokenizer: boolean, notes: Set<TokenNoteCode>): number {
     const known = this.claudeSegments[newTokenizer ? 1 : 0];
     const slot = segment.wireId;
     const last = known.segments[slot];
-    if (last !== undefined && (last === segment || sameCountInputs(last, segment))) {
-      const note = known.notes[slot];
-      if (note !== null && note !== undefined) notes.add(note);
+    if (last !== undefined && sameCountInputs(last, segment)) {
+      for (const note of known.notes[slot]!) notes.add(note);
       return known.tokens[slot]!;
     }
     const own = new Set<TokenNoteCode>();
     const tokens = this.claudeSegment(segment, newTokenizer, own);
-    // At most one note per segment: a response format's or a server tool's.
-    const [note = null] = own;
-    if (note !== null) notes.add(note);
+    for (const note of own) notes.add(note);
     known.segments[slot] = segment;
     known.tokens[slot] = tokens;
-    known.notes[slot] = note;
+    known.notes[slot] = own.size === 0 ? NO_NOTES : [...own];
     return tokens;
   }
 
@@ -403,8 +401,10 @@ function sameCountInputs(a: Segment, b: Segment): boolean {
 class SegmentCounts {
   readonly segments: (Segment | undefined)[] = [];
   readonly tokens: number[] = [];
-  readonly notes: (TokenNoteCode | null)[] = [];
+  readonly notes: (readonly TokenNoteCode[])[] = [];
 }
+
+const NO_NOTES: readonly TokenNoteCode[] = [];
 
 function scaleToNewTokenizer(tokens: number): number {
   return Math.round(tokens * NEW_TOKENIZER_FACTOR);
