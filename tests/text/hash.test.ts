@@ -9,6 +9,11 @@ describe('contentHash', () => {
     expect(contentHash('abc')).toBe('1ac18c8d7a91f9f9');
   });
 
+  it('writes the leading zeros of either half (values of the first implementation)', () => {
+    expect(contentHash('block 568')).toBe('005ce83249315913');
+    expect(contentHash('block 54')).toBe('753cff5e00fe8564');
+  });
+
   it('gives 16 lower-case hex digits and tells one-character differences apart', () => {
     expect(contentHash('{"type":"text","text":"hi"}')).toMatch(/^[0-9a-f]{16}$/);
     expect(contentHash('toolu_5el000')).not.toBe(contentHash('toolu_5ej000'));
