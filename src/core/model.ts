@@ -79,7 +79,8 @@ export interface Segment {
    * marker, in the form the provider renders: a string content is written as the one-text-block list it stands
    * for, and the first block of a list carries its message's fields (role, call id), so a string and the same
    * text as one block are one identity (src/core/formats/rendered-identity.ts). Interned, so `===` compares
-   * identities in O(1) after the first sighting.
+   * identities in O(1) after the first sighting. Always JSON.stringify output (compact, keys unique): the optimized
+   * scenario's identities rely on it (src/core/cache/optimized-ids.ts).
    */
   wire: string;
   /** UTF-8 byte length of `wire`. */

@@ -7,7 +7,8 @@ import type { ParsedRequest, Segment } from '../model.ts';
 import { WireMemo } from '../text/wire-memo.ts';
 import { leadingTokens } from '../tokens/framing.ts';
 import { EMPTY_CHAIN, IdentityTable, extendHi, extendLo, keyOfLanes } from './chain.ts';
-import { optimizedWire, sortedTools } from './normalize.ts';
+import { sortedTools } from './normalize.ts';
+import { OptimizedIds } from './optimized-ids.ts';
 import type { Scenario, SetupBreakpoint } from './types.ts';
 
 export interface RequestView {
@@ -38,15 +39,15 @@ export class ViewBuilder {
   private readonly table = new IdentityTable();
   private readonly normalized = new Map<string, string>();
   private readonly identityIds: WireMemo;
+  private lastToolOrder: ToolOrder | null = null;
 
   constructor(
     private readonly scenario: Scenario,
     /** Anthropic: tool_choice and thinking settings invalidate the messages' cache (not tools or system). */
     private readonly saltMessagesWithOptions: boolean,
   ) {
-    this.identityIds = new WireMemo((segment: Segment) =>
-      this.table.idOf(scenario === 'optimized' ? optimizedWire(segment, this.normalized) : segment.wire),
-    );
+    const optimized = new OptimizedIds((key) => this.table.idOf(key), this.normalized);
+    this.identityIds = new WireMemo((segment: Segment) => (scenario === 'optimized' ? optimized.idOf(segment.wire) : this.table.idOf(segment.wire)));
   }
 
   /**
@@ -61,7 +62,7 @@ export class ViewBuilder {
     const { dropped = NOTHING_DROPPED, setupVersion = 0, setupBreakpoint = null } = options;
     const segments = request.segments;
     // The actual scenario keeps the order as sent (null: slot i holds segment i, no index array per request).
-    const order = this.scenario === 'optimized' ? sortedTools(segments, this.normalized) : null;
+    const order = this.scenario === 'optimized' ? this.toolOrder(segments) : null;
     // Plain arrays: thousands of small typed arrays each carry an external buffer the garbage collector tracks.
     const segmentOf: number[] = [];
     const position: number[] = [];
@@ -117,12 +118,48 @@ export class ViewBuilder {
     };
   }
 
+  /**
+   * The optimized scenario's order of the tool slots (slot → segment index; other slots are holes, kept as sent),
+   * or null when fewer than two tools. Requests resend the same tool list: while a request's tools are the same
+   * segments in the same slots as the last one sorted, its order is reused instead of sorted again.
+   */
+  private toolOrder(segments: readonly Segment[]): readonly (number | undefined)[] | null {
+    const last = this.lastToolOrder;
+    let same = last !== null;
+    let tools = 0;
+    for (let slot = 0; slot < segments.length; slot++) {
+      const segment = segments[slot]!;
+      if (segment.category !== 'tools') continue;
+      if (same && (last!.slots[tools] !== slot || last!.tools[tools] !== segment)) same = false;
+      tools++;
+    }
+    if (same && tools === last!.slots.length) return last!.order;
+    if (tools < 2) return null;
+    const sorted = sortedTools(segments, this.normalized);
+    const next: ToolOrder = { slots: [], tools: [], order: [] };
+    for (let slot = 0; slot < segments.length; slot++) {
+      if (segments[slot]!.category !== 'tools') continue;
+      next.slots.push(slot);
+      next.tools.push(segments[slot]!);
+      next.order[slot] = sorted[slot];
+    }
+    this.lastToolOrder = next;
+    return next.order;
+  }
+
   private setupKey(breakpoint: SetupBreakpoint | null, overhead: number): RequestView['setupBreakpoint'] {
     if (breakpoint === null || breakpoint.tokens <= 0) return null;
     // A key of its own: one salt from the empty chain, never a block's (block chains start with a block id).
     const salt = this.table.idOf(`\u0000setup-breakpoint:${breakpoint.version}`);
     return { key: keyOfLanes(extendHi(EMPTY_CHAIN.hi, salt), extendLo(EMPTY_CHAIN.lo, salt)), tokens: Math.min(breakpoint.tokens, overhead) };
   }
+}
+
+/** A request's tool slots, the segments in them, and the optimized order of those slots (see toolOrder). */
+interface ToolOrder {
+  slots: number[];
+  tools: Segment[];
+  order: (number | undefined)[];
 }
 
 /** One request's token counts as the view needs them (see SimulationInput). */
