@@ -99,3 +99,46 @@ describe.skipIf(!present)(present ? 'API calls counted once across files' : `dup
     }, 120_000);
   });
 });
+
+// A Codex rollout records no id per call: the time of a call's token count and the running totals it reached
+// name it, so a copy of the file (archived_sessions/, a backup) is counted once too. The real rollout has 81 calls.
+const rollout = path.resolve(__dirname, '../../../shared/fixtures/real/transcripts/codex/rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl');
+const rolloutPresent = fs.existsSync(rollout);
+const rolloutText = rolloutPresent ? fs.readFileSync(rollout, 'utf8') : '';
+
+describe.skipIf(!rolloutPresent)(rolloutPresent ? 'Codex calls counted once across files' : `duplicates: SKIPPED, ${rollout} is absent`, () => {
+  it('drops a copied rollout whole, in the full read and in the folder usage pass', async () => {
+    const name = path.basename(rollout);
+    const read = await readRequests([
+      { name: `sessions/${name}`, bytes: enc(rolloutText) },
+      { name: `archived_sessions/${name}`, bytes: enc(rolloutText) },
+    ]);
+    expect(read.files.map((f) => f.requests)).toEqual([81, 0]);
+    expect(read.duplicateCalls).toEqual([{ file: 1, calls: 81 }]);
+
+    const seenCalls = new SeenCalls();
+    const folder = emptyUsageFolder();
+    await foldSessionUsage(folder, () => [{ name: `sessions/${name}`, bytes: enc(rolloutText) }], { seenCalls });
+    await foldSessionUsage(folder, () => [{ name: `archived_sessions/${name}`, bytes: enc(rolloutText) }], { seenCalls });
+    expect(folder.requests).toBe(81);
+  });
+
+  it('keeps every call of one rollout read alone, and a second session of other calls whole', async () => {
+    const other = rolloutText
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => {
+        const record = JSON.parse(l) as { timestamp?: string };
+        // The same calls an hour later: other calls (a session that happened to reach the same totals).
+        if (typeof record.timestamp === 'string') record.timestamp = new Date(Date.parse(record.timestamp) + 3_600_000).toISOString();
+        return JSON.stringify(record);
+      })
+      .join('\n');
+    const read = await readRequests([
+      { name: 'a.jsonl', bytes: enc(rolloutText) },
+      { name: 'b.jsonl', bytes: enc(other) },
+    ]);
+    expect(read.files.map((f) => f.requests)).toEqual([81, 81]);
+    expect(read.duplicateCalls).toEqual([]);
+  });
+});

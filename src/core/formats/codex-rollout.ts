@@ -133,12 +133,32 @@ const LINE_READERS = new Map<string, LineReader>([
   ['event_msg', readTokenCount],
 ]);
 
+/**
+ * Whether an earlier file of the read or folder counted this call already. A rollout records no id per call; the
+ * time of its token count and the running totals it reached name it (two calls of one session never share both),
+ * so a copy of the file (`archived_sessions/`, a backup beside the original) is counted once, as a copied Claude
+ * Code session is.
+ */
+function copiedCall(ctx: TranscriptContext, at: number | null, totals: Totals): boolean {
+  if (at === null || ctx.seenCalls === undefined) return false;
+  return !ctx.seenCalls.claim(`codex-rollout\u0000${at}`, `${totals.input}\u0000${totals.cached}\u0000${totals.output}`, ctx.file);
+}
+
 /** A changed running total marks a completed call: its request is the history before the call's first output. */
-function readTokenCount(state: Rollout, payload: JsonObject, _at: number | null, line: number): void {
+function readTokenCount(state: Rollout, payload: JsonObject, at: number | null, line: number): void {
   if (payload['type'] !== 'token_count') return;
   const info = objectField(payload, 'info');
   const totals = readTotals(info ? objectField(info, 'total_token_usage') : null);
   if (totals === null || sameTotals(totals, state.previous)) return;
+  if (copiedCall(state.ctx, at, totals)) {
+    // Counted from an earlier file (a copy of this rollout, in another folder or archived): its history is kept,
+    // its request is not made again.
+    state.previous = totals;
+    state.compacted = false;
+    state.callStart = null;
+    state.sentAt = null;
+    return;
+  }
   const { instructions, history } = state;
   const input = history.slice(0, state.callStart ?? history.length);
   const body: JsonObject = { model: state.model, input };
