@@ -70,6 +70,14 @@ describe('cassettes (synthetic, shaped as other suites write them)', () => {
     expect(result.requests[0]!.timestamp).toBe(Date.UTC(2025, 0, 1));
   });
 
+  it("Ruby VCR's !binary bodies (Psych's local tag for base64 bytes) are read as bytes: an event stream's usage", async () => {
+    const sse = `data: {"id":"synthetic","choices":[{"delta":{"content":"Hi"}}]}\n\ndata: {"id":"synthetic","choices":[],"usage":{"prompt_tokens":5,"completion_tokens":11,"prompt_tokens_details":{"cached_tokens":0}}}\n\ndata: [DONE]\n\n`;
+    const yaml = `---\nhttp_interactions:\n- request:\n    method: post\n    uri: https://api.openai.com/v1/chat/completions\n    body:\n      encoding: UTF-8\n      string: ${q(chatBody)}\n  response:\n    status:\n      code: 200\n    body:\n      encoding: ASCII-8BIT\n      string: !binary |-\n        ${b64(enc(sse))}\n  recorded_at: Fri, 14 Mar 2025 14:01:56 GMT\nrecorded_with: VCR 6.1.0\n`;
+    const result = await read(yaml);
+    expect(result.errors).toEqual([]);
+    expect(result.requests[0]!.recorded).toEqual({ input: 5, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, output: 11 });
+  });
+
   it('a cassette of no LLM call says so by host; one with no closing version: is cut off', async () => {
     const none = `interactions:\n- request:\n    body: null\n    headers: {}\n    method: GET\n    uri: https://example.com/x\n  response:\n    body: {string: ok}\n    headers: {}\n    status: {code: 200, message: OK}\nversion: 1\n`;
     expect((await read(none)).errors.map((e) => e.message)).toEqual(['this cassette holds no Anthropic, OpenAI or Gemini call: 1 entry, none an LLM call (by host: example.com 1)']);

@@ -92,6 +92,29 @@ describe('HAR (synthetic)', () => {
     expect(result.requests[0]!.recorded).toEqual({ input: 176, cacheRead: 1024, cacheWrite5m: 0, cacheWrite1h: 0, output: 7 });
   });
 
+  it("Polly.JS's chunked body: a JSON array of base64 chunks that together are one gzip stream", async () => {
+    const usage = { prompt_tokens: 15, completion_tokens: 20, prompt_tokens_details: { cached_tokens: 0 } };
+    const zipped = gzipSync(enc({ id: 'chatcmpl-synthetic', usage }));
+    // Cut where a chunk boundary falls mid-stream, each chunk padded on its own, as Polly writes them.
+    const chunks = [zipped.subarray(0, 10), zipped.subarray(10, 11), zipped.subarray(11)].map((part) => b64(part));
+    const polly = entry('https://api.openai.com/v1/chat/completions', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'synthetic' }] }, { text: JSON.stringify(chunks), encoding: 'base64' });
+    const result = await read(har([polly]));
+    expect(result.errors).toEqual([]);
+    expect(result.requests[0]!.recorded).toEqual({ input: 15, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, output: 20 });
+    const notChunks = entry('https://api.openai.com/v1/chat/completions', { model: 'gpt-4o-mini', messages: [] }, { text: JSON.stringify(['***']), encoding: 'base64' });
+    expect((await read(har([notChunks]))).errors.map((e) => e.message)).toEqual(['entry 1 of 1: the response body is marked base64 but is not base64']);
+  });
+
+  it('bodies of entries that are no LLM call are not decoded: an image, an embeddings call (named by endpoint)', async () => {
+    const png = { startedDateTime: '2026-01-02T03:04:05.000Z', request: { method: 'GET', url: 'https://example.com/logo.png', headers: [] }, response: { status: 200, headers: [], content: { mimeType: 'image/png', text: b64(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe])), encoding: 'base64' } } };
+    // An embeddings body's `input` list reads like a Responses request: the endpoint says it is none.
+    const embeddings = entry('https://api.openai.com/v1/embeddings', { model: 'text-embedding-3-small', input: ['synthetic'] }, { text: '***', encoding: 'base64' });
+    const call = entry('https://api.anthropic.com/v1/messages', claudeBody, { text: '{"usage":{"input_tokens":9,"output_tokens":1}}' });
+    const result = await read(har([png, embeddings, call]));
+    expect(result.requests.map((r) => r.model)).toEqual(['claude-sonnet-4-5']);
+    expect(result.errors.map((e) => e.message)).toEqual(['skipped 2 HAR entries that are no LLM call (by host: api.openai.com embeddings 1, example.com 1)']);
+  });
+
   it('an OpenAI Responses stream: usage from response.completed', async () => {
     const sse = 'event: response.created\ndata: {"type":"response.created","response":{"usage":null}}\n\nevent: response.completed\ndata: {"type":"response.completed","response":{"usage":{"input_tokens":500,"input_tokens_details":{"cached_tokens":300},"output_tokens":20}}}\n\n';
     const result = await read(har([entry('https://api.openai.com/v1/responses', { model: 'gpt-5', input: 'synthetic' }, { text: sse })]));

@@ -49,7 +49,6 @@ async function responseOf(definition: JsonObject): Promise<DecodedBody | { parse
 
 async function definitionExchange(definition: JsonObject, where: string, line: number): Promise<HttpExchange | string> {
   const answer = await responseOf(definition);
-  if (answer !== null && 'error' in answer) return `${where}: the response ${answer.error}`;
   const body = definition['body'];
   const scope = (stringField(definition, 'scope') ?? '').replace(/:(443|80)$/, '');
   return {
@@ -58,8 +57,9 @@ async function definitionExchange(definition: JsonObject, where: string, line: n
     method: stringField(definition, 'method') ?? '',
     url: scope + String(definition['path'] ?? ''),
     requestBody: isObject(body) || typeof body === 'string' ? body : null,
-    responseBody: answer === null ? null : 'parsed' in answer ? (answer.parsed as JsonObject) : answer.text,
+    responseBody: answer === null || 'error' in answer ? null : 'parsed' in answer ? (answer.parsed as JsonObject) : answer.text,
     timestamp: dateHeader(definition['rawHeaders']),
+    bodyError: answer !== null && 'error' in answer ? `the response ${answer.error}` : null,
   };
 }
 

@@ -63,9 +63,7 @@ async function interactionExchange(interaction: unknown, where: string, line: nu
   const request = interaction['request'];
   const response = isObject(interaction['response']) ? interaction['response'] : null;
   const sent = await sideBody(request);
-  if (sent !== null && 'error' in sent) return `${where}: the request body ${sent.error}`;
   const answer = response === null ? null : await sideBody(response);
-  if (answer !== null && 'error' in answer) return `${where}: the response body ${answer.error}`;
   const requestBody = content(sent);
   return {
     where,
@@ -75,6 +73,7 @@ async function interactionExchange(interaction: unknown, where: string, line: nu
     requestBody: Array.isArray(requestBody) ? null : requestBody,
     responseBody: answer === null ? null : content(answer),
     timestamp: toEpochMs(interaction['recorded_at']) ?? headerTime(response),
+    bodyError: sent !== null && 'error' in sent ? `the request body ${sent.error}` : answer !== null && 'error' in answer ? `the response body ${answer.error}` : null,
   };
 }
 

@@ -28,6 +28,11 @@ export interface HttpExchange {
   /** The response body as text (JSON or server-sent events), or parsed; null when none was recorded. */
   responseBody: string | JsonObject | unknown[] | null;
   timestamp: number | null;
+  /**
+   * Why a body could not be decoded, or null. An error of the file only when the exchange is an LLM call: a
+   * browser capture's images and an embeddings call's bodies are skipped with the rest of what is no call.
+   */
+  bodyError: string | null;
 }
 
 const MAX_DEPTH = DEFAULT_LIMITS.maxNestingDepth;
@@ -46,6 +51,13 @@ export function endpointApi(url: string): ExchangeApi | null {
   if (/\/responses$/.test(path)) return 'openai-responses';
   return null;
 }
+
+/**
+ * Endpoints of the providers' APIs that take no prompt a cache could hold (embeddings, moderation, images, audio,
+ * the legacy completions, files, batches, models, token counting): never read as a request, whatever their body
+ * looks like (an embeddings body's `input` list reads like a Responses request). Named in the skipped tally.
+ */
+const NO_PROMPT_ENDPOINT = /\/(embeddings|moderations|images\/[a-z_]+|audio\/[a-z_]+|completions|files|batches|models|count_tokens)$/;
 
 /** The host of a URL for the skipped-entries tally ('(no host)' for a relative or unreadable one). */
 export function hostOf(url: string): string {
@@ -107,9 +119,14 @@ export class ExchangeReader {
     this.exchanges++;
     const api = this.apiOf(exchange);
     if (api === null) {
-      const host = hostOf(exchange.url);
+      const endpoint = NO_PROMPT_ENDPOINT.exec(pathOf(exchange.url));
+      const where = endpoint === null ? hostOf(exchange.url) : `${hostOf(exchange.url)} ${endpoint[1]}`;
       if (this.skipped.size === 0) this.firstSkippedLine = exchange.line;
-      this.skipped.set(host, (this.skipped.get(host) ?? 0) + 1);
+      this.skipped.set(where, (this.skipped.get(where) ?? 0) + 1);
+      return;
+    }
+    if (exchange.bodyError !== null) {
+      this.error(exchange.line, `${exchange.where}: ${exchange.bodyError}`);
       return;
     }
     const body = parsedBody(exchange.requestBody);
@@ -128,7 +145,7 @@ export class ExchangeReader {
   private apiOf(exchange: HttpExchange): ExchangeApi | null {
     const byUrl = endpointApi(exchange.url);
     if (byUrl !== null) return byUrl;
-    if (exchange.method.toUpperCase() !== 'POST') return null;
+    if (exchange.method.toUpperCase() !== 'POST' || NO_PROMPT_ENDPOINT.test(pathOf(exchange.url))) return null;
     const body = parsedBody(exchange.requestBody);
     if (!isObject(body)) return null;
     const detection = detectWireFormat(body);

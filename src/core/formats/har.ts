@@ -49,17 +49,16 @@ async function entryExchange(entry: unknown, where: string, line: number): Promi
   if (!isObject(entry) || !isObject(entry['request'])) return `${where} has no request object`;
   const request = entry['request'];
   const sent = await requestText(request);
-  if (sent !== null && 'error' in sent) return `${where}: the request body ${sent.error}`;
   const answer = await responseText(entry['response']);
-  if (answer !== null && 'error' in answer) return `${where}: the response body ${answer.error}`;
   return {
     where,
     line,
     method: stringField(request, 'method') ?? '',
     url: stringField(request, 'url') ?? '',
-    requestBody: sent?.text ?? null,
-    responseBody: answer?.text ?? null,
+    requestBody: sent !== null && 'text' in sent ? sent.text : null,
+    responseBody: answer !== null && 'text' in answer ? answer.text : null,
     timestamp: toEpochMs(entry['startedDateTime']),
+    bodyError: sent !== null && 'error' in sent ? `the request body ${sent.error}` : answer !== null && 'error' in answer ? `the response body ${answer.error}` : null,
   };
 }
 

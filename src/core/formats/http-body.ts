@@ -1,8 +1,9 @@
-// A recorded HTTP body as text: captures keep it as text, as base64 (HAR `encoding: "base64"`, vcrpy `!!binary`),
-// and often still compressed the way it travelled (Content-Encoding: gzip). Decoded with the platform's atob,
-// DecompressionStream (input/gzip.ts) and TextDecoder: the same in the browser worker and Node.
+// A recorded HTTP body as text: captures keep it as text, as base64 (HAR `encoding: "base64"`, vcrpy `!!binary`;
+// Polly.JS: a JSON array of base64 chunks), and often still compressed the way it travelled (Content-Encoding:
+// gzip). Decoded with the platform's atob, DecompressionStream (input/gzip.ts) and TextDecoder: the same in the
+// browser worker and Node.
 
-import { collectBytes } from '../input/bytes.ts';
+import { collectBytes, concatBytes } from '../input/bytes.ts';
 import { gunzipChunks, hasGzipMagic } from '../input/gzip.ts';
 import { DEFAULT_LIMITS } from '../input/limits.ts';
 
@@ -18,6 +19,18 @@ export interface RecordedBody {
 export type DecodedBody = { text: string } | { error: string } | null;
 
 function base64Bytes(text: string): Uint8Array | null {
+  const chunks = base64Chunks(text);
+  if (chunks === null) return plainBase64(text);
+  const parts: Uint8Array[] = [];
+  for (const chunk of chunks) {
+    const part = plainBase64(chunk);
+    if (part === null) return null;
+    parts.push(part);
+  }
+  return concatBytes(parts);
+}
+
+function plainBase64(text: string): Uint8Array | null {
   try {
     const binary = atob(text.replace(/\s+/g, ''));
     const bytes = new Uint8Array(binary.length);
@@ -26,6 +39,21 @@ function base64Bytes(text: string): Uint8Array | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Polly.JS records a chunked response as a JSON array of base64 strings, one per chunk as it arrived (each padded
+ * on its own; together often one gzip stream): the chunks, or null when the text is no such array.
+ */
+function base64Chunks(text: string): string[] | null {
+  if (!text.trimStart().startsWith('[')) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  return Array.isArray(value) && value.every((chunk) => typeof chunk === 'string') ? (value as string[]) : null;
 }
 
 async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {

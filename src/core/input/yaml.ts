@@ -1,10 +1,10 @@
 // YAML documents (vcrpy cassettes and other YAML captures) → records, with the `yaml` package (eemeli/yaml: no
-// Node APIs, so it runs in the browser worker too). Read as YAML 1.1, the version PyYAML writes: `!!binary` becomes
-// bytes; tags of Python objects (`!!python/unicode`) are read as their plain value. Anchors are bounded by the
+// Node APIs, so it runs in the browser worker too). Read as YAML 1.1, the version PyYAML writes: `!!binary` (and
+// Ruby's `!binary`) becomes bytes; tags of Python objects (`!!python/unicode`) are read as their plain value. Anchors are bounded by the
 // parser's alias limit (a "billion laughs" document is refused). A document with syntax errors (a cut-off file)
 // gives its errors, located, then what was read before the break.
 
-import { parseDocument } from 'yaml';
+import { parseDocument, type ScalarTag, type Tags } from 'yaml';
 import type { RawRecord } from './raw-record.ts';
 
 /** A first content line that only YAML starts with: a directive, a document marker, `key:` or a list item. */
@@ -12,12 +12,22 @@ export function looksLikeYaml(firstLine: string): boolean {
   return /^(?:%YAML|---(?:\s|$)|[A-Za-z_][\w .-]*:(?:\s|$)|- )/.test(firstLine.trimStart());
 }
 
+/**
+ * Ruby's YAML (Psych, what Ruby VCR writes) tags base64 bytes `!binary`, a local tag, where PyYAML writes
+ * `!!binary`: both become bytes (left unresolved, a Ruby cassette's gzip or event-stream body stayed base64 text
+ * and its usage went unread).
+ */
+function withRubyBinary(tags: Tags): Tags {
+  const binary = tags.find((tag): tag is ScalarTag => typeof tag === 'object' && 'tag' in tag && tag.tag === 'tag:yaml.org,2002:binary');
+  return binary === undefined ? tags : [...tags, { ...binary, tag: '!binary', default: false }];
+}
+
 /** Errors listed per document before the rest are summed into the last one. */
 const MAX_LISTED_ERRORS = 5;
 
 /** The records of a YAML text whose first line is file line `firstLine`. */
 export function yamlRecords(text: string, firstLine: number): RawRecord[] {
-  const doc = parseDocument(text, { version: '1.1', prettyErrors: true });
+  const doc = parseDocument(text, { version: '1.1', prettyErrors: true, customTags: withRubyBinary });
   const out: RawRecord[] = [];
   const shift = firstLine - 1;
   for (const error of doc.errors.slice(0, MAX_LISTED_ERRORS)) {
