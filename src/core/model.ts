@@ -168,6 +168,11 @@ export interface ParsedRequest {
   notes: RequestNote[];
   /** Envelope id (batch custom_id), kept for matching outputs; never written to reports. */
   customId: string | null;
+  /**
+   * Sent through a Batch API (an Anthropic Message Batches or OpenAI Batch file): billed at half the list price.
+   * Absent for every other request.
+   */
+  batch?: true;
   /** Milliseconds since the epoch, when the log records when the request was sent. */
   timestamp: number | null;
   recorded: RecordedUsage | null;

@@ -29,7 +29,9 @@ function headerLines(analysis: Analysis, table: PeriodTable, style: Style): stri
   const lines = [style.bold(`ctxray analyze: ${what} — ${readAsText(files)}, ${plural(analysis.requests.length, 'request')}${span}`)];
   const models = analysis.modelUse.map((use) => `${use.id ?? '(no model named)'} ×${formatCount(use.requests)}${use.known ? '' : ' (not priced)'}`);
   const estimated = analysis.totals.exactRequests < analysis.totals.requests;
-  lines.push(`  models: ${models.join(', ')}; prices as of ${analysis.pricedOn}${estimated ? '; ≈ marks estimates' : ''}`);
+  const batch = analysis.requests.filter((request) => request.batch === true).length;
+  const batchPrice = batch === 0 ? '' : `; ${batch === analysis.requests.length ? 'all' : formatCount(batch)} at Batch API prices (half the list price)`;
+  lines.push(`  models: ${models.join(', ')}; prices as of ${analysis.pricedOn}${batchPrice}${estimated ? '; ≈ marks estimates' : ''}`);
   const total = analysis.totals.tokens;
   const shares = CATEGORIES.flatMap((category) => {
     const value = analysis.totals.byCategory[category] ?? 0;

@@ -1,11 +1,21 @@
 // Resolves the model that prices each request: the override when given, else the id the request names.
-// With --prices, a model the file names is priced at the file's rates, dated by the file.
+// With --prices, a model the file names is priced at the file's rates, dated by the file. A request of a batch
+// file is priced at the Batch API's half.
 import type { ParsedRequest } from '../model.ts';
-import { lookupModel } from '../pricing/lookup.ts';
+import { atBatchPrice, BATCH_FACTOR, lookupModel } from '../pricing/lookup.ts';
 import { overrideFor, type PriceOverrides } from '../pricing/overrides.ts';
 import type { ModelUse, ResolvedModel } from './types.ts';
 
-export function resolveModel(request: Pick<ParsedRequest, 'model'>, override: string | null, prices: PriceOverrides | null = null): ResolvedModel {
+export function resolveModel(request: Pick<ParsedRequest, 'model' | 'batch'>, override: string | null, prices: PriceOverrides | null = null): ResolvedModel {
+  const resolved = resolvedId(request, override, prices);
+  if (request.batch !== true || resolved.pricing === null) return resolved;
+  const routeNote = resolved.routeNote === undefined ? BATCH_NOTE : `${resolved.routeNote}, ${BATCH_NOTE}`;
+  return { ...resolved, pricing: atBatchPrice(resolved.pricing), routeNote };
+}
+
+const BATCH_NOTE = `Batch API, ${BATCH_FACTOR * 100}% of the list price`;
+
+function resolvedId(request: Pick<ParsedRequest, 'model'>, override: string | null, prices: PriceOverrides | null): ResolvedModel {
   const id = override ?? request.model;
   if (id === null || id === '') return { id: null, source: 'none', pricing: null, via: null };
   const match = lookupModel(id);

@@ -37,6 +37,8 @@ export interface RequestRecord {
   modelSource: ResolvedModel['source'];
   modelKnown: boolean;
   pricedAs: string | null;
+  /** Sent through a Batch API: priced at half the list price. Present only then. */
+  batch?: true;
   tokens: {
     total: number;
     exact: boolean;
@@ -156,6 +158,7 @@ export function requestRecord(request: ParsedRequest, tokens: RequestTokens, mod
     modelSource: model.source,
     modelKnown: model.pricing !== null,
     pricedAs: model.pricing?.id ?? null,
+    ...(request.batch === true && { batch: true as const }),
     tokens: {
       total: tokens.total,
       exact: tokens.exact,

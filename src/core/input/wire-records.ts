@@ -136,6 +136,7 @@ export class WireRecords {
     }
     this.formats.add(format);
     request.customId = unwrapped.customId;
+    if (kind === 'anthropic-batch' || kind === 'openai-batch') request.batch = true;
     request.timestamp = unwrapped.timestamp;
     if (unwrapped.usage !== null) request.recorded = checkedRecordedUsage(request, unwrapped.usage, (usage) => recordedUsage(usage, format));
     this.state.budget.addRequest(request);

@@ -77,22 +77,46 @@ const regionalCopies = new Map<string, PricedModel>();
 function atRegionalPrice(model: PricedModel): PricedModel {
   let copy = regionalCopies.get(model.id);
   if (copy === undefined) {
-    const scale = (price: number): number => Math.round(price * BEDROCK_REGIONAL_FACTOR * 1e6) / 1e6;
-    const orNull = (price: number | null): number | null => (price === null ? null : scale(price));
-    const tier = model.longPromptTier;
-    copy = {
-      ...model,
-      input: scale(model.input),
-      output: scale(model.output),
-      cacheRead: scale(model.cacheRead),
-      cacheWrite5m: orNull(model.cacheWrite5m),
-      cacheWrite1h: orNull(model.cacheWrite1h),
-      longPromptTier: tier && { ...tier, input: scale(tier.input), output: scale(tier.output), cacheRead: scale(tier.cacheRead), cacheWrite5m: scale(tier.cacheWrite5m), cacheWrite1h: scale(tier.cacheWrite1h) },
-      cacheReadBefore: model.cacheReadBefore && { ...model.cacheReadBefore, cacheRead: scale(model.cacheReadBefore.cacheRead) },
-    };
+    copy = scaledPricing(model, BEDROCK_REGIONAL_FACTOR);
     regionalCopies.set(model.id, copy);
   }
   return copy;
+}
+
+/**
+ * The Batch APIs (Anthropic Message Batches, OpenAI Batch) bill half of every rate; the cache multipliers and a
+ * route's premium stack with it (docs/pricing.md).
+ */
+export const BATCH_FACTOR = 0.5;
+
+/** Keyed by the model object: a --prices file's rates for an id differ from the table's. */
+const batchCopies = new WeakMap<PricedModel, PricedModel>();
+
+/** The model at the Batch APIs' price. */
+export function atBatchPrice(model: PricedModel): PricedModel {
+  let copy = batchCopies.get(model);
+  if (copy === undefined) {
+    copy = scaledPricing(model, BATCH_FACTOR);
+    batchCopies.set(model, copy);
+  }
+  return copy;
+}
+
+/** Every rate of a model, tiers and dated rates included, × `factor` (to a millionth of a dollar per MTok). */
+function scaledPricing(model: PricedModel, factor: number): PricedModel {
+  const scale = (price: number): number => Math.round(price * factor * 1e6) / 1e6;
+  const orNull = (price: number | null): number | null => (price === null ? null : scale(price));
+  const tier = model.longPromptTier;
+  return {
+    ...model,
+    input: scale(model.input),
+    output: scale(model.output),
+    cacheRead: scale(model.cacheRead),
+    cacheWrite5m: orNull(model.cacheWrite5m),
+    cacheWrite1h: orNull(model.cacheWrite1h),
+    longPromptTier: tier && { ...tier, input: scale(tier.input), output: scale(tier.output), cacheRead: scale(tier.cacheRead), cacheWrite5m: scale(tier.cacheWrite5m), cacheWrite1h: scale(tier.cacheWrite1h) },
+    cacheReadBefore: model.cacheReadBefore && { ...model.cacheReadBefore, cacheRead: scale(model.cacheReadBefore.cacheRead) },
+  };
 }
 
 /**
