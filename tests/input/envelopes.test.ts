@@ -326,6 +326,17 @@ describe('recorded usage', () => {
     // 1,000 written, 500 of them 1h: the other 500 are 5m even though the split names only 300.
     expect(recordedUsage(split, 'anthropic-messages')).toMatchObject({ cacheWrite5m: 500, cacheWrite1h: 500 });
   });
+
+  it('sums the passes of a server-side compaction (usage.iterations), each billed; an empty list is the top level', () => {
+    // As a recorded streaming compaction ends (pydantic-ai's cassette): the top level repeats the message pass.
+    const pass = (type: string, input: number, read: number, write: number, output: number) => ({ type, input_tokens: input, cache_read_input_tokens: read, cache_creation_input_tokens: write, output_tokens: output });
+    const compacted = { ...pass('message', 181, 0, 0, 8), iterations: [pass('compaction', 100, 55096, 0, 83), pass('message', 181, 0, 0, 8)] };
+    expect(recordedUsage(compacted, 'anthropic-messages')).toEqual({ input: 281, cacheRead: 55096, cacheWrite5m: 0, cacheWrite1h: 0, output: 91 });
+    // Claude Code writes `iterations: []` on every call.
+    expect(recordedUsage({ ...pass('message', 7, 900, 20, 3), iterations: [] }, 'anthropic-messages')).toEqual({ input: 7, cacheRead: 900, cacheWrite5m: 20, cacheWrite1h: 0, output: 3 });
+    // A list it cannot read (an entry without input_tokens) leaves the top level as it is.
+    expect(recordedUsage({ ...pass('message', 7, 0, 0, 3), iterations: [{ type: 'compaction' }] }, 'anthropic-messages')).toMatchObject({ input: 7, output: 3 });
+  });
 });
 
 describe('format detection and override', () => {

@@ -18,7 +18,25 @@ export function recordedUsage(usage: unknown, format: WireFormat): RecordedUsage
   return null;
 }
 
+/**
+ * Server-side compaction runs a summarizing pass before the answer, in the same request: the top-level usage is the
+ * answer's pass alone, and `iterations` lists every pass (`compaction`, then `message`), each billed. The request's
+ * usage is then their sum; without iterations (or an empty list, as Claude Code writes) it is the top level.
+ */
 function fromAnthropic(usage: JsonObject): RecordedUsage | null {
+  const iterations = usage['iterations'];
+  if (Array.isArray(iterations) && iterations.length > 0) {
+    const passes = iterations.map((pass) => (isObject(pass) ? fromAnthropicPass(pass) : null));
+    if (passes.every((pass) => pass !== null)) return passes.reduce(addUsage);
+  }
+  return fromAnthropicPass(usage);
+}
+
+function addUsage(a: RecordedUsage, b: RecordedUsage): RecordedUsage {
+  return { input: a.input + b.input, cacheRead: a.cacheRead + b.cacheRead, cacheWrite5m: a.cacheWrite5m + b.cacheWrite5m, cacheWrite1h: a.cacheWrite1h + b.cacheWrite1h, output: a.output + b.output };
+}
+
+function fromAnthropicPass(usage: JsonObject): RecordedUsage | null {
   const input = numberField(usage, 'input_tokens');
   if (input === null) return null;
   const cacheRead = numberField(usage, 'cache_read_input_tokens') ?? 0;
