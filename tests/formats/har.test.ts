@@ -115,6 +115,16 @@ describe('HAR (synthetic)', () => {
     expect(result.errors.map((e) => e.message)).toEqual(['skipped 2 HAR entries that are no LLM call (by host: api.openai.com embeddings 1, example.com 1)']);
   });
 
+  it('a Bedrock InvokeModel call: the body names no model, the URL does (its colon percent-encoded or not)', async () => {
+    const { model: _omit, ...bedrockBody } = claudeBody;
+    const usage = { text: '{"usage":{"input_tokens":21,"output_tokens":67}}' };
+    const plain = entry('https://bedrock-runtime.us-east-1.amazonaws.com/model/us.anthropic.claude-3-7-sonnet-20250219-v1:0/invoke', { anthropic_version: 'bedrock-2023-05-31', ...bedrockBody }, usage);
+    const encoded = entry('https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-sonnet-4-5-20250929-v1%3A0/invoke-with-response-stream', { anthropic_version: 'bedrock-2023-05-31', ...bedrockBody }, usage);
+    const result = await read(har([plain, encoded]));
+    expect(result.errors).toEqual([]);
+    expect(result.requests.map((r) => r.model)).toEqual(['us.anthropic.claude-3-7-sonnet-20250219-v1:0', 'anthropic.claude-sonnet-4-5-20250929-v1:0']);
+  });
+
   it('an OpenAI Responses stream: usage from response.completed', async () => {
     const sse = 'event: response.created\ndata: {"type":"response.created","response":{"usage":null}}\n\nevent: response.completed\ndata: {"type":"response.completed","response":{"usage":{"input_tokens":500,"input_tokens_details":{"cached_tokens":300},"output_tokens":20}}}\n\n';
     const result = await read(har([entry('https://api.openai.com/v1/responses', { model: 'gpt-5', input: 'synthetic' }, { text: sse })]));

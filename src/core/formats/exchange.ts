@@ -59,6 +59,23 @@ export function endpointApi(url: string): ExchangeApi | null {
  */
 const NO_PROMPT_ENDPOINT = /\/(embeddings|moderations|images\/[a-z_]+|audio\/[a-z_]+|completions|files|batches|models|count_tokens)$/;
 
+/** Bedrock InvokeModel (`/model/{modelId}/invoke`, or its streaming form): the model is named by the URL only. */
+const BEDROCK_INVOKE = /\/model\/([^/?#]+)\/invoke(?:-with-response-stream)?(?:[?#]|$)/;
+
+/** The body with the model its URL names, when the body names none (a Bedrock Messages body). */
+function withUrlModel(body: JsonObject, url: string): JsonObject {
+  if (typeof body['model'] === 'string') return body;
+  const match = BEDROCK_INVOKE.exec(url);
+  if (match === null) return body;
+  let model: string;
+  try {
+    model = decodeURIComponent(match[1]!);
+  } catch {
+    return body;
+  }
+  return { ...body, model };
+}
+
 /** The host of a URL for the skipped-entries tally ('(no host)' for a relative or unreadable one). */
 export function hostOf(url: string): string {
   const match = /^[a-z][a-z0-9+.-]*:\/\/([^/?#:@]+@)?([^/?#:]+)/i.exec(url);
@@ -135,7 +152,7 @@ export class ExchangeReader {
       return;
     }
     const format: WireFormat = api === 'gemini' ? 'openai-chat' : api;
-    const wire = api === 'gemini' ? geminiAsChat(body, geminiModel(exchange.url)) : body;
+    const wire = api === 'gemini' ? geminiAsChat(body, geminiModel(exchange.url)) : withUrlModel(body, exchange.url);
     const request = importRebuilt({ format, body: wire, line: exchange.line, timestamp: exchange.timestamp, recorded: recordedOf(api, exchange.responseBody), missing: [] }, this.ctx);
     if (api === 'gemini') request.notes.push(note('provider_not_modelled'));
     this.requests.push(request);
