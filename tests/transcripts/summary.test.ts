@@ -54,6 +54,15 @@ describe('timeRangeSummary (synthetic)', () => {
     expect(summary.totals.cost).toBeCloseTo(0.003525 + 0.000945 + 0.05, 12);
   });
 
+  it("takes an unrecorded request's prompt from the simulation, as its read and write are (an inferred setup included)", () => {
+    const inferredSetup = input();
+    // The blocks of request 3 are 1,600 tokens; its simulated prompt of 2,000 adds a 400-token setup the log lacks.
+    inferredSetup.reconstructed = [100, 200, 500, 1600];
+    const totals = timeRangeSummary(inferredSetup).totals;
+    expect(totals.promptTokens).toBe(4830);
+    expect(totals.promptTokens).toBeGreaterThanOrEqual(totals.cacheRead + totals.cacheWrite);
+  });
+
   it('takes the range from the earliest and latest times whatever the order of the requests', () => {
     const shuffled = input();
     // The latest request first: the end is still the latest time, not the last one read.

@@ -117,7 +117,8 @@ function figuresOf(input: SummaryInput, r: number): RequestFigures {
   const simulated = input.actual.simulation.requests[r];
   return {
     recorded: false,
-    prompt: input.reconstructed[r] ?? 0,
+    // The simulated prompt: the same one its read and write come from, an inferred unrecorded setup included.
+    prompt: simulated?.promptTokens ?? input.reconstructed[r] ?? 0,
     read: simulated?.read ?? 0,
     write: (simulated?.write5m ?? 0) + (simulated?.write1h ?? 0),
     output: 0,
