@@ -31,6 +31,16 @@ describe('element cache: next links', () => {
     expect(cache.findAfter(null, { format: 'anthropic-messages', key: 'messages', index: 1, value: same })).toBeNull();
   });
 
+  it('keeps the parse a match was found for, so the next lookup of that object compares pointers; a miss keeps its own', () => {
+    const cache = new ElementCache();
+    const entry = cache.add(1, { format: 'anthropic-messages', key: 'tools', index: 0, value: { name: 'read', input_schema: { type: 'object' } } }, record())!;
+    const again = { name: 'read', input_schema: { type: 'object' } };
+    expect(cache.findAtPlace({ format: 'anthropic-messages', key: 'tools', index: 0, value: again })).toBe(entry);
+    expect(entry.value).toBe(again);
+    expect(cache.findAtPlace({ format: 'anthropic-messages', key: 'tools', index: 0, value: { name: 'write', input_schema: { type: 'object' } } })).toBeNull();
+    expect(entry.value).toBe(again);
+  });
+
   it('stops matching an evicted successor while its predecessor stays', () => {
     // Budget of 150 characters; { t: 'aaaaaaaaaa' } counts 75 (32 per node, the key and the string), 'x' counts 33.
     // The successor is added first, so it is the oldest entry and the one the third addition evicts (183 > 150);

@@ -167,7 +167,12 @@ function bucketOf(fingerprint: number, index: number): number {
 function matches(entry: CachedElement, value: unknown): boolean {
   if (entry.value === value) return true;
   entry.flat ??= flattenJson(entry.value);
-  return matchesFlatJson(entry.flat, value);
+  if (!matchesFlatJson(entry.flat, value)) return false;
+  // Another parse of the same JSON: kept instead, since later records hand out this one again (the resent parser
+  // returns the object it remembered, and a file's first record is parsed apart from the rest), so the next lookup
+  // is a pointer comparison instead of a walk. Equal JSON: the flattened form and the budget still hold.
+  entry.value = value;
+  return true;
 }
 
 /**
