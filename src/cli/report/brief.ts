@@ -29,9 +29,7 @@ function headerLines(analysis: Analysis, table: PeriodTable, style: Style): stri
   const lines = [style.bold(`ctxray analyze: ${what} — ${readAsText(files)}, ${plural(analysis.requests.length, 'request')}${span}`)];
   const models = analysis.modelUse.map((use) => `${use.id ?? '(no model named)'} ×${formatCount(use.requests)}${use.known ? '' : ' (not priced)'}`);
   const estimated = analysis.totals.exactRequests < analysis.totals.requests;
-  const batch = analysis.requests.filter((request) => request.batch === true).length;
-  const batchPrice = batch === 0 ? '' : `; ${batch === analysis.requests.length ? 'all' : formatCount(batch)} at Batch API prices (half the list price)`;
-  lines.push(`  models: ${models.join(', ')}; prices as of ${analysis.pricedOn}${batchPrice}${estimated ? '; ≈ marks estimates' : ''}`);
+  lines.push(`  models: ${models.join(', ')}; prices as of ${analysis.pricedOn}${estimated ? '; ≈ marks estimates' : ''}`);
   const total = analysis.totals.tokens;
   const shares = CATEGORIES.flatMap((category) => {
     const value = analysis.totals.byCategory[category] ?? 0;
@@ -73,7 +71,8 @@ function costLines(analysis: Analysis, table: PeriodTable, requests: readonly nu
   const t = table.totals;
   if (analysis.cache === undefined) return ['', '  no cost: nothing was priced'];
   const label = (text: string) => style.bold(text.padEnd(16));
-  const basis = basisText({ recordedRequests: t.recordedRequests, simulatedRequests: t.requests - t.recordedRequests });
+  const batchRequests = requests.filter((r) => analysis.requests[r]?.batch === true).length;
+  const basis = basisText({ recordedRequests: t.recordedRequests, simulatedRequests: t.requests - t.recordedRequests, batchRequests });
   const unpriced = t.unpricedRequests > 0 ? style.warn(`; ${plural(t.unpricedRequests, 'request')} on unpriced models left out`) : '';
   const savings = t.cost - t.optimized;
   const causes = missCauses(analysis, requests);

@@ -165,7 +165,7 @@ export function costScenarios(input: Omit<SimulationInput, 'scenario'>): CostCom
   const rejected = simulated.totals.total > actual.totals.total;
   const optimized = rejected ? actual : simulated;
   const billed = billedRequests(input, actual, optimized);
-  const totals = billedTotals(billed);
+  const totals = billedTotals(billed, input.requests);
   const optimizedCost = billed.reduce((sum, row) => sum + (row.optimizedCost ?? 0), 0);
   const potentialSavings = Math.max(0, totals.total - optimizedCost);
   return {
@@ -212,9 +212,10 @@ function billedRequests(
   });
 }
 
-function billedTotals(rows: readonly BilledRequest[]): BilledTotals {
+function billedTotals(rows: readonly BilledRequest[], requests: readonly Pick<ParsedRequest, 'batch'>[]): BilledTotals {
   const recordedRequests = rows.filter((row) => row.basis === 'recorded').length;
-  return { ...totalsOf(rows.map((row) => row.cost)), recordedRequests, simulatedRequests: rows.length - recordedRequests };
+  const batchRequests = requests.filter((request) => request.batch === true).length;
+  return { ...totalsOf(rows.map((row) => row.cost)), recordedRequests, simulatedRequests: rows.length - recordedRequests, batchRequests };
 }
 
 /**

@@ -11,16 +11,18 @@ export interface CostHeadline {
   basis: 'recorded' | 'simulated' | 'mixed';
   recordedRequests: number;
   simulatedRequests: number;
+  /** Requests sent through a Batch API, priced at half the list price. */
+  batchRequests: number;
   /** Model ids (as written) with no price entry, in first-seen order; their requests are in no dollar figure. */
   unpricedModels: string[];
 }
 
 /** `models`: each distinct model id of the input and whether it has a price entry (Analysis.modelUse). */
 export function costHeadline(totals: BilledTotals, models: readonly { id: string | null; known: boolean }[]): CostHeadline {
-  const { recordedRequests, simulatedRequests } = totals;
+  const { recordedRequests, simulatedRequests, batchRequests } = totals;
   const basis = basisOf(recordedRequests, simulatedRequests);
   const unpricedModels = models.filter((model) => !model.known).map((model) => model.id ?? '(no model named)');
-  return { actual: totals.total, priced: totals.priced, basis, recordedRequests, simulatedRequests, unpricedModels };
+  return { actual: totals.total, priced: totals.priced, basis, recordedRequests, simulatedRequests, batchRequests, unpricedModels };
 }
 
 function basisOf(recorded: number, simulated: number): CostHeadline['basis'] {
@@ -30,9 +32,17 @@ function basisOf(recorded: number, simulated: number): CostHeadline['basis'] {
 
 const count = new Intl.NumberFormat('en-US');
 
-/** "recorded usage of all 484 requests", "simulated (no recorded usage)", "recorded usage of 18 requests, simulated for 46". */
-export function basisText(counts: Pick<CostHeadline, 'recordedRequests' | 'simulatedRequests'>): string {
-  const { recordedRequests: recorded, simulatedRequests: simulated } = counts;
+/**
+ * "recorded usage of all 484 requests", "simulated (no recorded usage)", "recorded usage of 18 requests, simulated
+ * for 46"; with ", all at Batch API prices (half the list price)" (or how many) when requests of a batch file count.
+ */
+export function basisText(counts: Pick<CostHeadline, 'recordedRequests' | 'simulatedRequests' | 'batchRequests'>): string {
+  const { recordedRequests: recorded, simulatedRequests: simulated, batchRequests: batch } = counts;
+  const priced = batch === 0 ? '' : `, ${batch === recorded + simulated ? 'all' : count.format(batch)} at Batch API prices (half the list price)`;
+  return basisWords(recorded, simulated) + priced;
+}
+
+function basisWords(recorded: number, simulated: number): string {
   const basis = basisOf(recorded, simulated);
   if (basis === 'recorded') return `recorded usage of ${recorded === 1 ? 'its one request' : `all ${count.format(recorded)} requests`}`;
   if (basis === 'simulated') return 'simulated: the log records no usage';

@@ -48,6 +48,7 @@ export interface CacheTable {
     simulatedCost: number;
     recordedRequests: number;
     simulatedRequests: number;
+    batchRequests: number;
     unpriced: number;
     outputRecorded: number;
     /** OpenAI requests carrying a prompt_cache_key (its value is never kept). */
@@ -111,6 +112,7 @@ export function cacheTable(requests: readonly ParsedRequest[], cost: CostCompari
       simulatedCost: cost.actual.totals.total,
       recordedRequests: cost.billed.totals.recordedRequests,
       simulatedRequests: cost.billed.totals.simulatedRequests,
+      batchRequests: cost.billed.totals.batchRequests,
       unpriced: cost.billed.totals.unpriced,
       outputRecorded: cost.actual.totals.outputRecorded,
       promptCacheKeys: totals.promptCacheKeys,

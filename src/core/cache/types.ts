@@ -205,6 +205,8 @@ export interface BilledTotals extends CostTotals {
   /** Requests whose actual figures are their recorded usage / the simulation as sent. */
   recordedRequests: number;
   simulatedRequests: number;
+  /** Requests sent through a Batch API (ParsedRequest.batch), priced at half the list price. */
+  batchRequests: number;
 }
 
 export interface CostComparison {
