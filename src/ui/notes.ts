@@ -12,7 +12,7 @@ const NOTE_TEXT: Record<string, string> = {
   missing_message_array: 'Has no message list for its wire format (messages, or input for Responses); is the chosen format right?',
   foreign_fields: 'Has top-level content fields of another wire format; they are counted as "Other". Is the chosen format right?',
   usage_only:
-    'The file records this call\'s usage but not its body: there is nothing to break down. The cost and cache hits are the recorded ones; the block sizes are inferred from them, not read (open the file with the bodies, e.g. a Cline task\'s api_conversation_history.json, or a LiteLLM proxy run with store_prompts_in_spend_logs, to see what was sent).',
+    'The file records this call\'s usage but not its body: there is nothing to break down. The cost and cache hits are the recorded ones; the block sizes are inferred from them, not read (open the file with the bodies, e.g. a batch\'s input file beside its results, a Cline task\'s api_conversation_history.json, or a LiteLLM proxy run with store_prompts_in_spend_logs, to see what was sent).',
   provider_not_modelled: "A Gemini (Google) call: its tokens are an estimate and Google's cache rules are not modelled (priced at the Gemini model's prices when the table has it); the recorded usage is what Google reported.",
 };
 

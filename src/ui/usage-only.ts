@@ -135,7 +135,7 @@ export async function renderUsageOnly(container: HTMLElement, ctx: PanelContext)
     figureList('usage-only-request', `Recorded figures of request ${request.index + 1}`, requestRows(request, rows)),
     el('p', {
       className: 'muted',
-      text: 'To see what was sent, open the file that holds the bodies with it: for a Cline, Roo or Kilo task, drop the task folder (its api_conversation_history.json beside ui_messages.json); for a LiteLLM proxy, a spend log written with store_prompts_in_spend_logs.',
+      text: 'To see what was sent, open the file that holds the bodies with it: for a Cline, Roo or Kilo task, drop the task folder (its api_conversation_history.json beside ui_messages.json); for a LiteLLM proxy, a spend log written with store_prompts_in_spend_logs; for a batch, its input file with the results.',
     }),
   );
 }

@@ -141,15 +141,39 @@ describe('batch envelopes', () => {
     expect(result.requests[0]).toMatchObject({ file: 1, index: 0, recorded: { input: 4, output: 2 } });
   });
 
-  it('reports batch results whose custom_id matches no request', async () => {
+  it('reports batch results whose custom_id matches no request of the input files given', async () => {
+    const input = jsonl({ custom_id: 'x', params: anthropicBody('a') });
     const results = jsonl(
       { custom_id: 'nope', result: { type: 'succeeded', message: { usage: { input_tokens: 1, output_tokens: 1 } } } },
       { custom_id: 'nope2', result: { type: 'expired' } },
     );
-    const result = await readText({ 'results.jsonl': results });
-    expect(result.requests).toEqual([]);
+    const result = await readText({ 'input.jsonl': input, 'results.jsonl': results });
+    expect(result.requests).toHaveLength(1);
+    expect(result.requests[0]!.recorded).toBeNull();
     expect(result.errors).toEqual([
-      { file: 0, line: 1, message: '2 batch results with a custom_id that no request in the input files has (give the batch input file too)' },
+      { file: 1, line: 1, message: '2 batch results with a custom_id that no request in the input files has (give the batch input file too)' },
+    ]);
+  });
+
+  it('reads batch results alone as usage-only requests: model, recorded usage, Batch API prices; no usage, no request', async () => {
+    const anthropic = jsonl(
+      { custom_id: 'a', result: { type: 'succeeded', message: { model: 'claude-sonnet-4-5', usage: { input_tokens: 12, cache_read_input_tokens: 100, cache_creation_input_tokens: 30, output_tokens: 7 } } } },
+      { custom_id: 'b', result: { type: 'expired' } },
+    );
+    const openai = jsonl({ id: 'batch_req_1', custom_id: 'c', response: { status_code: 200, body: { object: 'response', model: 'gpt-5', created_at: 1767225600, usage: { input_tokens: 500, input_tokens_details: { cached_tokens: 300 }, output_tokens: 20 } } }, error: null });
+    const result = await readText({ 'results.jsonl': anthropic, 'output.jsonl': openai });
+    expect(result.errors).toEqual([]);
+    expect(result.requests.map((r) => [r.file, r.line, r.format, r.model, r.customId, r.batch, r.timestamp, r.notes.map((n) => n.code)])).toEqual([
+      [0, 1, 'anthropic-messages', 'claude-sonnet-4-5', 'a', true, null, ['usage_only']],
+      [1, 1, 'openai-responses', 'gpt-5', 'c', true, Date.UTC(2026, 0, 1), ['usage_only']],
+    ]);
+    expect(result.requests.map((r) => r.recorded)).toEqual([
+      { input: 12, cacheRead: 100, cacheWrite5m: 30, cacheWrite1h: 0, output: 7 },
+      { input: 200, cacheRead: 300, cacheWrite5m: 0, cacheWrite1h: 0, output: 20 },
+    ]);
+    expect(result.files.map((f) => [f.requests, f.format])).toEqual([
+      [1, 'anthropic-messages'],
+      [1, 'openai-responses'],
     ]);
   });
 });

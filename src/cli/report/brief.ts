@@ -5,7 +5,7 @@ import type { Analysis } from '../../core/analysis/types.ts';
 import { basisText, SAVINGS_STORY } from '../../core/cache/headline.ts';
 import { SEVERITY_RANK, type Finding } from '../../core/cache/index.ts';
 import { readAsText } from '../../core/formats/labels.ts';
-import { CATEGORIES } from '../../core/model.ts';
+import { allUsageOnly, CATEGORIES, type ParsedRequest } from '../../core/model.ts';
 import { inWindow, periodTable, wallText, type PeriodRow, type PeriodTable } from '../../core/period/index.ts';
 import { formatCount, formatFraction, formatPercent, formatTokens, formatUsd } from '../../core/text/format.ts';
 import { formatWarningLines, styleOf, type Style } from './terminal.ts';
@@ -17,6 +17,13 @@ export interface BriefOptions {
   /** Findings shown (the rest are counted); requests or sessions listed. */
   topFindings?: number;
   topRows?: number;
+}
+
+/** The prompt tokens the requests' recorded usage counts: input, cache reads and writes. */
+function recordedPrompt(requests: readonly ParsedRequest[]): number {
+  let total = 0;
+  for (const { recorded } of requests) if (recorded !== null) total += recorded.input + recorded.cacheRead + recorded.cacheWrite5m + recorded.cacheWrite1h;
+  return total;
 }
 
 const plural = (count: number, noun: string) => `${formatCount(count)} ${noun}${count === 1 ? '' : 's'}`;
@@ -38,7 +45,8 @@ function headerLines(analysis: Analysis, table: PeriodTable, style: Style): stri
     .sort((a, b) => b.value - a.value)
     .slice(0, 4)
     .map(({ category, value }) => `${category} ${formatPercent(value, total)}`);
-  lines.push(`  tokens sent: ${formatTokens(total, !estimated)} (${shares.join(', ')})`);
+  if (allUsageOnly(analysis.requests)) lines.push(`  tokens sent: ${formatCount(recordedPrompt(analysis.requests))} recorded (the files hold no request body: nothing to break down)`);
+  else lines.push(`  tokens sent: ${formatTokens(total, !estimated)} (${shares.join(', ')})`);
   if (table.since !== null || table.until !== null) {
     const from = table.since === null ? 'the start' : wallText(table.since, table.zone);
     const to = table.until === null ? 'the end' : wallText(table.until, table.zone);

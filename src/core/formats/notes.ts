@@ -21,7 +21,7 @@ const NOTE_MESSAGES: Record<RequestNote['code'], string> = {
   foreign_fields:
     'the body has top-level content fields of another wire format; they are counted as "other" segments, not read as messages; check --format',
   usage_only:
-    'the file records this call\'s usage but not its body: there is nothing to break down, only the recorded figures (give the file that holds the bodies, e.g. a Cline task\'s api_conversation_history.json, or a LiteLLM proxy run with store_prompts_in_spend_logs)',
+    'the file records this call\'s usage but not its body: there is nothing to break down, only the recorded figures (give the file that holds the bodies, e.g. a batch\'s input file beside its results, a Cline task\'s api_conversation_history.json, or a LiteLLM proxy run with store_prompts_in_spend_logs)',
   provider_not_modelled:
     "a Gemini (Google) call rebuilt as Chat Completions: its tokens are estimated with an OpenAI tokenizer and Google's cache rules are not modelled (the recorded usage is the actual, priced at the Gemini model's prices when the table has it; any simulated cache beside it follows OpenAI's prefix matching with the model's minimum, not Google's rules)",
   recorded_usage_rejected:

@@ -4,15 +4,26 @@ import type { PendingOutput } from './read-state.ts';
 import type { FileSummary } from './read-types.ts';
 import { recordedUsage } from './usage.ts';
 import { checkedRecordedUsage } from './usage-check.ts';
+import type { TextStore } from '../text/store.ts';
+import { WIRE_IMPORTERS } from '../formats/wire.ts';
+import { note } from '../formats/notes.ts';
 
-/** Attach batch output usage to the input requests with the same custom_id; report outputs that match nothing. */
+/**
+ * Attach batch output usage to the input requests with the same custom_id; report outputs that match nothing. A
+ * read of output files alone (no request at all) makes each output with usage a usage-only request instead.
+ */
 export function attachBatchOutputs(
   requests: ParsedRequest[],
   outputs: PendingOutput[],
   outputFiles: Set<number>,
-  report: ErrorReport,
+  report: ErrorReport & { store: TextStore },
 ): void {
+  const { store } = report;
   if (outputs.length === 0 && outputFiles.size === 0) return;
+  if (requests.length === 0) {
+    usageOnlyOutputs(requests, outputs, report, store);
+    return;
+  }
   const byId = new Map<string, ParsedRequest[]>();
   for (const request of requests) {
     if (request.customId === null) continue;
@@ -39,6 +50,30 @@ export function attachBatchOutputs(
       line: entry.firstLine,
       message: `${entry.count} batch result${entry.count === 1 ? '' : 's'} with a custom_id that no request in the input files has (give the batch input file too)`,
     });
+  }
+}
+
+/**
+ * Batch outputs read without their input: each one with usage is a request with no body (`usage_only`), its model
+ * and recorded usage, priced at Batch API prices, so the figures the results record (calls, tokens, cost) are shown.
+ */
+function usageOnlyOutputs(requests: ParsedRequest[], outputs: readonly PendingOutput[], report: ErrorReport, store: TextStore): void {
+  for (const output of outputs) {
+    const recorded = recordedUsage(output.usage, output.format);
+    if (recorded === null) continue;
+    const body = output.format === 'openai-responses' ? { model: output.model, input: [] } : { model: output.model, messages: [] };
+    const request = WIRE_IMPORTERS[output.format](body, { store, file: output.file, line: output.line, index: requests.length });
+    request.notes.push(note('usage_only'));
+    request.customId = output.customId;
+    request.recorded = recorded;
+    request.timestamp = output.timestamp;
+    request.batch = true;
+    requests.push(request);
+    const summary = report.summaries[output.file];
+    if (summary) {
+      summary.requests++;
+      summary.format ??= output.format;
+    }
   }
 }
 

@@ -134,6 +134,20 @@ function unwrapOutput(record: JsonObject, plain: UnwrappedRecord): UnwrappedReco
 }
 
 /** The usage object of a batch output record, or null (errored, canceled, expired, no usage). */
+/** The model and send time a batch output line names (OpenAI: the response body's `model` and `created`). */
+export function batchOutputCall(record: unknown, kind: EnvelopeKind): { model: string | null; timestamp: number | null } {
+  if (!isObject(record)) return { model: null, timestamp: null };
+  if (kind === 'anthropic-batch-results') {
+    const message = isObject(record['result']) ? record['result']['message'] : null;
+    return { model: isObject(message) ? stringField(message, 'model') : null, timestamp: null };
+  }
+  const response = record['response'];
+  const body = isObject(response) ? response['body'] : null;
+  if (!isObject(body)) return { model: null, timestamp: null };
+  const created = body['created'] ?? body['created_at'];
+  return { model: stringField(body, 'model'), timestamp: typeof created === 'number' && Number.isFinite(created) ? created * 1000 : null };
+}
+
 export function batchOutputUsage(record: unknown, kind: EnvelopeKind, maxDepth: number): unknown {
   if (!isObject(record)) return null;
   if (kind === 'anthropic-batch-results') {

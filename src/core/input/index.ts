@@ -46,7 +46,7 @@ export async function readRequests(files: InputFile[], options: ReadOptions = {}
     summaries.push(summary);
   }
   const report = { errors, summaries };
-  attachBatchOutputs(requests, outputs, outputFiles, report);
+  attachBatchOutputs(requests, outputs, outputFiles, { ...report, store });
   for (const importer of options.transcriptImporters ?? TRANSCRIPT_IMPORTERS) {
     for (const error of importer.finishRead?.(companions) ?? []) reportFileError(report, error);
   }

@@ -1,5 +1,5 @@
 // What the files of one read share while each is read (file-reader.ts), and the event-loop turns it takes.
-import type { ParsedRequest, ReadError } from '../model.ts';
+import type { ParsedRequest, ReadError, WireFormat } from '../model.ts';
 import type { TextStore } from '../text/store.ts';
 import type { WorkBudget } from './budget.ts';
 import { throwIfAborted } from './errors.ts';
@@ -14,6 +14,10 @@ export interface PendingOutput {
   line: number;
   customId: string;
   usage: unknown;
+  /** What the output line says of its call: a read of output files alone makes them usage-only requests. */
+  format: WireFormat;
+  model: string | null;
+  timestamp: number | null;
 }
 
 /** Longest stretch of reading without giving the event loop a turn (ms). */
