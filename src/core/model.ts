@@ -124,6 +124,11 @@ export interface RecordedUsage {
   output: number;
 }
 
+/** The prompt tokens recorded usage counts: uncached input, cache reads and cache writes of either TTL. */
+export function recordedPromptTokens(usage: RecordedUsage): number {
+  return usage.input + usage.cacheRead + usage.cacheWrite5m + usage.cacheWrite1h;
+}
+
 export type UsageProblemReason = 'negative' | 'not_integer' | 'not_finite' | 'over_context_window';
 
 /** One impossible value in recorded usage (src/core/input/usage-check.ts). */

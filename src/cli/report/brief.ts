@@ -5,7 +5,7 @@ import type { Analysis } from '../../core/analysis/types.ts';
 import { basisText, SAVINGS_STORY } from '../../core/cache/headline.ts';
 import { SEVERITY_RANK, type Finding } from '../../core/cache/index.ts';
 import { readAsText } from '../../core/formats/labels.ts';
-import { allUsageOnly, CATEGORIES, type ParsedRequest } from '../../core/model.ts';
+import { allUsageOnly, CATEGORIES, recordedPromptTokens, type ParsedRequest } from '../../core/model.ts';
 import { inWindow, periodTable, wallText, type PeriodRow, type PeriodTable } from '../../core/period/index.ts';
 import { formatCount, formatFraction, formatPercent, formatTokens, formatUsd } from '../../core/text/format.ts';
 import { formatWarningLines, styleOf, type Style } from './terminal.ts';
@@ -19,10 +19,10 @@ export interface BriefOptions {
   topRows?: number;
 }
 
-/** The prompt tokens the requests' recorded usage counts: input, cache reads and writes. */
+/** The prompt tokens the requests' recorded usage counts. */
 function recordedPrompt(requests: readonly ParsedRequest[]): number {
   let total = 0;
-  for (const { recorded } of requests) if (recorded !== null) total += recorded.input + recorded.cacheRead + recorded.cacheWrite5m + recorded.cacheWrite1h;
+  for (const { recorded } of requests) if (recorded !== null) total += recordedPromptTokens(recorded);
   return total;
 }
 

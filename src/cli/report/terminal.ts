@@ -2,7 +2,7 @@
 // request is priced as (and when the prices were checked), estimates marked with ≈, errors with their place.
 import { duplicateLines } from './duplicates.ts';
 import type { Analysis, AnalysisFile, TokenTotals } from '../../core/analysis/types.ts';
-import { allUsageOnly, CATEGORIES, type Category, type ParsedRequest } from '../../core/model.ts';
+import { allUsageOnly, CATEGORIES, recordedPromptTokens, type Category, type ParsedRequest } from '../../core/model.ts';
 import type { RequestTokens } from '../../core/tokens/counter.ts';
 import { ownSgr } from '../terminal-safe.ts';
 import { formatBand, formatTokens } from '../../core/text/format.ts';
@@ -153,7 +153,7 @@ function usageOnlyLine(requests: readonly ParsedRequest[]): string | null {
   for (const request of requests) {
     const r = request.recorded;
     if (r !== null) {
-      prompt += r.input + r.cacheRead + r.cacheWrite5m + r.cacheWrite1h;
+      prompt += recordedPromptTokens(r);
       read += r.cacheRead;
       output += r.output;
     }

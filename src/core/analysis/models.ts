@@ -7,7 +7,7 @@ import { overrideFor, type PriceOverrides } from '../pricing/overrides.ts';
 import type { ModelUse, ResolvedModel } from './types.ts';
 
 export function resolveModel(request: Pick<ParsedRequest, 'model' | 'batch'>, override: string | null, prices: PriceOverrides | null = null): ResolvedModel {
-  const resolved = resolvedId(request, override, prices);
+  const resolved = resolvedAtListPrice(request, override, prices);
   if (request.batch !== true || resolved.pricing === null) return resolved;
   const routeNote = resolved.routeNote === undefined ? BATCH_NOTE : `${resolved.routeNote}, ${BATCH_NOTE}`;
   return { ...resolved, pricing: atBatchPrice(resolved.pricing), routeNote };
@@ -15,7 +15,7 @@ export function resolveModel(request: Pick<ParsedRequest, 'model' | 'batch'>, ov
 
 const BATCH_NOTE = `Batch API, ${BATCH_FACTOR * 100}% of the list price`;
 
-function resolvedId(request: Pick<ParsedRequest, 'model'>, override: string | null, prices: PriceOverrides | null): ResolvedModel {
+function resolvedAtListPrice(request: Pick<ParsedRequest, 'model'>, override: string | null, prices: PriceOverrides | null): ResolvedModel {
   const id = override ?? request.model;
   if (id === null || id === '') return { id: null, source: 'none', pricing: null, via: null };
   const match = lookupModel(id);

@@ -12,7 +12,7 @@
 //   stopped part-way into the setup shows where it sits, so the simulation keeps that part as an entry of its own,
 //   which a request whose later part changed still reads.
 // Nothing is invented for logs that record cache_control (request captures): they are simulated as written.
-import { providerOf, threadKey, type CacheMarker, type ParsedRequest } from '../model.ts';
+import { providerOf, recordedPromptTokens, threadKey, type CacheMarker, type ParsedRequest } from '../model.ts';
 import type { Conversations } from './conversations.ts';
 
 export interface InferenceInput {
@@ -123,7 +123,7 @@ const groupKey = (request: ParsedRequest): string => `${threadKey(request)}\u000
 
 function promptOfUsage(request: ParsedRequest): number {
   const usage = request.recorded;
-  return usage === null ? 0 : usage.input + usage.cacheRead + usage.cacheWrite5m + usage.cacheWrite1h;
+  return usage === null ? 0 : recordedPromptTokens(usage);
 }
 
 function setupTokens(input: InferenceInput): number[] {

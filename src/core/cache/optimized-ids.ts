@@ -57,9 +57,9 @@ export class OptimizedIds {
 }
 
 /**
- * An order-blind digest (a 53-bit number) of the `"key":value` pairs in a JSON text: the text is cut at every comma, brace and
- * bracket (inside strings too: the cuts only need to fall the same way whatever the order of pairs), each piece is
- * hashed in order (FNV-1a), and the pieces' hashes are summed. A pair begins right after a cut and ends right
+ * An order-blind digest (a 53-bit number) of the `"key":value` pairs in a JSON text: the text is cut at every comma,
+ * brace and bracket (inside strings too: the cuts only need to fall the same way whatever the order of pairs), each
+ * piece is hashed in order (FNV-1a), and the pieces' hashes are summed. A pair begins right after a cut and ends right
  * before one, so moving pairs moves whole pieces and leaves the sums as they were; two tool calls whose ids differ
  * only in digit order still differ, which a plain sum over characters did not tell apart.
  */

@@ -5,7 +5,7 @@
 // Each element is a record (json-array layout), so errors name the element.
 
 import { isObject, stringField, type JsonObject } from '../input/json-value.ts';
-import { ExchangeReader, type HttpExchange } from './exchange.ts';
+import { bodyErrorOf, ExchangeReader, type HttpExchange } from './exchange.ts';
 import { decodeBody, type DecodedBody } from './http-body.ts';
 import type { TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './types.ts';
 
@@ -59,7 +59,7 @@ async function definitionExchange(definition: JsonObject, where: string, line: n
     requestBody: isObject(body) || typeof body === 'string' ? body : null,
     responseBody: answer === null || 'error' in answer ? null : 'parsed' in answer ? (answer.parsed as JsonObject) : answer.text,
     timestamp: dateHeader(definition['rawHeaders']),
-    bodyError: answer !== null && 'error' in answer ? `the response ${answer.error}` : null,
+    bodyError: bodyErrorOf(null, answer, 'the response'),
   };
 }
 

@@ -9,7 +9,7 @@
 
 import { isObject, stringField, type JsonObject } from '../input/json-value.ts';
 import { toEpochMs } from '../input/timestamp.ts';
-import { ExchangeReader, type HttpExchange } from './exchange.ts';
+import { bodyErrorOf, ExchangeReader, type HttpExchange } from './exchange.ts';
 import { decodeBody, type DecodedBody } from './http-body.ts';
 import type { TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './types.ts';
 
@@ -73,7 +73,7 @@ async function interactionExchange(interaction: unknown, where: string, line: nu
     requestBody: Array.isArray(requestBody) ? null : requestBody,
     responseBody: answer === null ? null : content(answer),
     timestamp: toEpochMs(interaction['recorded_at']) ?? headerTime(response),
-    bodyError: sent !== null && 'error' in sent ? `the request body ${sent.error}` : answer !== null && 'error' in answer ? `the response body ${answer.error}` : null,
+    bodyError: bodyErrorOf(sent, answer),
   };
 }
 

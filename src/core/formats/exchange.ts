@@ -35,6 +35,19 @@ export interface HttpExchange {
   bodyError: string | null;
 }
 
+/** A decoded body, or why it could not be decoded (http-body.ts); a capture's own parsed form; or none. */
+type SideBody = { text: string } | { error: string } | { parsed: unknown } | null;
+
+/**
+ * HttpExchange.bodyError for two decoded sides: the request body's error first. `responseName` is how the capture
+ * names the response side ("the response body", or nock's "the response").
+ */
+export function bodyErrorOf(request: SideBody, response: SideBody, responseName = 'the response body'): string | null {
+  if (request !== null && 'error' in request) return `the request body ${request.error}`;
+  if (response !== null && 'error' in response) return `${responseName} ${response.error}`;
+  return null;
+}
+
 const MAX_DEPTH = DEFAULT_LIMITS.maxNestingDepth;
 
 function pathOf(url: string): string {

@@ -6,7 +6,7 @@
 
 import { isObject, stringField, type JsonObject } from '../input/json-value.ts';
 import { toEpochMs } from '../input/timestamp.ts';
-import { ExchangeReader, type HttpExchange } from './exchange.ts';
+import { bodyErrorOf, ExchangeReader, type HttpExchange } from './exchange.ts';
 import { decodeBody, type DecodedBody } from './http-body.ts';
 import type { TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './types.ts';
 
@@ -58,7 +58,7 @@ async function entryExchange(entry: unknown, where: string, line: number): Promi
     requestBody: sent !== null && 'text' in sent ? sent.text : null,
     responseBody: answer !== null && 'text' in answer ? answer.text : null,
     timestamp: toEpochMs(entry['startedDateTime']),
-    bodyError: sent !== null && 'error' in sent ? `the request body ${sent.error}` : answer !== null && 'error' in answer ? `the response body ${answer.error}` : null,
+    bodyError: bodyErrorOf(sent, answer),
   };
 }
 
