@@ -26,6 +26,8 @@ describe.skipIf(!present)('vcrpy cassette (real, ../shared/fixtures/real)', () =
       expect(result.errors).toEqual([]);
       expect(result.files[0]).toMatchObject({ format: 'vcr-cassette', layout: 'yaml-document' });
       expect(result.requests).toHaveLength(interactions.length);
+      // Each request is located at its interaction's `- request:` line.
+      expect(result.requests.map((r) => r.line)).toEqual(text.split('\n').flatMap((line, i) => (line === '- request:' ? [i + 1] : [])));
       result.requests.forEach((request, i) => {
         const usage = JSON.parse(zlib.gunzipSync(interactions[i].response.body.string).toString('utf8')).usage;
         expect(request.recorded).toMatchObject({ input: usage.input_tokens, cacheRead: usage.cache_read_input_tokens, cacheWrite5m: usage.cache_creation_input_tokens, output: usage.output_tokens });

@@ -24,6 +24,9 @@ describe.skipIf(!present)('HAR (real Polly.JS captures, ../shared/fixtures/real)
       expect(result.errors).toEqual([]);
       expect(result.files[0]!.format).toBe('har');
       expect(result.requests).toHaveLength(entries.length);
+      // Each request is located at its entry: Polly.JS pretty-prints, an entry opens on a line of six spaces and `{`.
+      const entryLines = text.split('\n').flatMap((line, i) => (line === '      {' ? [i + 1] : []));
+      expect(result.requests.map((r) => r.line)).toEqual(entryLines);
       result.requests.forEach((request, i) => {
         const usage = JSON.parse(entries[i].response.content.text).usage;
         const expected =
@@ -164,6 +167,11 @@ describe('HAR (synthetic)', () => {
       'entry 1 of 2: the request body of this anthropic-messages call is not JSON',
       'entry 2 of 2: the response body is marked base64 but is not base64',
     ]);
+    // Pretty-printed, each error is at the line its entry opens on (six spaces and `{`), not at the document's first.
+    const pretty = JSON.stringify(har([broken, badBase64]), null, 2);
+    const opening = pretty.split('\n').flatMap((line, i) => (line === '      {' ? [i + 1] : []));
+    expect(opening).toHaveLength(2);
+    expect((await read(pretty)).errors.map((e) => e.line)).toEqual(opening);
     const notHar = await read({ hello: 'world' }, 'x.har');
     expect(notHar.errors.map((e) => e.message)).toEqual(['not a HAR file: no log.entries array']);
   });

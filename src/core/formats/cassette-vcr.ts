@@ -13,10 +13,16 @@ import { bodyErrorOf, ExchangeReader, type HttpExchange } from './exchange.ts';
 import { decodeBody, type DecodedBody } from './http-body.ts';
 import type { TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './types.ts';
 
-function interactionsOf(value: unknown): unknown[] | null {
+/** The key a cassette keeps its interactions under: vcrpy's or Ruby VCR's. */
+function interactionsKey(value: unknown): 'interactions' | 'http_interactions' | null {
   if (!isObject(value)) return null;
-  const list = value['interactions'] ?? value['http_interactions'];
-  return Array.isArray(list) ? list : null;
+  if (Array.isArray(value['interactions'])) return 'interactions';
+  return Array.isArray(value['http_interactions']) ? 'http_interactions' : null;
+}
+
+function interactionsOf(value: unknown): unknown[] | null {
+  const key = interactionsKey(value);
+  return key === null ? null : ((value as JsonObject)[key] as unknown[]);
 }
 
 /** A header of a vcrpy (`{Name: [values]}`) or VCR/betamax (`{Name: [values]}` or a string) header map. */
@@ -97,9 +103,11 @@ export const vcrCassetteImporter: TranscriptImporter = {
     const cut = record.cut === true || (isObject(record.value) && 'interactions' in record.value && !('version' in record.value));
     const whole = cut ? interactions.slice(0, -1) : interactions;
     if (cut) reader.error(record.line, `the cassette is cut off${record.cut === true ? '' : ' (it has no closing `version:`)'}: read the ${whole.length} interaction${whole.length === 1 ? '' : 's'} before the break; interaction ${interactions.length} is incomplete and not read`);
+    const lines = record.listLines?.(interactionsKey(record.value)!);
     for (let i = 0; i < whole.length; i++) {
-      const exchange = await interactionExchange(whole[i], `interaction ${i + 1} of ${interactions.length}`, record.line);
-      if (typeof exchange === 'string') reader.error(record.line, exchange);
+      const line = lines?.[i] ?? record.line;
+      const exchange = await interactionExchange(whole[i], `interaction ${i + 1} of ${interactions.length}`, line);
+      if (typeof exchange === 'string') reader.error(line, exchange);
       else reader.add(exchange);
     }
     return reader.result();

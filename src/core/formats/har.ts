@@ -79,9 +79,11 @@ export const harImporter: TranscriptImporter = {
     if (record.cut === true) {
       reader.error(record.line, all.length === 0 ? 'the HAR is cut off before its first entry' : `the HAR is cut off: read the ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} before the break; entry ${all.length} is incomplete and not read`);
     }
+    const lines = record.listLines?.('log.entries');
     for (let i = 0; i < entries.length; i++) {
-      const exchange = await entryExchange(entries[i], `entry ${i + 1} of ${entries.length}`, record.line);
-      if (typeof exchange === 'string') reader.error(record.line, exchange);
+      const line = lines?.[i] ?? record.line;
+      const exchange = await entryExchange(entries[i], `entry ${i + 1} of ${entries.length}`, line);
+      if (typeof exchange === 'string') reader.error(line, exchange);
       else reader.add(exchange);
     }
     return reader.result();

@@ -8,6 +8,7 @@ import type { ImportContext } from './segment-builder.ts';
 import type { TextStore } from '../text/store.ts';
 import type { WorkBudget } from '../input/budget.ts';
 import type { SeenCalls } from '../input/seen-calls.ts';
+import type { ListLines } from '../input/list-lines.ts';
 
 export type WireImporter = (body: JsonObject, ctx: ImportContext) => ParsedRequest;
 
@@ -17,6 +18,8 @@ export interface TranscriptRecord {
   value: unknown;
   /** The document breaks before its end (its error is already reported): its last entry may be incomplete. */
   cut?: boolean;
+  /** Where the items of a document's lists start (input/list-lines.ts): an entry's own line. */
+  listLines?: ListLines;
 }
 
 export interface TranscriptContext {

@@ -5,6 +5,7 @@ import type { SessionLink, TranscriptImporter, TranscriptRecord } from '../forma
 import type { ReadError } from '../model.ts';
 import { InputError, throwIfAborted, WorkLimitError } from './errors.ts';
 import { textLines } from './lines.ts';
+import type { ListLines } from './list-lines.ts';
 import type { ReadState } from './read-state.ts';
 import type { FileSummary, InputFile } from './read-types.ts';
 import { readRecords, type RawRecord, type RecordLayout } from './records.ts';
@@ -184,8 +185,11 @@ export class FileReader {
   }
 }
 
-function transcriptRecord(record: { line: number; value: unknown; cut?: boolean }): TranscriptRecord {
-  return record.cut === true ? { line: record.line, value: record.value, cut: true } : { line: record.line, value: record.value };
+function transcriptRecord(record: { line: number; value: unknown; cut?: boolean; listLines?: ListLines }): TranscriptRecord {
+  const out: TranscriptRecord = { line: record.line, value: record.value };
+  if (record.cut === true) out.cut = true;
+  if (record.listLines !== undefined) out.listLines = record.listLines;
+  return out;
 }
 
 function values(records: RawRecord[]): TranscriptRecord[] {

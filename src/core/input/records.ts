@@ -3,6 +3,7 @@
 // cassette; yaml.ts). JSONL is handled one line at a time; a document needs its whole text. Which one a file is
 // follows from its first non-blank line.
 
+import { jsonListLines } from './list-lines.ts';
 import { lineAndColumn, nestingOverflowOffset } from './depth.ts';
 import { InputError, throwIfAborted } from './errors.ts';
 import { describeCharacter, findJsonSyntaxError } from './json-syntax.ts';
@@ -237,7 +238,7 @@ async function* documentRecords(read: ReadState, document: JsonDocument): AsyncG
     return;
   }
   read.layout = 'json-document';
-  yield parsed;
+  yield { ...parsed, listLines: jsonListLines(whole, firstLine) };
 }
 
 /** A document that does not parse as one: JSONL whose first line is broken, or a broken (maybe cut off) document. */

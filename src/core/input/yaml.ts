@@ -4,7 +4,8 @@
 // parser's alias limit (a "billion laughs" document is refused). A document with syntax errors (a cut-off file)
 // gives its errors, located, then what was read before the break.
 
-import { parseDocument, type ScalarTag, type Tags } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type ScalarTag, type Tags } from 'yaml';
+import type { ListLines } from './list-lines.ts';
 import type { RawRecord } from './raw-record.ts';
 
 /** A first content line that only YAML starts with: a directive, a document marker, `key:` or a list item. */
@@ -27,7 +28,8 @@ const MAX_LISTED_ERRORS = 5;
 
 /** The records of a YAML text whose first line is file line `firstLine`. */
 export function yamlRecords(text: string, firstLine: number): RawRecord[] {
-  const doc = parseDocument(text, { version: '1.1', prettyErrors: true, customTags: withRubyBinary });
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { version: '1.1', prettyErrors: true, customTags: withRubyBinary, lineCounter });
   const out: RawRecord[] = [];
   const shift = firstLine - 1;
   for (const error of doc.errors.slice(0, MAX_LISTED_ERRORS)) {
@@ -43,8 +45,29 @@ export function yamlRecords(text: string, firstLine: number): RawRecord[] {
     out.push({ line: firstLine, error: `YAML not read: ${error instanceof Error ? firstSentence(error.message) : 'error'}` });
     return out;
   }
-  if (value !== null && value !== undefined) out.push(doc.errors.length > 0 ? { line: firstLine, value, cut: true } : { line: firstLine, value });
+  if (value !== null && value !== undefined) {
+    const listLines = yamlListLines(doc, lineCounter, shift);
+    out.push(doc.errors.length > 0 ? { line: firstLine, value, cut: true, listLines } : { line: firstLine, value, listLines });
+  }
   return out;
+}
+
+/** The file lines of the items of the lists one or two keys deep (see list-lines.ts), from the parsed nodes. */
+function yamlListLines(doc: Document, lineCounter: LineCounter, shift: number): ListLines {
+  const lists = new Map<string, number[]>();
+  const visit = (node: unknown, path: string, keys: number): void => {
+    if (isSeq(node)) {
+      if (keys > 0) lists.set(path, node.items.map((item) => lineCounter.linePos((item as { range?: [number] }).range?.[0] ?? 0).line + shift));
+      return;
+    }
+    if (!isMap(node) || keys >= 2) return;
+    for (const pair of node.items) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : null;
+      if (key !== null) visit(pair.value, keys === 0 ? key : `${path}.${key}`, keys + 1);
+    }
+  };
+  visit(doc.contents, '', 0);
+  return (path) => lists.get(path);
 }
 
 /** The parser's message up to its first line break (it goes on to quote the text, which is never echoed). */
