@@ -268,6 +268,41 @@ describe('Codex rollouts', () => {
   });
 });
 
+describe('Codex rollouts of before session_meta (SYNTHETIC, in the shape codex-rs wrote until its 0.3x releases)', () => {
+  const legacy = [
+    { id: 'c27a914d-synthetic', timestamp: '2025-08-20T13:20:47.060Z', instructions: null, git: { branch: 'main' } },
+    { record_type: 'state' },
+    { type: 'message', id: null, role: 'user', content: [{ type: 'input_text', text: 'list the files' }] },
+    { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'opaque' },
+    { type: 'function_call', id: 'fc_1', name: 'shell', arguments: '{"command":["ls"]}', call_id: 'call_1' },
+    { type: 'function_call_output', call_id: 'call_1', output: 'README.md' },
+    { record_type: 'state' },
+    { type: 'message', id: 'msg_1', role: 'assistant', content: [{ type: 'output_text', text: 'One file: README.md.' }] },
+    { type: 'message', id: null, role: 'user', content: [{ type: 'input_text', text: 'thanks' }] },
+  ];
+
+  it('each run of output items is one call with the history before it; no usage, no send time, no system prompt', async () => {
+    for (const name of ['rollout-2025-08-20T13-20-47-c27a914d.jsonl', 'session.jsonl']) {
+      const result = await read(name, legacy);
+      expect(result.errors).toEqual([]);
+      expect(result.files[0]?.format).toBe('codex-rollout');
+      expect(result.requests.map((r) => [r.line, r.messageCount, r.recorded, r.timestamp])).toEqual([
+        [4, 1, null, null],
+        [8, 4, null, null],
+      ]);
+      expect(result.requests[1]!.segments.map((s) => s.category)).toEqual(['user', 'thinking', 'tool_call', 'tool_result']);
+      expect(result.requests[1]!.notes.map((n) => n.code)).toEqual(expect.arrayContaining(['transcript_missing_system', 'transcript_missing_tools']));
+    }
+  });
+
+  it('a line that is neither an item nor a state marker is located; the header alone makes no request', async () => {
+    const result = await read('rollout-x.jsonl', [legacy[0], legacy[2], { payload: 1 }, legacy[7]]);
+    expect(result.requests.map((r) => r.line)).toEqual([4]);
+    expect(result.errors.map((e) => [e.line, e.message])).toEqual([[3, 'rollout line (of the format before session_meta) is neither a response item nor a state marker']]);
+    expect((await read('rollout-y.jsonl', [legacy[0], legacy[1]])).requests).toEqual([]);
+  });
+});
+
 describe('pi sessions', () => {
   const header = { type: 'session', version: 3, id: 'sess', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/x' };
   const msg = (id: string, parentId: string | null, message: unknown) => ({ type: 'message', id, parentId, timestamp: '2026-01-01T00:00:00.000Z', message });

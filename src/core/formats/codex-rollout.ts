@@ -8,6 +8,11 @@
 // recorded, so each request says so. The system prompt is `session_meta.payload.base_instructions` (codex-rs
 // `SessionMeta.base_instructions: Option<BaseInstructions { text }>`, a plain string in some builds); rollouts
 // written before it existed lack it, and their requests say so too, so the setup inference covers it.
+//
+// Rollouts of Codex CLI before the `{timestamp, type, payload}` lines (mid 2025, into 0.3x) are read too: line 1 is
+// a bare header `{id, timestamp, instructions, git?, cwd?}`, then `{"record_type":"state"}` markers and bare
+// Responses items with no time of their own. They record no usage and no send time: a call is a run of output
+// items, its request the history before the run; the simulation stands in for the usage, and the time is unknown.
 
 import type { ParsedRequest, ReadError, RecordedUsage } from '../model.ts';
 import { isObject, numberField, objectField, stringField, type JsonObject } from '../input/json-value.ts';
@@ -51,23 +56,13 @@ export const codexRolloutImporter: TranscriptImporter = {
   recordsCompactions: true,
   matchesName: (fileName) => /(^|[\\/])rollout-[^\\/]*\.jsonl(\.gz)?$/i.test(fileName),
   matchesRecords: (first) =>
-    first.length > 0 &&
-    first.every((r) => isObject(r.value) && typeof r.value['type'] === 'string' && isObject(r.value['payload'])) &&
-    first.some((r) => isObject(r.value) && (r.value['type'] === 'session_meta' || r.value['type'] === 'response_item')),
+    (first.length > 0 &&
+      first.every((r) => isObject(r.value) && typeof r.value['type'] === 'string' && isObject(r.value['payload'])) &&
+      first.some((r) => isObject(r.value) && (r.value['type'] === 'session_meta' || r.value['type'] === 'response_item'))) ||
+    (first.length > 1 && isLegacyHeader(first[0]!.value) && first.slice(1).every((r) => isStateMarker(r.value) || isBareItem(r.value))),
   importFile(records: readonly TranscriptRecord[], ctx: TranscriptContext): TranscriptImport {
-    const state: Rollout = {
-      ctx,
-      errors: [],
-      requests: [],
-      instructions: null,
-      model: null,
-      history: [],
-      callStart: null,
-      sentAt: null,
-      lastInputAt: null,
-      previous: null,
-      compacted: false,
-    };
+    const state = newRollout(ctx);
+    if (records.length > 0 && isLegacyHeader(records[0]!.value)) return readLegacy(state, records);
     for (const { line, value } of records) {
       if (!isObject(value)) continue;
       const payload = objectField(value, 'payload');
@@ -82,6 +77,49 @@ export const codexRolloutImporter: TranscriptImporter = {
     return { requests: state.requests, errors: state.errors };
   },
 };
+
+function newRollout(ctx: TranscriptContext): Rollout {
+  return { ctx, errors: [], requests: [], instructions: null, model: null, history: [], callStart: null, sentAt: null, lastInputAt: null, previous: null, compacted: false };
+}
+
+/** Line 1 of a rollout written before `session_meta`: `{id, timestamp, instructions, …}`, no type, no payload. */
+function isLegacyHeader(value: unknown): value is JsonObject {
+  return isObject(value) && typeof value['id'] === 'string' && typeof value['timestamp'] === 'string' && !('type' in value) && !('payload' in value) && !('record_type' in value);
+}
+
+const isStateMarker = (value: unknown) => isObject(value) && typeof value['record_type'] === 'string';
+const isBareItem = (value: unknown): value is JsonObject => isObject(value) && typeof value['type'] === 'string' && !('payload' in value);
+
+/**
+ * A rollout of before `session_meta`: each run of output items is one call, made with the history before it. Its
+ * header's `instructions` are the user's own, not the system prompt the agent sent, so the system prompt is
+ * missing as for the later rollouts that record none.
+ */
+function readLegacy(state: Rollout, records: readonly TranscriptRecord[]): TranscriptImport {
+  state.model = stringField(records[0]!.value as JsonObject, 'model');
+  let callLine = 0;
+  const endCall = () => {
+    if (state.callStart === null) return;
+    const body: JsonObject = { model: state.model, input: state.history.slice(0, state.callStart) };
+    state.requests.push(importRebuilt({ format: 'openai-responses', body, line: callLine, timestamp: null, recorded: null, missing: ['transcript_missing_system', 'transcript_missing_tools'] }, state.ctx));
+    state.callStart = null;
+  };
+  for (const { line, value } of records.slice(1)) {
+    if (isStateMarker(value)) continue;
+    if (!isBareItem(value)) {
+      state.errors.push({ file: state.ctx.file, line, message: 'rollout line (of the format before session_meta) is neither a response item nor a state marker' });
+      continue;
+    }
+    if (!isOutputItem(value)) endCall();
+    else if (state.callStart === null) {
+      state.callStart = state.history.length;
+      callLine = line;
+    }
+    state.history.push(value);
+  }
+  endCall();
+  return { requests: state.requests, errors: state.errors };
+}
 
 /** What a rollout's lines have told so far. */
 interface Rollout {
