@@ -100,6 +100,39 @@ describe.skipIf(!present)(present ? 'API calls counted once across files' : `dup
   });
 });
 
+// Bedrock responses carry no request id (Claude Code writes none for them, as up to 1.0.8 for any): a call is then
+// named by its message id and the line's session id, as ccusage names it. The real 2.0.76 Bedrock session
+// (session-624a4a58.jsonl, 55 calls): ccusage 20.0.24's session report gives 642 input, 69,127 output, 4,277,174
+// cache-read and 1,629,516 cache-write tokens for it alone, and the same for it copied into two projects.
+const bedrock = path.resolve(__dirname, '../../../shared/fixtures/real/transcripts/claude-code/session-624a4a58.jsonl');
+const bedrockPresent = fs.existsSync(bedrock);
+const bedrockText = bedrockPresent ? fs.readFileSync(bedrock, 'utf8') : '';
+
+describe.skipIf(!bedrockPresent)(bedrockPresent ? 'calls without a request id counted once across files' : `duplicates: SKIPPED, ${bedrock} is absent`, () => {
+  it('by message id and session id: a copy into another project is dropped, a copy under another session id is not', async () => {
+    const copy = await readRequests([
+      { name: 'p/session-624a4a58.jsonl', bytes: enc(bedrockText) },
+      { name: 'q/session-624a4a58.jsonl', bytes: enc(bedrockText) },
+    ]);
+    expect(copy.files.map((f) => f.requests)).toEqual([55, 0]);
+    const sum = (key: 'input' | 'output' | 'cacheRead' | 'cacheWrite5m' | 'cacheWrite1h') => copy.requests.reduce((total, r) => total + (r.recorded?.[key] ?? 0), 0);
+    expect([sum('input'), sum('output'), sum('cacheRead'), sum('cacheWrite5m') + sum('cacheWrite1h')]).toEqual([642, 69_127, 4_277_174, 1_629_516]);
+
+    const renamed = bedrockText.replace(/"sessionId":"[^"]*"/g, '"sessionId":"synthetic-other-session"');
+    const other = await readRequests([
+      { name: 'p/session-624a4a58.jsonl', bytes: enc(bedrockText) },
+      { name: 'q/other.jsonl', bytes: enc(renamed) },
+    ]);
+    expect(other.files.map((f) => f.requests)).toEqual([55, 55]);
+
+    const seenCalls = new SeenCalls();
+    const folder = emptyUsageFolder();
+    await foldSessionUsage(folder, () => [{ name: 'p/session-624a4a58.jsonl', bytes: enc(bedrockText) }], { seenCalls });
+    await foldSessionUsage(folder, () => [{ name: 'q/session-624a4a58.jsonl', bytes: enc(bedrockText) }], { seenCalls });
+    expect(folder.requests).toBe(55);
+  });
+});
+
 // A Codex rollout records no id per call: the time of a call's token count and the running totals it reached
 // name it, so a copy of the file (archived_sessions/, a backup) is counted once too. The real rollout has 81 calls.
 const rollout = path.resolve(__dirname, '../../../shared/fixtures/real/transcripts/codex/rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl');

@@ -113,14 +113,14 @@ export class ClaudeCodeCalls {
       this.seen(lane, at);
       return;
     }
-    this.assistant({ line, lane, at, message, messages, requestId: stringField(value, 'requestId') });
+    this.assistant({ line, lane, at, message, messages, requestId: stringField(value, 'requestId'), sessionId: stringField(value, 'sessionId') });
   }
 
   private seen(lane: string, at: number | null): void {
     this.lastSeen.set(lane, at ?? this.lastSeen.get(lane) ?? null);
   }
 
-  private assistant(line: { line: number; lane: string; at: number | null; message: JsonObject; messages: Message[]; requestId: string | null }): void {
+  private assistant(line: { line: number; lane: string; at: number | null; message: JsonObject; messages: Message[]; requestId: string | null; sessionId: string | null }): void {
     const { lane, message, messages } = line;
     const id = stringField(message, 'id');
     const model = stringField(message, 'model');
@@ -135,7 +135,8 @@ export class ClaudeCodeCalls {
       if (this.options.keepMessages) messages.push({ role: 'assistant', content: [] });
       const sentAt = this.lastSeen.get(lane) ?? null;
       const compacted = this.compacted.delete(lane);
-      const duplicate = line.requestId !== null && this.options.seen !== undefined && !this.options.seen.claim(id, line.requestId, this.options.file);
+      const key = callKey(line.requestId, line.sessionId);
+      const duplicate = key !== null && this.options.seen !== undefined && !this.options.seen.claim(id, key, this.options.file);
       call = { id, model, history: messages, at: messages.length - 1, lane, usage: null, line: line.line, sentAt, compacted, thread: this.lanes.threadOf(lane), duplicate };
       this.byId.set(id, call);
       this.calls.push(call);
@@ -202,4 +203,13 @@ class SidechainLanes {
     if (uuid !== null) this.byUuid.set(uuid, lane);
     return lane;
   }
+}
+
+/**
+ * What names a call beside its message id: the request id, or where a line has none (Bedrock responses, Claude
+ * Code up to 1.0.8) the line's session id, as ccusage keys it; null when neither is written.
+ */
+function callKey(requestId: string | null, sessionId: string | null): string | null {
+  if (requestId !== null) return requestId;
+  return sessionId === null ? null : `\u0001session:${sessionId}`;
 }

@@ -2,7 +2,9 @@
 // copied into another project folder writes the same responses again (the same `message.id` and `requestId`),
 // and ccusage counts each once. The first file read keeps a call; a later file's copy is dropped from the
 // requests (its messages stay in that file's history) and counted against that file, so reports say how many were
-// dropped and where. Only calls with both ids are matched, as ccusage does: nothing else identifies a call.
+// dropped and where. A call is named by its message id and its request id, or, on lines with no request id
+// (Bedrock, Claude Code up to 1.0.8), its message id and the line's session id, as ccusage names it
+// (claude-code-calls.ts, callKey); a line with neither is not matched.
 
 export class SeenCalls {
   private readonly keys = new Set<string>();
@@ -16,8 +18,8 @@ export class SeenCalls {
   }
 
   /** False when this call was already counted: it is dropped here, and counted against `file`. */
-  claim(messageId: string, requestId: string, file: number): boolean {
-    const key = `${messageId}\u0000${requestId}`;
+  claim(messageId: string, callKey: string, file: number): boolean {
+    const key = `${messageId}\u0000${callKey}`;
     if (!this.has(key)) {
       this.keys.add(key);
       return true;
