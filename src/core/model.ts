@@ -122,6 +122,8 @@ export interface RecordedUsage {
   cacheWrite5m: number;
   cacheWrite1h: number;
   output: number;
+  /** The response says it ran in fast mode (Anthropic's `usage.speed: "fast"`): billed at the fast-mode rates. */
+  speed?: 'fast';
 }
 
 /** The prompt tokens recorded usage counts: uncached input, cache reads and cache writes of either TTL. */

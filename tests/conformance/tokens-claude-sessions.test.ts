@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeInput } from '../../src/core/analysis/analyze.ts';
-import { promptOf } from '../../src/core/analysis/record.ts';
+import { recordedPromptTokens as promptOf } from '../../src/core/model.ts';
 import { FIXTURES, fixturesPresent } from './recorded.ts';
 
 const suite = fixturesPresent ? describe : describe.skip;

@@ -48,6 +48,8 @@ export function renderUsageFolderBrief(folder: UsageFolder, options: UsageBriefO
   if (folder.errors.length > 0) lines.push(style.warn(`  ${plural(folder.errors.length, 'unreadable record')} skipped (-v lists them)`));
   const copies = folder.duplicateCalls.reduce((sum, d) => sum + d.calls, 0);
   if (copies > 0) lines.push(`  ${plural(copies, 'API call')} counted once: copies in ${plural(folder.duplicateCalls.length, 'later file')} of calls an earlier file recorded (-v lists them)`);
+  const fast = folder.models.reduce((sum, model) => sum + (model.fastRequests ?? 0), 0);
+  if (fast > 0) lines.push(`  ${plural(fast, 'call')} in fast mode, priced at the fast-mode rates where the price table has them (-v says by model)`);
   const total = totalOf(table.days);
   const unpriced = table.sessions.reduce((sum, row) => sum + row.unpricedRequests, 0);
   const prompt = total.recorded.input + total.recorded.cacheRead + total.recorded.cacheWrite5m + total.recorded.cacheWrite1h;

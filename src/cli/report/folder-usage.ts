@@ -6,6 +6,7 @@ import type { UsageFolder } from '../../core/folder/usage-folder.ts';
 import { sessionTableOf, type GroupRow, type SessionRow } from '../../core/transcripts/index.ts';
 import { formatCount, formatFraction, formatUsd } from '../../core/text/format.ts';
 import { duplicateLines } from './duplicates.ts';
+import { fastModeNote } from './terminal.ts';
 import { renderSessions } from './sessions.ts';
 import { locatedError } from '../../core/analysis/unreadable.ts';
 import { ownSgr } from '../terminal-safe.ts';
@@ -76,7 +77,7 @@ export function renderUsageFolderReport(folder: UsageFolder, options: UsageRepor
     const count = plural(use.requests, 'request');
     if (use.id === null) out.push(warn(`  no model named (${count}): not priced; pass --model <id>`));
     else if (!use.known) out.push(warn(`  model ${use.id} (${count}): unknown model, not priced (no entry in the price table)`));
-    else out.push(`  model ${use.id} (${count}, ${formatUsd(costs.get(use.id) ?? 0)}): priced as ${use.pricedAs ?? use.id}, prices as of ${options.pricedOn}`);
+    else out.push(`  model ${use.id} (${count}, ${formatUsd(costs.get(use.id) ?? 0)}): priced as ${use.pricedAs ?? use.id}${fastModeNote(use)}, prices as of ${options.pricedOn}`);
   }
   out.push('', bold(`all sessions: ${usageLine(totalOf(table.days))}`));
   let text = out.join('\n') + '\n';

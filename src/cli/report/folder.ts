@@ -6,7 +6,7 @@ import { duplicateLines } from './duplicates.ts';
 import type { FolderAnalysis } from '../../core/folder/index.ts';
 import { folderSummary } from '../../core/folder/index.ts';
 import { sessionTableOf } from '../../core/transcripts/index.ts';
-import { categoryList, styleOf, totalsLine, type Style } from './terminal.ts';
+import { categoryList, fastModeNote, styleOf, totalsLine, type Style } from './terminal.ts';
 import { renderSummary } from './transcripts.ts';
 import { renderSessions } from './sessions.ts';
 import { locatedError } from '../../core/analysis/unreadable.ts';
@@ -57,7 +57,7 @@ function modelLines(folder: FolderAnalysis, { warn }: Style): string[] {
     if (!use.known) return warn(`  model ${use.id} (${count}): unknown model, not priced (no entry in the price table)`);
     const via = use.via === undefined || use.via === null || use.via === 'api' ? '' : `, ${use.via} id`;
     const dated = use.priceSource === 'prices-file' ? `rates from --prices, dated ${use.pricedOn}` : `prices as of ${use.pricedOn ?? folder.pricedOn}`;
-    return `  model ${use.id} (${count}): priced as ${use.pricedAs ?? use.id}${via}, ${dated}`;
+    return `  model ${use.id} (${count}): priced as ${use.pricedAs ?? use.id}${via}${fastModeNote(use)}, ${dated}`;
   });
 }
 

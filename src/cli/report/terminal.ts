@@ -1,11 +1,12 @@
 // Human summary of an analysis for the terminal: tokens by category per file and per request, the model each
 // request is priced as (and when the prices were checked), estimates marked with ≈, errors with their place.
 import { duplicateLines } from './duplicates.ts';
-import type { Analysis, AnalysisFile, TokenTotals } from '../../core/analysis/types.ts';
+import type { Analysis, AnalysisFile, ModelUse, TokenTotals } from '../../core/analysis/types.ts';
+import { lookupModel } from '../../core/pricing/lookup.ts';
 import { allUsageOnly, CATEGORIES, recordedPromptTokens, type Category, type ParsedRequest } from '../../core/model.ts';
 import type { RequestTokens } from '../../core/tokens/counter.ts';
 import { ownSgr } from '../terminal-safe.ts';
-import { formatBand, formatTokens } from '../../core/text/format.ts';
+import { formatBand, formatCount, formatTokens } from '../../core/text/format.ts';
 
 /** The one token formatter (core/text), named here too for the report's callers. */
 export { formatTokens };
@@ -78,11 +79,20 @@ function modelLines(analysis: Analysis, style: Style): string[] {
     }
     const form = resolved?.via === 'api' || !resolved?.via ? '' : `, ${resolved.via} id`;
     const route = resolved?.routeNote === undefined ? '' : `, ${resolved.routeNote}`;
+    const fast = fastModeNote(use);
     const from = resolved?.source === 'override' ? ' (--model)' : '';
     const dated = resolved?.priceSource ? `rates from ${resolved.priceSource.source} (--prices), dated ${resolved.priceSource.pricedOn}` : `prices as of ${pricing.pricedOn}`;
-    lines.push(`  model ${use.id}${from} (${count}): priced as ${pricing.displayName}${form}${route}, ${dated}`);
+    lines.push(`  model ${use.id}${from} (${count}): priced as ${pricing.displayName}${form}${route}${fast}, ${dated}`);
   }
   return lines;
+}
+
+/** How a model's calls that ran in fast mode were priced (", all in fast mode, at 6× the list price"), or ''. */
+export function fastModeNote(use: ModelUse): string {
+  if (use.fastRequests === undefined) return '';
+  const which = use.fastRequests === use.requests ? 'all in fast mode' : `${formatCount(use.fastRequests)} in fast mode`;
+  const factor = use.pricedAs === null ? null : (lookupModel(use.pricedAs)?.pricing.fastModeFactor ?? null);
+  return factor === null ? `, ${which}, whose price the table lacks: priced at the standard rates, below what was billed` : `, ${which}, at ${factor}× the list price`;
 }
 
 function requestLine(analysis: Analysis, i: number, tokens: RequestTokens): string {

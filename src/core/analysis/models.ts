@@ -1,16 +1,23 @@
 // Resolves the model that prices each request: the override when given, else the id the request names.
 // With --prices, a model the file names is priced at the file's rates, dated by the file. A request of a batch
-// file is priced at the Batch API's half.
+// file is priced at the Batch API's half; a call whose usage says it ran in fast mode, at the fast-mode rates.
 import type { ParsedRequest } from '../model.ts';
-import { atBatchPrice, BATCH_FACTOR, lookupModel } from '../pricing/lookup.ts';
+import { atBatchPrice, atFastPrice, BATCH_FACTOR, lookupModel } from '../pricing/lookup.ts';
 import { overrideFor, type PriceOverrides } from '../pricing/overrides.ts';
 import type { ModelUse, ResolvedModel } from './types.ts';
 
-export function resolveModel(request: Pick<ParsedRequest, 'model' | 'batch'>, override: string | null, prices: PriceOverrides | null = null): ResolvedModel {
-  const resolved = resolvedAtListPrice(request, override, prices);
-  if (request.batch !== true || resolved.pricing === null) return resolved;
-  const routeNote = resolved.routeNote === undefined ? BATCH_NOTE : `${resolved.routeNote}, ${BATCH_NOTE}`;
-  return { ...resolved, pricing: atBatchPrice(resolved.pricing), routeNote };
+export function resolveModel(request: Pick<ParsedRequest, 'model' | 'batch'> & { recorded?: ParsedRequest['recorded'] }, override: string | null, prices: PriceOverrides | null = null): ResolvedModel {
+  let resolved = resolvedAtListPrice(request, override, prices);
+  if (resolved.pricing === null) return resolved;
+  if (request.recorded?.speed === 'fast') {
+    // A model whose fast-mode price the table lacks keeps the standard rates (the model line says so).
+    resolved = { ...resolved, pricing: atFastPrice(resolved.pricing) ?? resolved.pricing, fastMode: true };
+  }
+  if (request.batch === true) {
+    const routeNote = resolved.routeNote === undefined ? BATCH_NOTE : `${resolved.routeNote}, ${BATCH_NOTE}`;
+    resolved = { ...resolved, pricing: atBatchPrice(resolved.pricing!), routeNote };
+  }
+  return resolved;
 }
 
 const BATCH_NOTE = `Batch API, ${BATCH_FACTOR * 100}% of the list price`;
@@ -34,9 +41,12 @@ export function modelUseOf(models: readonly ResolvedModel[]): ModelUse[] {
   const uses = new Map<string | null, ModelUse>();
   for (const model of models) {
     const use = uses.get(model.id);
-    if (use) use.requests++;
-    else {
+    if (use) {
+      use.requests++;
+      if (model.fastMode === true) use.fastRequests = (use.fastRequests ?? 0) + 1;
+    } else {
       const use: ModelUse = { id: model.id, requests: 1, known: model.pricing !== null, pricedAs: model.pricing?.id ?? null };
+      if (model.fastMode === true) use.fastRequests = 1;
       if (model.pricing !== null) {
         use.via = model.via;
         use.pricedOn = model.priceSource?.pricedOn ?? model.pricing.pricedOn;

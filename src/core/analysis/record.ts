@@ -3,7 +3,7 @@
 // as paths relative to the folder given (sessions[].file), never absolute ones.
 import type { DroppedCalls } from '../input/seen-calls.ts';
 import { unrecordedParts, type UnrecordedPart } from '../cache/unrecorded-setup.ts';
-import type { CacheMarker, Category, ParsedRequest, RecordedUsage, WireFormat } from '../model.ts';
+import { recordedPromptTokens, type CacheMarker, type Category, type ParsedRequest, type RecordedUsage, type WireFormat } from '../model.ts';
 import type { OverheadTokens, RequestTokens, Tokenizer } from '../tokens/counter.ts';
 import type { Analysis, AnalysisFile, ModelUse, ResolvedModel } from './types.ts';
 import {
@@ -177,7 +177,7 @@ export function requestRecord(request: ParsedRequest, tokens: RequestTokens, mod
     })),
     notes: noteCodes(request, tokens),
     unrecorded: unrecordedParts(request),
-    recorded: request.recorded ? { ...request.recorded, prompt: promptOf(request.recorded) } : null,
+    recorded: request.recorded ? { ...request.recorded, prompt: recordedPromptTokens(request.recorded) } : null,
     timestamp: isoTime(request.timestamp),
   };
 }
@@ -188,11 +188,6 @@ function noteCodes(request: ParsedRequest, tokens: RequestTokens): string[] {
   for (const code of tokens.notes) codes.add(code);
   if (request.unknownShapes.length > 0) codes.add('unknown_shapes');
   return [...codes].sort();
-}
-
-/** The whole prompt as the provider counted it: uncached input plus cache reads and writes. */
-export function promptOf(usage: RecordedUsage): number {
-  return usage.input + usage.cacheRead + usage.cacheWrite5m + usage.cacheWrite1h;
 }
 
 function errorsSection(analysis: Analysis): ErrorRecord[] {

@@ -22,6 +22,8 @@ export interface ResolvedModel {
   routeNote?: string;
   /** Set when `--prices` gave this model's rates: where they come from and their date. */
   priceSource?: { source: string; pricedOn: string };
+  /** The call ran in fast mode (its usage says so): priced at the fast-mode rates where the table has them. */
+  fastMode?: true;
 }
 
 export interface TokenTotals {
@@ -65,6 +67,8 @@ export interface ModelUse {
   pricedOn?: string;
   /** Priced models only: the built-in table or a --prices file. */
   priceSource?: 'table' | 'prices-file';
+  /** Of `requests`, the calls that ran in fast mode (absent when none did). */
+  fastRequests?: number;
 }
 
 export interface Analysis {

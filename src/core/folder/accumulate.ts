@@ -142,6 +142,7 @@ export function mergeRows<T>(into: T[], from: readonly T[], rules: { key: (row: 
 export function addModelUse(into: ModelUse[], from: readonly ModelUse[]): void {
   mergeRows(into, from, { key: (m) => m.id, add: (a, b) => {
       a.requests += b.requests;
+      if (b.fastRequests !== undefined) a.fastRequests = (a.fastRequests ?? 0) + b.fastRequests;
     }, copy: (m) => ({ ...m }) });
 }
 

@@ -48,7 +48,7 @@ export function rawUsageProblems(usage: unknown, contextWindow: number): UsagePr
   return problems;
 }
 
-const FIELDS: readonly (keyof RecordedUsage)[] = ['input', 'cacheRead', 'cacheWrite5m', 'cacheWrite1h', 'output'];
+const FIELDS: readonly Exclude<keyof RecordedUsage, 'speed'>[] = ['input', 'cacheRead', 'cacheWrite5m', 'cacheWrite1h', 'output'];
 
 /** Impossible values in normalized usage: each field as a count, the prompt and the reply against the window. */
 export function recordedUsageProblems(usage: RecordedUsage, contextWindow: number): UsageProblem[] {

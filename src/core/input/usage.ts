@@ -24,6 +24,13 @@ export function recordedUsage(usage: unknown, format: WireFormat): RecordedUsage
  * usage is then their sum; without iterations (or an empty list, as Claude Code writes) it is the top level.
  */
 function fromAnthropic(usage: JsonObject): RecordedUsage | null {
+  const recorded = fromAnthropicPasses(usage);
+  // Fast mode bills every token of the call at its own rates (pricing/lookup.ts, atFastPrice).
+  if (recorded !== null && usage['speed'] === 'fast') recorded.speed = 'fast';
+  return recorded;
+}
+
+function fromAnthropicPasses(usage: JsonObject): RecordedUsage | null {
   const iterations = usage['iterations'];
   if (Array.isArray(iterations) && iterations.length > 0) {
     const passes = iterations.map((pass) => (isObject(pass) ? fromAnthropicPass(pass) : null));

@@ -63,6 +63,7 @@ function geminiModel(row: GeminiRow): PricedModel {
     cacheReadBefore: null,
     pricedOn: GEMINI_PRICED_ON,
     bedrockRegionalPremium: false,
+    fastModeFactor: null,
   };
 }
 

@@ -91,13 +91,24 @@ export const BATCH_FACTOR = 0.5;
 
 /** Keyed by the model object: a --prices file's rates for an id differ from the table's. */
 const batchCopies = new WeakMap<PricedModel, PricedModel>();
+const fastCopies = new WeakMap<PricedModel, PricedModel>();
 
 /** The model at the Batch APIs' price. */
 export function atBatchPrice(model: PricedModel): PricedModel {
-  let copy = batchCopies.get(model);
+  return scaledOnce(batchCopies, model, BATCH_FACTOR);
+}
+
+/** The model at its fast-mode price (every rate times `fastModeFactor`), or null when the table has none. */
+export function atFastPrice(model: PricedModel): PricedModel | null {
+  return model.fastModeFactor === null ? null : scaledOnce(fastCopies, model, model.fastModeFactor);
+}
+
+/** One scaled copy per model and factor kind: every request of a batch (or in fast mode) shares it. */
+function scaledOnce(copies: WeakMap<PricedModel, PricedModel>, model: PricedModel, factor: number): PricedModel {
+  let copy = copies.get(model);
   if (copy === undefined) {
-    copy = scaledPricing(model, BATCH_FACTOR);
-    batchCopies.set(model, copy);
+    copy = scaledPricing(model, factor);
+    copies.set(model, copy);
   }
   return copy;
 }

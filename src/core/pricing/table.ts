@@ -13,7 +13,7 @@ type ClaudeRow = [
   displayName: string,
   prices: [input: number, write5m: number, write1h: number, read: number, output: number],
   minCacheableTokens: number,
-  extra?: Partial<Pick<PricedModel, 'aliases' | 'vertexId' | 'bedrockId' | 'longPromptTier' | 'cacheReadBefore'>>,
+  extra?: Partial<Pick<PricedModel, 'aliases' | 'vertexId' | 'bedrockId' | 'longPromptTier' | 'cacheReadBefore' | 'fastModeFactor'>>,
 ];
 
 /**
@@ -39,11 +39,12 @@ const CLAUDE_ROWS: ClaudeRow[] = [
   ['claude-mythos-5-1', 'Claude Mythos 5.1', [10, 12.5, 20, 0.25, 50], 512],
   ['claude-fable-5', 'Claude Fable 5', [10, 12.5, 20, 1, 50], 512],
   ['claude-mythos-5', 'Claude Mythos 5', [10, 12.5, 20, 1, 50], 512],
-  ['claude-opus-5-5', 'Claude Opus 5.5', [4, 5, 8, 0.2, 20], 512],
-  ['claude-opus-5', 'Claude Opus 5', [5, 6.25, 10, 0.5, 25], 512],
-  ['claude-opus-4-8', 'Claude Opus 4.8', [5, 6.25, 10, 0.5, 25], 1024],
-  ['claude-opus-4-7', 'Claude Opus 4.7', [5, 6.25, 10, 0.5, 25], 2048],
-  ['claude-opus-4-6', 'Claude Opus 4.6', [5, 6.25, 10, 0.5, 25], 4096, { bedrockId: 'anthropic.claude-opus-4-6-v1:0' }],
+  // Fast mode (docs/pricing.md): $30/$150 on Opus 4.6 and 4.7, $10/$50 on Opus 4.8 and Opus 5, $8/$40 on Opus 5.5.
+  ['claude-opus-5-5', 'Claude Opus 5.5', [4, 5, 8, 0.2, 20], 512, { fastModeFactor: 2 }],
+  ['claude-opus-5', 'Claude Opus 5', [5, 6.25, 10, 0.5, 25], 512, { fastModeFactor: 2 }],
+  ['claude-opus-4-8', 'Claude Opus 4.8', [5, 6.25, 10, 0.5, 25], 1024, { fastModeFactor: 2 }],
+  ['claude-opus-4-7', 'Claude Opus 4.7', [5, 6.25, 10, 0.5, 25], 2048, { fastModeFactor: 6 }],
+  ['claude-opus-4-6', 'Claude Opus 4.6', [5, 6.25, 10, 0.5, 25], 4096, { bedrockId: 'anthropic.claude-opus-4-6-v1:0', fastModeFactor: 6 }],
   ['claude-opus-4-5', 'Claude Opus 4.5', [5, 6.25, 10, 0.5, 25], 4096, released('claude-opus-4-5', '20251101')],
   ['claude-opus-4-1', 'Claude Opus 4.1', [15, 18.75, 30, 1.5, 75], 1024, released('claude-opus-4-1', '20250805')],
   ['claude-opus-4-0', 'Claude Opus 4', [15, 18.75, 30, 1.5, 75], 1024, released('claude-opus-4', '20250514')],
@@ -138,6 +139,7 @@ function claudeModel(row: ClaudeRow): PricedModel {
     vendor: 'anthropic',
     pricedOn: PRICED_ON,
     bedrockRegionalPremium: !REGIONAL_PREMIUM_BEFORE_4_5.has(id),
+    fastModeFactor: extra.fastModeFactor ?? null,
   };
 }
 
@@ -166,6 +168,7 @@ function openaiModel(row: OpenAIRow): PricedModel {
     vendor: 'openai',
     pricedOn: extra.pricedOn ?? PRICED_ON,
     bedrockRegionalPremium: false,
+    fastModeFactor: null,
   };
 }
 

@@ -54,6 +54,11 @@ export interface PricedModel extends ModelPricing {
    * inference profile) than on the `global.` profile: Claude Sonnet 4.5, Haiku 4.5, Opus 4.5 and later.
    */
   bedrockRegionalPremium: boolean;
+  /**
+   * What fast mode (a response whose usage says `speed: "fast"`) multiplies every rate by, the cache rates
+   * included; null where the table has no fast-mode price (a model without it, or one whose price is not known).
+   */
+  fastModeFactor: number | null;
 }
 
 export interface LongPromptTier {
