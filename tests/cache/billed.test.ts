@@ -57,12 +57,14 @@ describe('billed cost: recorded where recorded, simulated elsewhere', () => {
     expect(basisText(headline)).toBe('recorded usage of 3 requests, simulated for 1');
     expect(unpricedText(headline)).toBe('not priced: claude-unknown-1');
     expect(actualText(headline)).toBe('$0.0105');
-    const none = costHeadline({ total: 0, priced: 0, unpriced: 2, outputRecorded: 2, recordedRequests: 2, simulatedRequests: 0, batchRequests: 0 }, [{ id: 'gpt-x', known: false }]);
+    const none = costHeadline({ total: 0, priced: 0, unpriced: 2, outputRecorded: 2, recordedRequests: 2, simulatedRequests: 0, batchRequests: 0, fastRequests: 0 }, [{ id: 'gpt-x', known: false }]);
     expect(actualText(none)).toBe('not priced');
     expect(basisText(none)).toBe('recorded usage of all 2 requests');
-    expect(basisText({ recordedRequests: 0, simulatedRequests: 4, batchRequests: 0 })).toBe('simulated: the log records no usage');
-    expect(basisText({ recordedRequests: 3, simulatedRequests: 0, batchRequests: 3 })).toBe('recorded usage of all 3 requests, all at Batch API prices (half the list price)');
-    expect(basisText({ recordedRequests: 2, simulatedRequests: 2, batchRequests: 1 })).toBe('recorded usage of 2 requests, simulated for 2, 1 at Batch API prices (half the list price)');
+    expect(basisText({ recordedRequests: 0, simulatedRequests: 4, batchRequests: 0, fastRequests: 0 })).toBe('simulated: the log records no usage');
+    expect(basisText({ recordedRequests: 3, simulatedRequests: 0, batchRequests: 3, fastRequests: 0 })).toBe('recorded usage of all 3 requests, all at Batch API prices (half the list price)');
+    expect(basisText({ recordedRequests: 2, simulatedRequests: 2, batchRequests: 1, fastRequests: 0 })).toBe('recorded usage of 2 requests, simulated for 2, 1 at Batch API prices (half the list price)');
+    expect(basisText({ recordedRequests: 1, simulatedRequests: 0, batchRequests: 0, fastRequests: 1 })).toBe('recorded usage of its one request, all in fast mode (at its rates)');
+    expect(basisText({ recordedRequests: 3, simulatedRequests: 0, batchRequests: 0, fastRequests: 2 })).toBe('recorded usage of all 3 requests, 2 in fast mode (at its rates)');
   });
 });
 

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeInput } from '../../src/core/analysis/analyze.ts';
 import { buildRecord } from '../../src/core/analysis/record.ts';
+import { basisText, costHeadline } from '../../src/core/cache/headline.ts';
 import { emptyUsageFolder, foldSessionUsage } from '../../src/core/folder/usage-folder.ts';
 import { NODE_FAST_LINES } from '../../src/cli/fs/usage-inputs.ts';
 import { analysisValidator } from '../analysis/schema.ts';
@@ -31,6 +32,7 @@ describe.skipIf(!present)(present ? 'fast mode prices (real 2.1.38 session, edit
     expect(standard.cost).toBeCloseTo(0.1444475, 10);
     const { cost, record } = await recordedCost(fast());
     expect(cost).toBeCloseTo(0.866685, 10);
+    expect(basisText(costHeadline((await analyzeInput([{ name: 'short.jsonl', bytes: enc(fast()) }])).cache!.cost.billed.totals, []))).toBe('recorded usage of its one request, all in fast mode (at its rates)');
     expect((record['models'] as { fastRequests?: number }[])[0]!.fastRequests).toBe(1);
     expect((record['requests'] as { recorded: { speed?: string } }[])[0]!.recorded.speed).toBe('fast');
     expect((standard.record['requests'] as { recorded: { speed?: string } }[])[0]!.recorded).not.toHaveProperty('speed');

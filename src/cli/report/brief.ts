@@ -80,7 +80,8 @@ function costLines(analysis: Analysis, table: PeriodTable, requests: readonly nu
   if (analysis.cache === undefined) return ['', '  no cost: nothing was priced'];
   const label = (text: string) => style.bold(text.padEnd(16));
   const batchRequests = requests.filter((r) => analysis.requests[r]?.batch === true).length;
-  const basis = basisText({ recordedRequests: t.recordedRequests, simulatedRequests: t.requests - t.recordedRequests, batchRequests });
+  const fastRequests = requests.filter((r) => analysis.requests[r]?.recorded?.speed === 'fast').length;
+  const basis = basisText({ recordedRequests: t.recordedRequests, simulatedRequests: t.requests - t.recordedRequests, batchRequests, fastRequests });
   const unpriced = t.unpricedRequests > 0 ? style.warn(`; ${plural(t.unpricedRequests, 'request')} on unpriced models left out`) : '';
   const savings = t.cost - t.optimized;
   const causes = missCauses(analysis, requests);

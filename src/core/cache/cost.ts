@@ -212,10 +212,11 @@ function billedRequests(
   });
 }
 
-function billedTotals(rows: readonly BilledRequest[], requests: readonly Pick<ParsedRequest, 'batch'>[]): BilledTotals {
+function billedTotals(rows: readonly BilledRequest[], requests: readonly Pick<ParsedRequest, 'batch' | 'recorded'>[]): BilledTotals {
   const recordedRequests = rows.filter((row) => row.basis === 'recorded').length;
   const batchRequests = requests.filter((request) => request.batch === true).length;
-  return { ...totalsOf(rows.map((row) => row.cost)), recordedRequests, simulatedRequests: rows.length - recordedRequests, batchRequests };
+  const fastRequests = requests.filter((request) => request.recorded?.speed === 'fast').length;
+  return { ...totalsOf(rows.map((row) => row.cost)), recordedRequests, simulatedRequests: rows.length - recordedRequests, batchRequests, fastRequests };
 }
 
 /**

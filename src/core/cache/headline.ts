@@ -13,16 +13,18 @@ export interface CostHeadline {
   simulatedRequests: number;
   /** Requests sent through a Batch API, priced at half the list price. */
   batchRequests: number;
+  /** Calls that ran in fast mode (their usage says so), priced at its rates. */
+  fastRequests: number;
   /** Model ids (as written) with no price entry, in first-seen order; their requests are in no dollar figure. */
   unpricedModels: string[];
 }
 
 /** `models`: each distinct model id of the input and whether it has a price entry (Analysis.modelUse). */
 export function costHeadline(totals: BilledTotals, models: readonly { id: string | null; known: boolean }[]): CostHeadline {
-  const { recordedRequests, simulatedRequests, batchRequests } = totals;
+  const { recordedRequests, simulatedRequests, batchRequests, fastRequests } = totals;
   const basis = basisOf(recordedRequests, simulatedRequests);
   const unpricedModels = models.filter((model) => !model.known).map((model) => model.id ?? '(no model named)');
-  return { actual: totals.total, priced: totals.priced, basis, recordedRequests, simulatedRequests, batchRequests, unpricedModels };
+  return { actual: totals.total, priced: totals.priced, basis, recordedRequests, simulatedRequests, batchRequests, fastRequests, unpricedModels };
 }
 
 function basisOf(recorded: number, simulated: number): CostHeadline['basis'] {
@@ -34,12 +36,15 @@ const count = new Intl.NumberFormat('en-US');
 
 /**
  * "recorded usage of all 484 requests", "simulated (no recorded usage)", "recorded usage of 18 requests, simulated
- * for 46"; with ", all at Batch API prices (half the list price)" (or how many) when requests of a batch file count.
+ * for 46"; with ", all at Batch API prices (half the list price)" (or how many) when requests of a batch file count,
+ * and ", all in fast mode (at its rates)" when calls ran in fast mode.
  */
-export function basisText(counts: Pick<CostHeadline, 'recordedRequests' | 'simulatedRequests' | 'batchRequests'>): string {
-  const { recordedRequests: recorded, simulatedRequests: simulated, batchRequests: batch } = counts;
-  const priced = batch === 0 ? '' : `, ${batch === recorded + simulated ? 'all' : count.format(batch)} at Batch API prices (half the list price)`;
-  return basisWords(recorded, simulated) + priced;
+export function basisText(counts: Pick<CostHeadline, 'recordedRequests' | 'simulatedRequests' | 'batchRequests' | 'fastRequests'>): string {
+  const { recordedRequests: recorded, simulatedRequests: simulated, batchRequests: batch, fastRequests: fast } = counts;
+  const all = recorded + simulated;
+  const batched = batch === 0 ? '' : `, ${batch === all ? 'all' : count.format(batch)} at Batch API prices (half the list price)`;
+  const faster = fast === 0 ? '' : `, ${fast === all ? 'all' : count.format(fast)} in fast mode (at its rates)`;
+  return basisWords(recorded, simulated) + batched + faster;
 }
 
 function basisWords(recorded: number, simulated: number): string {

@@ -49,6 +49,7 @@ export interface CacheTable {
     recordedRequests: number;
     simulatedRequests: number;
     batchRequests: number;
+    fastRequests: number;
     unpriced: number;
     outputRecorded: number;
     /** OpenAI requests carrying a prompt_cache_key (its value is never kept). */
@@ -113,6 +114,7 @@ export function cacheTable(requests: readonly ParsedRequest[], cost: CostCompari
       recordedRequests: cost.billed.totals.recordedRequests,
       simulatedRequests: cost.billed.totals.simulatedRequests,
       batchRequests: cost.billed.totals.batchRequests,
+      fastRequests: cost.billed.totals.fastRequests,
       unpriced: cost.billed.totals.unpriced,
       outputRecorded: cost.actual.totals.outputRecorded,
       promptCacheKeys: totals.promptCacheKeys,

@@ -207,6 +207,8 @@ export interface BilledTotals extends CostTotals {
   simulatedRequests: number;
   /** Requests sent through a Batch API (ParsedRequest.batch), priced at half the list price. */
   batchRequests: number;
+  /** Calls whose recorded usage says they ran in fast mode, priced at its rates where the table has them. */
+  fastRequests: number;
 }
 
 export interface CostComparison {
