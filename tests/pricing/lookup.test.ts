@@ -64,6 +64,14 @@ describe('price table', () => {
     const sol = lookupModel('gpt-6-sol')!.pricing;
     expect(effectivePricing(sol, 272_000).input).toBe(2);
     expect(effectivePricing(sol, 272_001)).toMatchObject({ input: 4, cacheRead: 0.4, cacheWrite5m: 5, output: 15 });
+    // Sonnet 4 / 4.5 with the 1M-context beta: above 200K prompt tokens the whole request at 6 / 7.50 / 12 / 0.60 / 22.50.
+    for (const id of ['claude-sonnet-4-5-20250929', 'claude-sonnet-4-20250514', 'global.anthropic.claude-sonnet-4-5-20250929-v1:0']) {
+      const sonnet = lookupModel(id)!.pricing;
+      expect(effectivePricing(sonnet, 200_000)).toMatchObject({ input: 3, output: 15 });
+      expect(effectivePricing(sonnet, 200_001)).toMatchObject({ input: 6, cacheWrite5m: 7.5, cacheWrite1h: 12, cacheRead: 0.6, output: 22.5 });
+    }
+    // Sonnet 4.6 bills its whole 1M window at the standard rates.
+    expect(effectivePricing(lookupModel('claude-sonnet-4-6')!.pricing, 500_000).input).toBe(3);
     const gpt4o = lookupModel('gpt-4o')!.pricing;
     expect(effectivePricing(gpt4o, 500_000).input).toBe(2.5);
   });

@@ -31,6 +31,9 @@ function released(name: string, date: string, options: { latest?: boolean } = {}
 /** Claude models released with Bedrock's global/regional endpoint split (Anthropic's pricing page, [AP]). */
 const REGIONAL_PREMIUM_BEFORE_4_5 = new Set(['claude-opus-4-1', 'claude-opus-4-0', 'claude-sonnet-4-0', 'claude-3-5-haiku', 'claude-3-5-sonnet', 'claude-3-7-sonnet', 'claude-3-haiku', 'claude-3-opus']);
 
+/** Sonnet 4 / 4.5 above 200K prompt tokens: input and output at 6 / 22.50, the cache rates at their usual multiples. */
+const SONNET_4_LONG_CONTEXT = { aboveTokens: 200_000, input: 6, cacheWrite5m: 7.5, cacheWrite1h: 12, cacheRead: 0.6, output: 22.5 };
+
 // [AP] table §2 of the reference; minimum cacheable lengths from [AC]/[SK].
 const CLAUDE_ROWS: ClaudeRow[] = [
   ['claude-fable-5-2', 'Claude Fable 5.2', [8, 10, 16, 0.2, 40], 512],
@@ -51,8 +54,9 @@ const CLAUDE_ROWS: ClaudeRow[] = [
   ['claude-sonnet-5-5', 'Claude Sonnet 5.5', [2, 2.5, 4, 0.1, 10], 512, { cacheReadBefore: { date: '2026-10-07', cacheRead: 0.2 } }],
   ['claude-sonnet-5', 'Claude Sonnet 5', [2, 2.5, 4, 0.2, 10], 1024],
   ['claude-sonnet-4-6', 'Claude Sonnet 4.6', [3, 3.75, 6, 0.3, 15], 1024],
-  ['claude-sonnet-4-5', 'Claude Sonnet 4.5', [3, 3.75, 6, 0.3, 15], 1024, released('claude-sonnet-4-5', '20250929')],
-  ['claude-sonnet-4-0', 'Claude Sonnet 4', [3, 3.75, 6, 0.3, 15], 1024, released('claude-sonnet-4', '20250514')],
+  // Sonnet 4 / 4.5 with the 1M-context beta: a prompt above 200K is billed whole at the long-context rates.
+  ['claude-sonnet-4-5', 'Claude Sonnet 4.5', [3, 3.75, 6, 0.3, 15], 1024, { ...released('claude-sonnet-4-5', '20250929'), longPromptTier: SONNET_4_LONG_CONTEXT }],
+  ['claude-sonnet-4-0', 'Claude Sonnet 4', [3, 3.75, 6, 0.3, 15], 1024, { ...released('claude-sonnet-4', '20250514'), longPromptTier: SONNET_4_LONG_CONTEXT }],
   ['claude-haiku-5-5', 'Claude Haiku 5.5', [0.1, 0.125, 0.2, 0.01, 0.5], 512, { longPromptTier: { aboveTokens: 100_000, input: 0.5, cacheWrite5m: 0.625, cacheWrite1h: 1, cacheRead: 0.05, output: 2.5 } }],
   ['claude-haiku-4-5', 'Claude Haiku 4.5', [1, 1.25, 2, 0.1, 5], 4096, released('claude-haiku-4-5', '20251001')],
   ['claude-3-5-haiku', 'Claude Haiku 3.5', [0.8, 1, 1.6, 0.08, 4], 2048, released('claude-3-5-haiku', '20241022', { latest: true })],
