@@ -127,7 +127,7 @@ export interface RecordedUsage {
 }
 
 /** The prompt tokens recorded usage counts: uncached input, cache reads and cache writes of either TTL. */
-export function recordedPromptTokens(usage: RecordedUsage): number {
+export function recordedPromptTokens(usage: Pick<RecordedUsage, 'input' | 'cacheRead' | 'cacheWrite5m' | 'cacheWrite1h'>): number {
   return usage.input + usage.cacheRead + usage.cacheWrite5m + usage.cacheWrite1h;
 }
 

@@ -1,7 +1,7 @@
 // Builds the text-free AnalysisView the page renders from the core Analysis (which keeps the text in the worker).
 import { unrecordedParts } from '../core/cache/unrecorded-setup.ts';
 import type { Analysis } from '../core/analysis/types.ts';
-import { allUsageOnly, type ParsedRequest, type WireFormat } from '../core/model.ts';
+import { allUsageOnly, recordedPromptTokens, type ParsedRequest, type WireFormat } from '../core/model.ts';
 import { MODELS } from '../core/pricing/table.ts';
 import type { AnalysisView, RequestView, SectionName, SegmentView } from './view-model.ts';
 import { visibleId } from '../core/text/invisible.ts';
@@ -83,7 +83,7 @@ export function buildView(analysis: Analysis): AnalysisView {
       recordedPrompt:
         request.recorded === null
           ? null
-          : request.recorded.input + request.recorded.cacheRead + request.recorded.cacheWrite5m + request.recorded.cacheWrite1h,
+          : recordedPromptTokens(request.recorded),
       segments: [
         ...request.segments.map((segment, j): SegmentView => ({
         category: segment.category,

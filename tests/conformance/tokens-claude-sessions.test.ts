@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeInput } from '../../src/core/analysis/analyze.ts';
-import { recordedPromptTokens as promptOf } from '../../src/core/model.ts';
+import { recordedPromptTokens } from '../../src/core/model.ts';
 import { FIXTURES, fixturesPresent } from './recorded.ts';
 
 const suite = fixturesPresent ? describe : describe.skip;
@@ -45,7 +45,7 @@ suite('Claude estimate on real pi sessions', () => {
     const points: Point[] = [];
     analysis.requests.forEach((request, i) => {
       if (request.format !== 'anthropic-messages' || !request.recorded) return;
-      const recorded = promptOf(request.recorded);
+      const recorded = recordedPromptTokens(request.recorded);
       if (recorded <= 0) return;
       points.push({
         // What the transcript holds: the request's total also carries the setup inferred from this very usage.

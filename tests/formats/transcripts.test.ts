@@ -291,7 +291,8 @@ describe('Codex rollouts of before session_meta (SYNTHETIC, in the shape codex-r
         [8, 4, null, null],
       ]);
       expect(result.requests[1]!.segments.map((s) => s.category)).toEqual(['user', 'thinking', 'tool_call', 'tool_result']);
-      expect(result.requests[1]!.notes.map((n) => n.code)).toEqual(expect.arrayContaining(['transcript_missing_system', 'transcript_missing_tools']));
+      // The header names no model, and the transcript records neither the system prompt nor the tools.
+      expect(result.requests[1]!.notes.map((n) => n.code)).toEqual(['no_model', 'transcript_missing_system', 'transcript_missing_tools']);
     }
   });
 

@@ -2,6 +2,7 @@
 // however many sessions it holds: what was read (sessions per agent, the time span), the recorded cost, hit rate
 // and what misses cost by the usage rule, the costliest sessions, and the flags that show more. Findings and miss
 // causes are the deep analysis' (`--deep`), said so rather than left blank.
+import { recordedPromptTokens } from '../../core/model.ts';
 import type { UsageFolder } from '../../core/folder/usage-folder.ts';
 import { formatLabel } from '../../core/formats/labels.ts';
 import { wallText } from '../../core/period/index.ts';
@@ -52,7 +53,7 @@ export function renderUsageFolderBrief(folder: UsageFolder, options: UsageBriefO
   if (fast > 0) lines.push(`  ${plural(fast, 'call')} in fast mode, priced at the fast-mode rates where the price table has them (-v says by model)`);
   const total = totalOf(table.days);
   const unpriced = table.sessions.reduce((sum, row) => sum + row.unpricedRequests, 0);
-  const prompt = total.recorded.input + total.recorded.cacheRead + total.recorded.cacheWrite5m + total.recorded.cacheWrite1h;
+  const prompt = recordedPromptTokens(total.recorded);
   const recorded = table.sessions.reduce((sum, row) => sum + row.recordedRequests, 0);
   lines.push(
     '',

@@ -2,6 +2,7 @@
 // its requests and recorded cost, the folder's recorded totals, then the session, project and day tables
 // (sessions.ts). Everything is recorded usage priced at the models' rates; findings, miss causes and token
 // categories are the deep analysis' (`--deep`).
+import { recordedPromptTokens } from '../../core/model.ts';
 import type { UsageFolder } from '../../core/folder/usage-folder.ts';
 import { sessionTableOf, type GroupRow, type SessionRow } from '../../core/transcripts/index.ts';
 import { formatCount, formatFraction, formatUsd } from '../../core/text/format.ts';
@@ -46,7 +47,7 @@ export function totalOf(rows: readonly GroupRow[]): GroupRow {
       total.misses.cost += row.misses.cost;
     }
   }
-  const prompt = total.recorded.input + total.recorded.cacheRead + total.recorded.cacheWrite5m + total.recorded.cacheWrite1h;
+  const prompt = recordedPromptTokens(total.recorded);
   total.hitRate = prompt === 0 ? null : total.recorded.cacheRead / prompt;
   return total;
 }

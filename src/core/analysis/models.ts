@@ -7,17 +7,15 @@ import { overrideFor, type PriceOverrides } from '../pricing/overrides.ts';
 import type { ModelUse, ResolvedModel } from './types.ts';
 
 export function resolveModel(request: Pick<ParsedRequest, 'model' | 'batch'> & { recorded?: ParsedRequest['recorded'] }, override: string | null, prices: PriceOverrides | null = null): ResolvedModel {
-  let resolved = resolvedAtListPrice(request, override, prices);
-  if (resolved.pricing === null) return resolved;
-  if (request.recorded?.speed === 'fast') {
-    // A model whose fast-mode price the table lacks keeps the standard rates (the model line says so).
-    resolved = { ...resolved, pricing: atFastPrice(resolved.pricing) ?? resolved.pricing, fastMode: true };
-  }
-  if (request.batch === true) {
-    const routeNote = resolved.routeNote === undefined ? BATCH_NOTE : `${resolved.routeNote}, ${BATCH_NOTE}`;
-    resolved = { ...resolved, pricing: atBatchPrice(resolved.pricing!), routeNote };
-  }
-  return resolved;
+  const resolved = resolvedAtListPrice(request, override, prices);
+  let pricing = resolved.pricing;
+  if (pricing === null) return resolved;
+  const fast = request.recorded?.speed === 'fast';
+  // A model whose fast-mode price the table lacks keeps the standard rates (the model line says so).
+  if (fast) pricing = atFastPrice(pricing) ?? pricing;
+  if (request.batch !== true) return fast ? { ...resolved, pricing, fastMode: true } : resolved;
+  const routeNote = resolved.routeNote === undefined ? BATCH_NOTE : `${resolved.routeNote}, ${BATCH_NOTE}`;
+  return { ...resolved, pricing: atBatchPrice(pricing), routeNote, ...(fast && { fastMode: true as const }) };
 }
 
 const BATCH_NOTE = `Batch API, ${BATCH_FACTOR * 100}% of the list price`;
@@ -40,13 +38,9 @@ function resolvedAtListPrice(request: Pick<ParsedRequest, 'model'>, override: st
 export function modelUseOf(models: readonly ResolvedModel[]): ModelUse[] {
   const uses = new Map<string | null, ModelUse>();
   for (const model of models) {
-    const use = uses.get(model.id);
-    if (use) {
-      use.requests++;
-      if (model.fastMode === true) use.fastRequests = (use.fastRequests ?? 0) + 1;
-    } else {
-      const use: ModelUse = { id: model.id, requests: 1, known: model.pricing !== null, pricedAs: model.pricing?.id ?? null };
-      if (model.fastMode === true) use.fastRequests = 1;
+    let use = uses.get(model.id);
+    if (use === undefined) {
+      use = { id: model.id, requests: 0, known: model.pricing !== null, pricedAs: model.pricing?.id ?? null };
       if (model.pricing !== null) {
         use.via = model.via;
         use.pricedOn = model.priceSource?.pricedOn ?? model.pricing.pricedOn;
@@ -54,6 +48,8 @@ export function modelUseOf(models: readonly ResolvedModel[]): ModelUse[] {
       }
       uses.set(model.id, use);
     }
+    use.requests++;
+    if (model.fastMode === true) use.fastRequests = (use.fastRequests ?? 0) + 1;
   }
   return [...uses.values()];
 }

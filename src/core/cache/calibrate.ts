@@ -3,7 +3,7 @@
 // recorded prompt ÷ estimated prompt), or one exact `count_tokens` call on the largest request (CLI, opt-in;
 // the network part lives in src/node/calibrate.ts). Either way one factor multiplies every Claude estimate.
 
-import { providerOf } from '../model.ts';
+import { providerOf, recordedPromptTokens } from '../model.ts';
 import type { ParsedRequest, Segment } from '../model.ts';
 import { usageMeasuresOtherPrompt } from '../tokens/claude.ts';
 import { hasUnrecordedSetup } from './inferred.ts';
@@ -62,7 +62,7 @@ export function usageCalibration(
     // of (that part is inferred from this usage, src/core/cache/inferred.ts): no measure of the estimator.
     if (usage === null || !isClaudeEstimate(request) || usageMeasuresOtherPrompt(request) || hasUnrecordedSetup(request)) return;
     const estimate = estimatedPrompt(segmentTokens[i] ?? [], overheadTokens[i] ?? 0);
-    const recorded = usage.input + usage.cacheRead + usage.cacheWrite5m + usage.cacheWrite1h;
+    const recorded = recordedPromptTokens(usage);
     if (estimate > 0 && recorded > 0) ratios.push(recorded / estimate);
   });
   if (ratios.length === 0) return { calibration: null, refused: null };

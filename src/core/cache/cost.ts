@@ -5,7 +5,7 @@
 // recorded usage when the log has it, else 0 (the request body alone does not say how long the answer was), and
 // every total says how many requests had it.
 
-import { providerOf, type ParsedRequest } from '../model.ts';
+import { providerOf, recordedPromptTokens, type ParsedRequest } from '../model.ts';
 import { effectivePricing } from '../pricing/lookup.ts';
 import type { PricedModel } from '../pricing/table.ts';
 import type { ModelPricing } from '../pricing/types.ts';
@@ -115,7 +115,7 @@ function recordedAsCache(request: PricedRequest, pricing: ModelPricing | null): 
     requestIndex: request.index,
     provider: providerOf(request.format),
     cacheScope: pricing?.id ?? request.model ?? '',
-    promptTokens: usage.input + usage.cacheRead + usage.cacheWrite5m + usage.cacheWrite1h,
+    promptTokens: recordedPromptTokens(usage),
     read: usage.cacheRead,
     write5m: usage.cacheWrite5m,
     write1h: usage.cacheWrite1h,

@@ -5,6 +5,7 @@
 // as in the full analysis (misses.ts); the first request of a conversation (a cold start) misses what it did not
 // read, as there. Causes need the rebuilt requests and the simulation: this rule prices misses, it does not
 // explain them.
+import { recordedPromptTokens } from '../model.ts';
 import type { ModelPricing } from '../pricing/types.ts';
 import type { PricedRequest } from './cost.ts';
 import { MISS_TOLERANCE, missCost } from './misses.ts';
@@ -30,7 +31,7 @@ export function usageMisses(input: UsageMissInput): (UsageMiss | null)[] {
   return input.requests.map((request, r): UsageMiss | null => {
     const usage = request.recorded;
     if (usage === null) return null;
-    const prompt = usage.input + usage.cacheRead + usage.cacheWrite5m + usage.cacheWrite1h;
+    const prompt = recordedPromptTokens(usage);
     if (prompt === 0) return null; // an aborted call: nothing was billed, nothing missed, nothing passed on
     const conversation = input.conversationOf(r);
     const before = cachedBefore.get(conversation);

@@ -133,21 +133,27 @@ function unwrapOutput(record: JsonObject, plain: UnwrappedRecord): UnwrappedReco
   return { ...plain, body: null, customId: stringField(record, 'custom_id') };
 }
 
-/** The usage object of a batch output record, or null (errored, canceled, expired, no usage). */
-/** The model and send time a batch output line names (OpenAI: the response body's `model` and `created`). */
-export function batchOutputCall(record: unknown, kind: EnvelopeKind): { model: string | null; timestamp: number | null } {
-  if (!isObject(record)) return { model: null, timestamp: null };
+/**
+ * The API, model and send time a batch output line names: Anthropic results are Messages calls; an OpenAI body is a
+ * Responses call when it says `"object": "response"`, else Chat Completions, with its `model` and `created`.
+ */
+export function batchOutputCall(record: unknown, kind: EnvelopeKind): { format: WireFormat; model: string | null; timestamp: number | null } {
   if (kind === 'anthropic-batch-results') {
-    const message = isObject(record['result']) ? record['result']['message'] : null;
-    return { model: isObject(message) ? stringField(message, 'model') : null, timestamp: null };
+    const message = isObject(record) && isObject(record['result']) ? record['result']['message'] : null;
+    return { format: 'anthropic-messages', model: isObject(message) ? stringField(message, 'model') : null, timestamp: null };
   }
-  const response = record['response'];
+  const response = isObject(record) ? record['response'] : null;
   const body = isObject(response) ? response['body'] : null;
-  if (!isObject(body)) return { model: null, timestamp: null };
+  if (!isObject(body)) return { format: 'openai-chat', model: null, timestamp: null };
   const created = body['created'] ?? body['created_at'];
-  return { model: stringField(body, 'model'), timestamp: typeof created === 'number' && Number.isFinite(created) ? created * 1000 : null };
+  return {
+    format: body['object'] === 'response' ? 'openai-responses' : 'openai-chat',
+    model: stringField(body, 'model'),
+    timestamp: typeof created === 'number' && Number.isFinite(created) ? created * 1000 : null,
+  };
 }
 
+/** The usage object of a batch output record, or null (errored, canceled, expired, no usage). */
 export function batchOutputUsage(record: unknown, kind: EnvelopeKind, maxDepth: number): unknown {
   if (!isObject(record)) return null;
   if (kind === 'anthropic-batch-results') {

@@ -2,7 +2,7 @@
 // or larger than the model's context window. The request then falls back to the simulation, and each bad value
 // becomes a located warning (file, record, field, value), so a corrupt gateway log never yields a negative cost or
 // a calibration factor of 10^14.
-import { providerOf, type ParsedRequest, type RecordedUsage, type UsageProblem, type UsageProblemReason } from '../model.ts';
+import { providerOf, recordedPromptTokens, type ParsedRequest, type RecordedUsage, type UsageProblem, type UsageProblemReason } from '../model.ts';
 import { contextWindowOf } from '../pricing/context-window.ts';
 import { note } from '../formats/notes.ts';
 import { isObject } from './json-value.ts';
@@ -58,7 +58,7 @@ export function recordedUsageProblems(usage: RecordedUsage, contextWindow: numbe
     if (problem) problems.push(problem);
   }
   if (problems.length > 0) return problems;
-  const prompt = usage.input + usage.cacheRead + usage.cacheWrite5m + usage.cacheWrite1h;
+  const prompt = recordedPromptTokens(usage);
   if (prompt > contextWindow) problems.push({ field: 'recorded prompt (input + cache read + cache writes)', value: prompt, reason: 'over_context_window' });
   if (usage.output > contextWindow) problems.push({ field: 'recorded output', value: usage.output, reason: 'over_context_window' });
   return problems;

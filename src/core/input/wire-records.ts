@@ -5,7 +5,7 @@ import { detectWireFormat } from '../formats/detect.ts';
 import { TRANSCRIPT_IMPORTERS } from '../formats/registry.ts';
 import { WIRE_IMPORTERS } from '../formats/wire.ts';
 import { batchOutputCall, batchOutputUsage, classifyRecord, isOutputKind, unwrapRecord, type EnvelopeKind } from './envelope.ts';
-import { isObject, type JsonObject } from './json-value.ts';
+import { isObject } from './json-value.ts';
 import type { ReadState } from './read-state.ts';
 import { describeShape } from './shape.ts';
 import { recordedUsage } from './usage.ts';
@@ -57,8 +57,7 @@ export class WireRecords {
       const unwrapped = unwrapRecord(record, kind, this.state.limits.maxNestingDepth);
       if (unwrapped.customId !== null) {
         const usage = batchOutputUsage(record, kind, this.state.limits.maxNestingDepth);
-        const format = kind === 'anthropic-batch-results' ? 'anthropic-messages' : outputFormat(record);
-        this.state.outputs.push({ file: this.file, line, customId: unwrapped.customId, usage, format, ...batchOutputCall(record, kind) });
+        this.state.outputs.push({ file: this.file, line, customId: unwrapped.customId, usage, ...batchOutputCall(record, kind) });
       }
       return;
     }
@@ -160,13 +159,6 @@ function readsAsNothing(request: ParsedRequest): boolean {
   // Unknown whole messages (an unknown role or item), not unknown blocks inside known messages.
   const unknownMessages = request.unknownShapes.filter((shape) => /^(?:messages|input)\[\d+\]$/.test(shape.path)).length;
   return unknownMessages * 2 > request.messageCount;
-}
-
-/** An OpenAI batch output line's API: a Responses body says `"object": "response"`; the rest are Chat Completions. */
-function outputFormat(record: JsonObject): WireFormat {
-  const response = record['response'];
-  const body = isObject(response) ? response['body'] : null;
-  return isObject(body) && body['object'] === 'response' ? 'openai-responses' : 'openai-chat';
 }
 
 function envelopeMismatch(kind: EnvelopeKind): string {

@@ -5,6 +5,7 @@
 // one row (its requests are on the file read second). Rows carry the file's path relative to the folder given,
 // never an absolute path, and the project: the first folder of that path (a Claude Code project slug, a Gemini CLI
 // project hash), or "" for a file at the top.
+import { recordedPromptTokens } from '../model.ts';
 import type { AnalysisFile } from '../analysis/types.ts';
 import { priceRecorded, type PricedRequest } from '../cache/cost.ts';
 import type { ModelPricing } from '../pricing/types.ts';
@@ -81,7 +82,7 @@ export type MissOf = (request: number) => { tokens: number; cost: number | null 
 export const emptySums = (): RecordedSums => ({ input: 0, output: 0, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0 });
 
 export function hitRate(sums: RecordedSums): number | null {
-  const prompt = sums.input + sums.cacheRead + sums.cacheWrite5m + sums.cacheWrite1h;
+  const prompt = recordedPromptTokens(sums);
   return prompt === 0 ? null : sums.cacheRead / prompt;
 }
 
