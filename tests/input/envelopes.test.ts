@@ -1,4 +1,5 @@
 // Envelopes, layouts, recorded usage, timestamps and batch outputs (all inputs synthetic).
+import { analyzeInput } from '../../src/core/analysis/analyze.ts';
 import { describe, expect, it } from 'vitest';
 import { classifyRecord } from '../../src/core/input/envelope.ts';
 import { recordedUsage } from '../../src/core/input/usage.ts';
@@ -175,6 +176,17 @@ describe('batch envelopes', () => {
       [1, 'anthropic-messages'],
       [1, 'openai-responses'],
     ]);
+  });
+});
+
+describe('batch results alone with impossible usage (SYNTHETIC)', () => {
+  it('reject the value with a located warning, as a matched input request would, instead of clamping it', async () => {
+    const output = jsonl({ id: 'batch_req_1', custom_id: 'c', response: { status_code: 200, body: { model: 'gpt-4o', usage: { prompt_tokens: -5, completion_tokens: 2 } } }, error: null });
+    const analysis = await analyzeInput([{ name: 'output.jsonl', bytes: new TextEncoder().encode(output) }]);
+    expect(analysis.requests).toHaveLength(1);
+    expect(analysis.requests[0]!.recorded).toBeNull();
+    expect(analysis.requests[0]!.notes.map((n) => n.code)).toEqual(['usage_only', 'recorded_usage_rejected']);
+    expect(analysis.usageWarnings).toEqual([{ file: 0, line: 1, request: 0, field: 'usage.prompt_tokens', value: -5, reason: 'negative' }]);
   });
 });
 

@@ -37,6 +37,8 @@ describe('jsonListLines (SYNTHETIC)', () => {
     expect(jsonListLines(json, 40)('log.entries')).toEqual([42, 44, 45]);
     expect(jsonListLines('{"interactions":[{"a":1},{"b":[2,3]},4]}', 7)('interactions')).toEqual([7, 7, 7]);
     expect(jsonListLines('[{"entries":[1,2]}]', 1)('entries')).toBeUndefined();
+    // A dotted key counts as one key: a list two keys deep under it is still found.
+    expect(jsonListLines('{"a.b": {"c": [1,\n2]}}', 1)('a.b.c')).toEqual([1, 2]);
   });
 });
 

@@ -18,10 +18,9 @@ export function attachBatchOutputs(
   outputFiles: Set<number>,
   report: ErrorReport & { store: TextStore },
 ): void {
-  const { store } = report;
   if (outputs.length === 0 && outputFiles.size === 0) return;
   if (requests.length === 0) {
-    usageOnlyOutputs(requests, outputs, report, store);
+    usageOnlyOutputs(requests, outputs, report);
     return;
   }
   const byId = new Map<string, ParsedRequest[]>();
@@ -57,15 +56,16 @@ export function attachBatchOutputs(
  * Batch outputs read without their input: each one with usage is a request with no body (`usage_only`), its model
  * and recorded usage, priced at Batch API prices, so the figures the results record (calls, tokens, cost) are shown.
  */
-function usageOnlyOutputs(requests: ParsedRequest[], outputs: readonly PendingOutput[], report: ErrorReport, store: TextStore): void {
+function usageOnlyOutputs(requests: ParsedRequest[], outputs: readonly PendingOutput[], report: ErrorReport & { store: TextStore }): void {
   for (const output of outputs) {
-    const recorded = recordedUsage(output.usage, output.format);
-    if (recorded === null) continue;
     const body = output.format === 'openai-responses' ? { model: output.model, input: [] } : { model: output.model, messages: [] };
-    const request = WIRE_IMPORTERS[output.format](body, { store, file: output.file, line: output.line, index: requests.length });
+    const request = WIRE_IMPORTERS[output.format](body, { store: report.store, file: output.file, line: output.line, index: requests.length });
+    // Checked as the usage an output gives a matched input request is: an impossible value is rejected and noted.
+    request.recorded = checkedRecordedUsage(request, output.usage, (usage) => recordedUsage(usage, output.format));
+    // An output with no usage (errored, canceled, expired) was no billed call.
+    if (request.recorded === null && request.rejectedUsage === undefined) continue;
     request.notes.push(note('usage_only'));
     request.customId = output.customId;
-    request.recorded = recorded;
     request.timestamp = output.timestamp;
     request.batch = true;
     requests.push(request);

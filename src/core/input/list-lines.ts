@@ -26,6 +26,8 @@ interface Open {
   isArray: boolean;
   /** The container's key path when tracked (the root object is ''), else null. */
   path: string | null;
+  /** Keys from the top to the container (the root 0). */
+  keys: number;
   /** Items' lines, for a tracked list. */
   lines: number[] | null;
 }
@@ -80,7 +82,7 @@ class ListScan {
     const path = childPath(parent, this.key, isArray);
     const lines = isArray && path !== null ? [] : null;
     if (lines !== null && path !== null && !this.lists.has(path)) this.lists.set(path, lines);
-    this.open.push({ isArray, path, lines });
+    this.open.push({ isArray, path, keys: parent === undefined ? 0 : parent.keys + 1, lines });
     if (lines !== null) this.awaitingItem = lines;
     this.keyNext = !isArray;
   }
@@ -90,8 +92,7 @@ class ListScan {
 function childPath(parent: Open | undefined, key: string, isArray: boolean): string | null {
   if (parent === undefined) return isArray ? null : '';
   if (parent.isArray || parent.path === null) return null;
-  const path = parent.path === '' ? key : `${parent.path}.${key}`;
-  const keys = parent.path === '' ? 1 : parent.path.split('.').length + 1;
   // An object is tracked only where a list below it would still be within MAX_KEYS.
-  return keys <= (isArray ? MAX_KEYS : MAX_KEYS - 1) ? path : null;
+  if (parent.keys + 1 > (isArray ? MAX_KEYS : MAX_KEYS - 1)) return null;
+  return parent.path === '' ? key : `${parent.path}.${key}`;
 }
