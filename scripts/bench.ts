@@ -1,6 +1,6 @@
 // npm run bench [-- --json <file>] [--runs N] [--gateway-mb M] [--growth-mb M] [--folder-sessions N] [--folder-mb M]
 //   [--folder-call-kb K]
-//   [--only <case,...>]
+//   [--only <case,...>] [--ccusage <ccusage binary>]
 // Times the full analysis on synthetic inputs against a floor measured in the same run (decode + JSON.parse of
 // every record + tokenizing each distinct text once). Floor and analysis runs alternate in one process so both see
 // the same load; peak RSS comes from a separate process that streams the file once, as the CLI does.
@@ -9,8 +9,9 @@
 // panels on 200 and 28,000 requests, and the first render of the 28,000-request gateway log against the CLI.
 // --only runs the named cases: analysis case names (`pi-session-real` and `claude-projects-real-summary` when
 //   ../shared/fixtures is present), `growth`,
-//   `scaling` (scripts/bench/scaling.ts), `cold-start`, `browser`; `claude-projects-1000-2gb`
-// (the issue's 2 GB folder) runs only when named.
+//   `scaling` (scripts/bench/scaling.ts), `cold-start`, `browser`, `versus-ccusage` (the built CLI's folder summary
+//   against a ccusage binary given by --ccusage, on the real-session folder: scripts/bench/versus-ccusage.ts; skipped
+//   without one); `claude-projects-1000-2gb` (the issue's 2 GB folder) runs only when named.
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +21,7 @@ import { measureColdStart, type ColdStart } from './bench/cold-start.ts';
 import { runCase as runCaseIn } from './bench/run-case.ts';
 import { measureScaling, printScaling, type ScalingResult } from './bench/scaling.ts';
 import { realFolderInput } from './bench/real-folder.ts';
+import { measureVersusCcusage, printVersusCcusage, type VersusCcusage } from './bench/versus-ccusage.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -46,6 +48,7 @@ const realSummary = (): BenchInput[] => {
   const folder = realFolderInput(root, benchDir);
   return folder === null ? [] : [{ name: REAL_SUMMARY, path: folder.path, bytes: folder.bytes, requests: 0, speed: 'summary' }];
 };
+const ccusageBin = option('--ccusage', '');
 const only = option('--only', '').split(',').filter(Boolean);
 const selected = (name: string) => only.length === 0 || only.includes(name);
 
@@ -118,7 +121,7 @@ const flagship: BenchInput = { name: 'flagship-24', path: join(root, 'examples/s
 const { statSync } = await import('node:fs');
 flagship.bytes = statSync(flagship.path).size;
 
-const NON_ANALYSIS = new Set(['growth', 'cold-start', 'browser', 'scaling']);
+const NON_ANALYSIS = new Set(['growth', 'cold-start', 'browser', 'scaling', 'versus-ccusage']);
 const analysisCases = only.length === 0 || only.some((name) => !NON_ANALYSIS.has(name));
 // A real 2.4 MB pi session (../shared/fixtures/real, not in the repository): measured only where it is present.
 const piFixture = join(root, '../shared/fixtures/real/transcripts/pi/before-compaction.jsonl');
@@ -159,6 +162,14 @@ const scaling: ScalingResult[] = selected('scaling') ? await measureScaling(root
 
 const coldStart: ColdStart | null = selected('cold-start') ? measureColdStart(root, runs * 4 + 1, (line) => console.error(line)) : null;
 
+let versus: VersusCcusage | null = null;
+if (selected('versus-ccusage')) {
+  const folder = realFolderInput(root, benchDir);
+  const skipped = ccusageBin === '' ? 'no ccusage binary given (--ccusage <path>)' : folder === null ? 'no real fixtures (../shared/fixtures/real)' : null;
+  if (skipped === null) versus = measureVersusCcusage(root, ccusageBin, folder!.path, folder!.bytes, runs, (line) => console.error(line));
+  else if (only.includes('versus-ccusage')) console.error(`  versus-ccusage skipped: ${skipped}`);
+}
+
 let browser: BrowserBench | null = null;
 if (selected('browser')) {
   // The same short conversations, 20 or 2,800 of them: 200 or 28,000 requests (the large log is ~190 MB).
@@ -186,6 +197,7 @@ if (coldStart) {
       `node -e 0 ${coldStart.floorMedianMs} ms, ratio ${coldStart.ratio.toFixed(2)} (target ≤ 3)`,
   );
 }
+if (versus !== null) printVersusCcusage(versus);
 if (browser !== null) {
   const b = browser;
   const row = (c: BrowserBench['small']) =>
@@ -202,4 +214,4 @@ if (browser !== null) {
   console.log(`  Duplicates panel, first visit: ${b.small.switching.panelVisitsMs['duplicates'] ?? '–'} ms | ${b.large.switching.panelVisitsMs['duplicates'] ?? '–'} ms`);
 }
 console.log('\nInputs are synthetic (scripts/bench/inputs.ts), except pi-session-real and claude-projects-real-summary (real sessions, ../shared/fixtures). Ratios compare with the floor measured in the same run.');
-if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ cases, growth, scaling, coldStart, browser }, null, 2) + '\n');
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ cases, growth, scaling, coldStart, versus, browser }, null, 2) + '\n');
