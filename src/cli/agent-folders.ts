@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { agentById, agentFolders, AGENTS, type AgentFolder, type AgentId, type Platform } from '../core/agents/locations.ts';
+import { agentById, agentFolders, AGENTS, configFolderOf, type AgentFolder, type AgentId, type Platform } from '../core/agents/locations.ts';
 import { formatBytes } from '../core/text/format.ts';
 import { describeFsError, listFolderSessions } from './fs/folder-inputs.ts';
 import type { CliIO } from './io.ts';
@@ -101,6 +101,28 @@ function opencodeDatabase(storage: AgentFolder, search: AgentSearch): void {
 }
 
 const nameOf = (id: AgentId) => agentById(id)?.name ?? id;
+
+/**
+ * The sessions folder of an agent's config folder (`~/.claude` → `~/.claude/projects`), when `full` is one: it holds
+ * the sessions folder and one of the agent's markers (core/agents/locations.ts, CONFIG_FOLDERS). Null otherwise.
+ */
+export function configFolderSessions(full: string): { agent: string; sessions: string; name: string } | null {
+  let names: string[];
+  try {
+    names = fs.readdirSync(full);
+  } catch {
+    return null;
+  }
+  const config = configFolderOf(new Set(names));
+  if (config === null) return null;
+  const sessions = path.join(full, config.sessions);
+  try {
+    if (!fs.statSync(sessions).isDirectory()) return null;
+  } catch {
+    return null;
+  }
+  return { agent: nameOf(config.agent), sessions, name: config.sessions };
+}
 
 /** Where else was looked, one line: each agent once with how many places (the paths under -v). */
 function absentBrief(absent: readonly AgentFolder[]): string {

@@ -282,7 +282,8 @@ export class App {
     } else if (dropped.kind === 'empty') {
       this.setMessage({ kind: 'error', text: `${folderLabel(source)} holds no .jsonl, .json or .gz file that could be read.`, details: dropped.skipped });
     } else {
-      await this.openFolder(dropped.inputs, folderLabel(source), dropped.skipped);
+      const label = folderLabel(source);
+      await this.openFolder(dropped.inputs, dropped.sessions === undefined ? label : `${label}/${dropped.sessions}`, dropped.skipped);
     }
   }
 

@@ -1,5 +1,6 @@
 // Reading input for the app: a source's bytes into the worker, the messages an analysis gives (records skipped,
 // nothing readable), and a dropped folder sorted into a clearing case or request logs.
+import { configFolderOf } from '../core/agents/locations.ts';
 import { formatCount } from '../render/format.ts';
 import type { ClearingRolesAnswer } from '../worker/handlers/clearing-roles.ts';
 import type { AnalyzeOptions } from '../worker/protocol.ts';
@@ -60,7 +61,8 @@ export function openedMessage(label: string, view: AnalysisView, names: readonly
 
 export type DroppedFolder =
   | { kind: 'clearing'; inputs: InputBlob[]; roles: ClearingRolesAnswer['roles'] }
-  | { kind: 'logs'; inputs: InputBlob[]; skipped: string[] }
+  /** `sessions`: the sessions folder read of an agent's config folder (`projects` of a dropped ~/.claude). */
+  | { kind: 'logs'; inputs: InputBlob[]; skipped: string[]; sessions?: string }
   | { kind: 'empty'; skipped: string[] };
 
 /** A folder dropped (its entries) or chosen with the folder picker (its files, with their webkitRelativePath). */
@@ -94,6 +96,22 @@ async function sortDroppedFolder(client: WorkerClient, source: FolderSource): Pr
       // Not sorted by role: read the folder as request logs.
     }
   }
-  const inputs = all.inputs.filter((input) => isLogFileName(input.name));
-  return inputs.length === 0 ? { kind: 'empty', skipped: all.skipped } : { kind: 'logs', inputs, skipped: all.skipped };
+  const logs = all.inputs.filter((input) => isLogFileName(input.name));
+  const oneFolder = 'entries' in source ? source.entries.length === 1 : true;
+  const { inputs, sessions } = oneFolder ? configSessions(logs) : { inputs: logs, sessions: null };
+  if (inputs.length === 0) return { kind: 'empty', skipped: all.skipped };
+  return { kind: 'logs', inputs, skipped: all.skipped, ...(sessions !== null && { sessions }) };
+}
+
+/**
+ * An agent's config folder (~/.claude, CODEX_HOME: core/agents/locations.ts) read as its sessions folder alone, as
+ * the CLI reads it: the rest is settings, prompt history and credentials. `folderPath` is then the path below it.
+ */
+function configSessions(inputs: InputBlob[]): { inputs: InputBlob[]; sessions: string | null } {
+  const topLevel = new Set(inputs.map((input) => (input.folderPath ?? input.name).split('/')[0]!));
+  const config = configFolderOf(topLevel);
+  if (config === null) return { inputs, sessions: null };
+  const prefix = `${config.sessions}/`;
+  const kept = inputs.flatMap((input) => (input.folderPath?.startsWith(prefix) ? [{ ...input, folderPath: input.folderPath.slice(prefix.length) }] : []));
+  return { inputs: kept, sessions: config.sessions };
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchAgentFolders } from '../../src/cli/agent-folders.ts';
 import { analyzeInProcess } from './analyze-in-process.ts';
-import { agentFolders, agentFoldersByPlatform } from '../../src/core/agents/locations.ts';
+import { agentFolders, agentFoldersByPlatform, configFolderOf } from '../../src/core/agents/locations.ts';
 
 const real = path.resolve(__dirname, '../../../shared/fixtures/real/transcripts');
 const present = fs.existsSync(real);
@@ -38,6 +38,56 @@ describe('the location table', () => {
     expect(mac!.folders.find((f) => f.agent === 'cline')!.path).toBe('~/Library/Application Support/Code/User/globalStorage/saoudrizwan.claude-dev/tasks');
     expect(windows!.folders.find((f) => f.agent === 'codex')!.path).toBe('%USERPROFILE%\\.codex\\sessions');
   });
+});
+
+describe('an agent config folder named in place of its sessions folder', () => {
+  it("is known by its sessions folder beside one of the agent's own entries", () => {
+    expect(configFolderOf(new Set(['projects', 'history.jsonl', 'settings.json']))?.agent).toBe('claude-code');
+    expect(configFolderOf(new Set(['projects', 'todos']))?.sessions).toBe('projects');
+    expect(configFolderOf(new Set(['sessions', 'auth.json', 'config.toml']))).toMatchObject({ agent: 'codex', sessions: 'sessions' });
+    // A projects folder beside a settings file is anybody's: not taken for Claude Code's.
+    expect(configFolderOf(new Set(['projects', 'settings.json', 'README.md']))).toBeNull();
+    expect(configFolderOf(new Set(['history.jsonl', 'todos']))).toBeNull();
+  });
+});
+
+describe.skipIf(!present)(present ? 'ctxray analyze <a config folder> (a temporary ~/.claude and CODEX_HOME)' : `config folders: SKIPPED, ${real} is absent`, () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxray-config-'));
+    const put = (rel: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+      fs.writeFileSync(path.join(dir, rel), text);
+    };
+    put('.claude/projects/-home-u-demo/3b1c.jsonl', fs.readFileSync(path.join(real, 'claude-code/short.jsonl'), 'utf8'));
+    // What Claude Code keeps beside its sessions (SYNTHETIC contents in its shapes): none of it is a session.
+    put('.claude/history.jsonl', '{"display":"fix the tests","pastedContents":{},"timestamp":1759000000000,"project":"/home/u/demo"}\n');
+    put('.claude/.credentials.json', '{"claudeAiOauth":{"accessToken":"sk-ant-oat01-SYNTHETIC"}}\n');
+    put('.claude/settings.json', '{"model":"opus"}\n');
+    put('.claude/todos/3b1c-agent-3b1c.json', '[{"content":"Fix bug","status":"completed","activeForm":"Fixing bug"}]\n');
+    put('.codex/sessions/2026/02/23/rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl', fs.readFileSync(path.join(real, 'codex/rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl'), 'utf8'));
+    put('.codex/auth.json', '{"OPENAI_API_KEY":null,"tokens":{"id_token":"SYNTHETIC"}}\n');
+    put('.codex/history.jsonl', '{"session_id":"019c8a4c","ts":1771850423,"text":"hello"}\n');
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('reads ~/.claude as its projects/ alone: the sessions grouped by project, nothing else opened', async () => {
+    const brief = await analyzeInProcess([path.join(dir, '.claude')], {});
+    expect(brief.code).toBe(0);
+    expect(brief.stderr).toContain(`${path.join(dir, '.claude')} is Claude Code's config folder: reading the sessions in its projects/ only`);
+    expect(brief.stderr).not.toContain('unreadable');
+    const verbose = await analyzeInProcess([path.join(dir, '.claude'), '-v'], {});
+    // The project is the session's own folder (was "projects" for every session, the folder above them).
+    expect(verbose.stdout).toMatch(/^ {2}-home-u-demo {2,}1 /m);
+    expect(verbose.stdout + verbose.stderr).not.toMatch(/history\.jsonl|credentials|settings\.json|todos/);
+  }, 120_000);
+
+  it('reads CODEX_HOME as its sessions/ alone', async () => {
+    const run = await analyzeInProcess([path.join(dir, '.codex'), '-v'], {});
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("is Codex's config folder: reading the sessions in its sessions/ only");
+    expect(run.stdout + run.stderr).not.toMatch(/auth\.json|history\.jsonl|unreadable/);
+  }, 120_000);
 });
 
 describe.skipIf(!present)(present ? 'ctxray analyze with no path (a temporary home)' : `agent folders: SKIPPED, ${real} is absent`, () => {

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MAX_FOLDER_FILES, companionFiles, listFolderSessions, describeFsError, skipCauses, type FolderFile } from '../fs/folder-inputs.ts';
+import { configFolderSessions } from '../agent-folders.ts';
 import type { CliIO } from '../io.ts';
 import type { AnalyzeArgs } from './analyze-args.ts';
 import type { FolderRun, SessionInput } from './folder-run.ts';
@@ -16,7 +17,7 @@ import { usageFolder } from './folder-usage-run.ts';
 /** Raised for what the folder run refuses before reading (exit 1, the message said). */
 export class FolderUsageError extends Error {}
 
-function sessionInputs(args: AnalyzeArgs, io: CliIO, skipped: string[]): SessionInput[] {
+function sessionInputs(args: AnalyzeArgs, io: CliIO, skipped: string[], notes: string[]): SessionInput[] {
   const sessions: SessionInput[] = [];
   const given = new Set(args.inputs.filter((input) => input !== '-').map((input) => path.resolve(io.cwd, input)));
   for (const input of args.inputs) {
@@ -30,12 +31,16 @@ function sessionInputs(args: AnalyzeArgs, io: CliIO, skipped: string[]): Session
       throw new FolderUsageError(`cannot read ${input}: ${describeFsError(error)}`);
     }
     if (stats.isDirectory()) {
-      const listing = listFolderSessions(full, input);
+      // An agent's config folder (~/.claude): its sessions folder alone; the rest is settings, history, credentials.
+      const config = configFolderSessions(full);
+      if (config !== null) notes.push(`${input} is ${config.agent}'s config folder: reading the sessions in its ${config.name}/ only`);
+      const shown = config === null ? input : path.join(input, config.name);
+      const listing = config === null ? listFolderSessions(full, input) : listFolderSessions(config.sessions, shown);
       skipped.push(...listing.skipped);
       if (listing.leftOut > 0) skipped.push(`${input}: ${listing.leftOut} more file(s) beyond the first ${MAX_FOLDER_FILES} left unread`);
       if (listing.sessions.length === 0) {
         const causes = listing.skipped.length > 0 ? ` (skipped: ${skipCauses(listing.skipped)})` : '';
-        throw new FolderUsageError(`cannot read ${input}: no readable .jsonl, .json or .gz file in it${causes}`);
+        throw new FolderUsageError(`cannot read ${shown}: no readable .jsonl, .json or .gz file in it${causes}`);
       }
       for (const group of listing.sessions) sessions.push({ files: group.map((file) => ({ ...file, inFolder: true })) });
       continue;
@@ -56,7 +61,9 @@ function sessionInputs(args: AnalyzeArgs, io: CliIO, skipped: string[]): Session
 /** Reads every session; returns the exit status (a work limit or unreadable named input: 1, said on stderr). */
 export async function analyzeFolderInputs(args: AnalyzeArgs, run: FolderRun): Promise<number> {
   const skipped: string[] = [];
-  const sessions = sessionInputs(args, run.io, skipped);
+  const notes: string[] = [];
+  const sessions = sessionInputs(args, run.io, skipped, notes);
+  for (const note of notes) run.io.stderr(`ctxray analyze: ${note}\n`);
   args.folderFiles = sessions.flatMap((session) => session.files.flatMap((file) => (file.inFolder ? [file.full] : [])));
   const names = sessions.flatMap((session, s) => session.files.map((file) => `[${(s + 1).toLocaleString('en-US')}/${sessions.length.toLocaleString('en-US')}] ${file.name}`));
   const loop = { io: run.io, signal: run.signal, sessions, progress: run.progress(names), skipped };

@@ -120,6 +120,32 @@ export function agentFolders(ctx: LocationContext, only: AgentId | null = null):
   return AGENTS.filter((agent) => only === null || agent.id === only).flatMap((agent) => of[agent.id]());
 }
 
+/**
+ * An agent's own config folder, which a person may name in place of the sessions folder inside it (`ctxray analyze
+ * ~/.claude`, the folder ccusage calls CLAUDE_CONFIG_DIR): where in it the sessions are, and entries only that
+ * agent's config folder holds (a folder with a `projects` subfolder alone is not taken for Claude Code's). The rest
+ * of such a folder is settings, prompt history and credentials, never read.
+ */
+export interface ConfigFolder {
+  agent: AgentId;
+  /** The sessions folder's name inside it. */
+  sessions: string;
+  /** Files or folders the agent writes beside its sessions (any one is enough). */
+  markers: readonly string[];
+}
+
+export const CONFIG_FOLDERS: readonly ConfigFolder[] = [
+  // Claude Code: projects/ beside its prompt history, credentials, todo lists and shell snapshots.
+  { agent: 'claude-code', sessions: 'projects', markers: ['history.jsonl', '.credentials.json', 'todos', 'statsig', 'shell-snapshots', 'session-env', 'file-history'] },
+  // Codex (CODEX_HOME): sessions/ beside auth.json, config.toml, version.json and log/.
+  { agent: 'codex', sessions: 'sessions', markers: ['auth.json', 'config.toml', 'version.json', 'log'] },
+];
+
+/** The config folder whose top-level entries (names of its files and folders) these are, or null. */
+export function configFolderOf(topLevel: ReadonlySet<string>): ConfigFolder | null {
+  return CONFIG_FOLDERS.find((config) => topLevel.has(config.sessions) && config.markers.some((marker) => topLevel.has(marker))) ?? null;
+}
+
 export function agentById(id: string): AgentInfo | undefined {
   return AGENTS.find((agent) => agent.id === id);
 }
