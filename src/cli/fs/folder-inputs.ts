@@ -10,8 +10,12 @@ import type { InputFile } from '../../core/input/index.ts';
 
 /** Extensions read from a folder: JSONL, JSON, gzipped either. */
 export const FOLDER_EXTENSIONS: readonly string[] = ['.jsonl', '.json', '.gz'];
-/** More files than this in one folder is almost certainly the wrong folder: the rest are reported, not read. */
-export const MAX_FOLDER_FILES = 20_000;
+/**
+ * More files than this in one folder is almost certainly the wrong folder: the rest are reported, not read. A
+ * heavy user's Claude Code history is tens of thousands of files (each subagent run is a file of its own): at
+ * 20,000, a folder of 30,000 sessions was summed from two thirds of them.
+ */
+export const MAX_FOLDER_FILES = 200_000;
 
 export interface FolderFile {
   /** Path as shown to the user: the folder as given, joined with the path inside it. */
