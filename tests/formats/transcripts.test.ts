@@ -268,6 +268,47 @@ describe('Codex rollouts', () => {
   });
 });
 
+describe('Codex rollouts as other codex-rs versions write them (SYNTHETIC, in the shapes of codex-rs protocol.rs / core/src/codex.rs)', () => {
+  const line = (type: string, payload: unknown, timestamp: string) => ({ timestamp, type, payload });
+  const usage = (input: number, cached: number, output: number) => ({ input_tokens: input, cached_input_tokens: cached, output_tokens: output, reasoning_output_tokens: 0, total_tokens: input + output });
+  // TokenUsageInfo: total_token_usage is the running sum of every last_token_usage.
+  const count = (last: number[], total: number[], t: string) =>
+    line('event_msg', { type: 'token_count', info: { total_token_usage: usage(total[0]!, total[1]!, total[2]!), last_token_usage: usage(last[0]!, last[1]!, last[2]!), model_context_window: 258400 }, rate_limits: null }, t);
+  const say = (role: string, text: string, t: string) => line('response_item', { type: 'message', role, content: [{ type: role === 'user' ? 'input_text' : 'output_text', text }] }, t);
+  const meta = (id: string, t: string, extra: object = {}) => line('session_meta', { id, timestamp: t, cwd: '/p', originator: 'codex_cli_rs', cli_version: '0.130.0', source: 'cli', ...extra }, t);
+  // The parent: two calls (1000 prompt / 40 out, then 1200 prompt of which 960 cached / 30 out).
+  const parentLines = [
+    meta('parent', '2026-03-01T09:00:00.000Z'),
+    line('turn_context', { model: 'gpt-5.2-codex' }, '2026-03-01T09:00:01.000Z'),
+    say('user', 'fix it', '2026-03-01T09:00:01.100Z'),
+    line('response_item', { type: 'function_call', call_id: 'c1', name: 'shell', arguments: '{}' }, '2026-03-01T09:00:03.000Z'),
+    count([1000, 0, 40], [1000, 0, 40], '2026-03-01T09:00:03.100Z'),
+    line('response_item', { type: 'function_call_output', call_id: 'c1', output: 'ok' }, '2026-03-01T09:00:04.000Z'),
+    say('assistant', 'fixed', '2026-03-01T09:00:06.000Z'),
+    count([1200, 960, 30], [2200, 960, 70], '2026-03-01T09:00:06.100Z'),
+  ];
+
+  it('a running total that starts again takes the call\'s last_token_usage (the difference would be negative)', async () => {
+    const result = await read('rollout-2026-03-01T09-00-00-parent.jsonl', [
+      ...parentLines,
+      // Resumed into the same file without the usage carried over: the total restarts at this call.
+      say('user', 'again', '2026-03-04T08:00:00.000Z'),
+      say('assistant', 'ok', '2026-03-04T08:00:02.000Z'),
+      count([800, 512, 20], [800, 512, 20], '2026-03-04T08:00:02.100Z'),
+      say('user', 'more', '2026-03-04T08:01:00.000Z'),
+      say('assistant', 'ok', '2026-03-04T08:01:02.000Z'),
+      count([900, 768, 10], [1700, 1280, 30], '2026-03-04T08:01:02.100Z'),
+    ]);
+    expect(result.requests.map((r) => r.recorded && [r.recorded.input, r.recorded.cacheRead, r.recorded.output])).toEqual([
+      [1000, 0, 40],
+      [240, 960, 30],
+      [288, 512, 20],
+      [132, 768, 10],
+    ]);
+  });
+
+});
+
 describe('Codex rollouts of before session_meta (SYNTHETIC, in the shape codex-rs wrote until its 0.3x releases)', () => {
   const legacy = [
     { id: 'c27a914d-synthetic', timestamp: '2025-08-20T13:20:47.060Z', instructions: null, git: { branch: 'main' } },

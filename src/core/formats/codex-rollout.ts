@@ -3,7 +3,8 @@
 // form; the model's outputs of one API call (reasoning, assistant message, tool calls) are followed by an
 // `event_msg` `token_count` whose `info.total_token_usage` is a running total. The same snapshot is often written
 // twice in a row: only a CHANGED running total marks a completed call, and that call's own usage is the difference
-// from the previous total (`last_token_usage` when present agrees with it). The request of a call is the history
+// from the previous total (`last_token_usage` when present agrees with it; a total below the one before means the
+// count started again, and the call's own usage is then `last_token_usage`). The request of a call is the history
 // as it stood before the call's first output item. `compacted` replaces the history. Tool definitions are not
 // recorded, so each request says so. The system prompt is `session_meta.payload.base_instructions` (codex-rs
 // `SessionMeta.base_instructions: Option<BaseInstructions { text }>`, a plain string in some builds); rollouts
@@ -41,6 +42,10 @@ function readTotals(usage: JsonObject | null): Totals | null {
   if (input === null) return null;
   return { input, cached: numberField(usage, 'cached_input_tokens') ?? 0, output: numberField(usage, 'output_tokens') ?? 0 };
 }
+
+/** A running total below the one before it: the count restarted (a resume that did not carry the usage over). */
+const restarted = (current: Totals, previous: Totals | null) =>
+  previous !== null && (current.input < previous.input || current.cached < previous.cached || current.output < previous.output);
 
 /** One call's usage in Anthropic's sense (input excludes cached tokens), from two running totals. */
 function callUsage(current: Totals, previous: Totals | null): RecordedUsage {
@@ -197,6 +202,9 @@ function readTokenCount(state: Rollout, payload: JsonObject, at: number | null, 
     state.sentAt = null;
     return;
   }
+  // A total below the one before: the count started again. The call's own usage is `last_token_usage`, else the
+  // total itself.
+  const last = restarted(totals, state.previous) ? (readTotals(info ? objectField(info, 'last_token_usage') : null) ?? totals) : null;
   const { instructions, history } = state;
   const input = history.slice(0, state.callStart ?? history.length);
   const body: JsonObject = { model: state.model, input };
@@ -208,7 +216,7 @@ function readTokenCount(state: Rollout, payload: JsonObject, at: number | null, 
         body,
         line,
         timestamp: state.sentAt ?? state.lastInputAt,
-        recorded: callUsage(totals, state.previous),
+        recorded: last !== null ? callUsage(last, null) : callUsage(totals, state.previous),
         missing: instructions === null ? ['transcript_missing_system', 'transcript_missing_tools'] : ['transcript_missing_tools'],
         compacted: state.compacted,
       },
