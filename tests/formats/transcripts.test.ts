@@ -287,6 +287,43 @@ describe('Codex rollouts as other codex-rs versions write them (SYNTHETIC, in th
     say('assistant', 'fixed', '2026-03-01T09:00:06.000Z'),
     count([1200, 960, 30], [2200, 960, 70], '2026-03-01T09:00:06.100Z'),
   ];
+  // The fork's own call: 1300 prompt of which 1152 cached, 25 out; its running total goes on from the parent's.
+  const ownCall = [
+    line('turn_context', { model: 'gpt-5.2-codex' }, '2026-03-02T15:00:30.000Z'),
+    say('user', 'now a test', '2026-03-02T15:00:30.100Z'),
+    say('assistant', 'added', '2026-03-02T15:00:33.000Z'),
+    count([1300, 1152, 25], [3500, 2112, 95], '2026-03-02T15:00:33.100Z'),
+  ];
+  const forkMeta = meta('child', '2026-03-02T15:00:00.000Z', { forked_from_id: 'parent' });
+
+  it('a fork counts only its own calls: the parent\'s copied token counts, times rewritten to the fork or kept, are no calls of it', async () => {
+    const rewritten = parentLines.map((l, i) => ({ ...l, timestamp: `2026-03-02T15:00:00.${String(i + 1).padStart(3, '0')}Z` }));
+    for (const copied of [rewritten, parentLines]) {
+      const result = await read('rollout-2026-03-02T15-00-00-child.jsonl', [forkMeta, ...copied, ...ownCall]);
+      expect(result.errors).toEqual([]);
+      expect(result.requests.map((r) => r.recorded)).toEqual([{ input: 148, cacheRead: 1152, cacheWrite5m: 0, cacheWrite1h: 0, output: 25 }]);
+      // Its request is the copied history and its own turn: fix it, call, output, fixed, now a test.
+      expect(result.requests[0]!.messageCount).toBe(5);
+    }
+    // Read with the parent, every call is counted once: the parent's two and the fork's one.
+    const both = await readRequests([
+      { name: 'rollout-2026-03-01T09-00-00-parent.jsonl', bytes: jsonl(parentLines) },
+      { name: 'rollout-2026-03-02T15-00-00-child.jsonl', bytes: jsonl([forkMeta, ...rewritten, ...ownCall]) },
+    ]);
+    expect(both.requests.map((r) => r.recorded?.output)).toEqual([40, 30, 25]);
+  });
+
+  it('a subagent spawned with its parent\'s meta but no copied token counts keeps its first call', async () => {
+    const result = await read('rollout-2026-03-03T10-00-00-sub.jsonl', [
+      meta('sub', '2026-03-03T10:00:00.000Z', { forked_from_id: 'parent', thread_source: 'subagent' }),
+      { ...parentLines[0], timestamp: '2026-03-03T10:00:00.005Z' },
+      line('turn_context', { model: 'gpt-5.2-codex' }, '2026-03-03T10:00:00.020Z'),
+      say('user', 'review', '2026-03-03T10:00:00.030Z'),
+      say('assistant', 'fine', '2026-03-03T10:00:02.400Z'),
+      count([900, 0, 12], [900, 0, 12], '2026-03-03T10:00:02.500Z'),
+    ]);
+    expect(result.requests.map((r) => r.recorded)).toEqual([{ input: 900, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, output: 12 }]);
+  });
 
   it('a running total that starts again takes the call\'s last_token_usage (the difference would be negative)', async () => {
     const result = await read('rollout-2026-03-01T09-00-00-parent.jsonl', [

@@ -5,7 +5,9 @@
 // twice in a row: only a CHANGED running total marks a completed call, and that call's own usage is the difference
 // from the previous total (`last_token_usage` when present agrees with it; a total below the one before means the
 // count started again, and the call's own usage is then `last_token_usage`). The request of a call is the history
-// as it stood before the call's first output item. `compacted` replaces the history. Tool definitions are not
+// as it stood before the call's first output item. `compacted` replaces the history. A fork
+// (`session_meta.forked_from_id`) copies its parent's lines, token counts included, in one burst after its own
+// meta: those are the parent's calls, kept as history and not made requests of the fork. Tool definitions are not
 // recorded, so each request says so. The system prompt is `session_meta.payload.base_instructions` (codex-rs
 // `SessionMeta.base_instructions: Option<BaseInstructions { text }>`, a plain string in some builds); rollouts
 // written before it existed lack it, and their requests say so too, so the setup inference covers it.
@@ -84,7 +86,7 @@ export const codexRolloutImporter: TranscriptImporter = {
 };
 
 function newRollout(ctx: TranscriptContext): Rollout {
-  return { ctx, errors: [], requests: [], instructions: null, model: null, history: [], callStart: null, sentAt: null, lastInputAt: null, previous: null, compacted: false };
+  return { ctx, errors: [], requests: [], instructions: null, model: null, history: [], callStart: null, sentAt: null, lastInputAt: null, previous: null, compacted: false, metaSeen: false, replayUntil: null };
 }
 
 /** Line 1 of a rollout written before `session_meta`: `{id, timestamp, instructions, …}`, no type, no payload. */
@@ -141,13 +143,31 @@ interface Rollout {
   previous: Totals | null;
   /** A `compacted` line since the call before: the next call carries the record. */
   compacted: boolean;
+  /** The file's first `session_meta` was read (a later one is copied history of a fork or a resume). */
+  metaSeen: boolean;
+  /**
+   * In a fork (`session_meta.forked_from_id`): until when a token count is still the parent's, copied into this
+   * file when it was forked; null once the fork's own calls begin, or in a file that is no fork.
+   */
+  replayUntil: number | null;
 }
+
+/**
+ * How long after the fork (or the replayed token count before) a token count is still part of the copied history.
+ * Codex writes the parent's items in one burst at the fork (their times rewritten to it, or kept from the parent,
+ * which is earlier); the fork's own first call ends a model response later.
+ */
+const REPLAY_GAP_MS = 1000;
 
 /** Reads one line of a type (its payload, its time, its line number). */
 type LineReader = (state: Rollout, payload: JsonObject, at: number | null, line: number) => void;
 
 const LINE_READERS = new Map<string, LineReader>([
-  ['session_meta', (state, payload) => {
+  ['session_meta', (state, payload, at) => {
+    // A forked rollout opens with its own meta naming the parent, then copies the parent's lines (their token
+    // counts too): the parent's calls, which its own file records.
+    if (!state.metaSeen && typeof payload['forked_from_id'] === 'string' && at !== null) state.replayUntil = at + REPLAY_GAP_MS;
+    state.metaSeen = true;
     // A resumed or forked rollout may repeat its origin's meta: the first one recording instructions holds.
     const base = payload['base_instructions'];
     state.instructions ??= typeof base === 'string' ? base : isObject(base) ? stringField(base, 'text') : null;
@@ -193,9 +213,12 @@ function readTokenCount(state: Rollout, payload: JsonObject, at: number | null, 
   const info = objectField(payload, 'info');
   const totals = readTotals(info ? objectField(info, 'total_token_usage') : null);
   if (totals === null || sameTotals(totals, state.previous)) return;
-  if (copiedCall(state.ctx, at, totals)) {
-    // Counted from an earlier file (a copy of this rollout, in another folder or archived): its history is kept,
-    // its request is not made again.
+  const replayed = state.replayUntil !== null && at !== null && at <= state.replayUntil;
+  // Copied lines keep the parent's (earlier) times in some versions: the end of the burst never moves back.
+  state.replayUntil = replayed ? Math.max(state.replayUntil ?? at, at + REPLAY_GAP_MS) : null;
+  if (replayed || copiedCall(state.ctx, at, totals)) {
+    // The parent's call copied into a fork, or counted from an earlier file (a copy of this rollout, in another
+    // folder or archived): its history is kept, its request is not made again.
     state.previous = totals;
     state.compacted = false;
     state.callStart = null;
