@@ -344,6 +344,19 @@ describe('Codex rollouts as other codex-rs versions write them (SYNTHETIC, in th
     ]);
   });
 
+  it('ghost_snapshot items (undo snapshots codex never sends) are no part of a request', async () => {
+    const result = await read('rollout-2025-11-01T00-00-00-g.jsonl', [
+      meta('g', '2025-11-01T00:00:00.000Z', { cli_version: '0.50.0' }),
+      line('turn_context', { model: 'gpt-5-codex' }, '2025-11-01T00:00:00.500Z'),
+      say('user', 'hi', '2025-11-01T00:00:01.000Z'),
+      line('response_item', { type: 'ghost_snapshot', ghost_commit: { id: 'abc', parent: null, preexisting_untracked_files: [], preexisting_untracked_dirs: [] } }, '2025-11-01T00:00:01.100Z'),
+      say('assistant', 'hello', '2025-11-01T00:00:02.000Z'),
+      count([50, 0, 2], [50, 0, 2], '2025-11-01T00:00:02.100Z'),
+    ]);
+    const [request] = result.requests;
+    expect(request!.messageCount).toBe(1);
+    expect(request!.notes.map((n) => n.code)).not.toContain('unknown_shapes');
+  });
 });
 
 describe('Codex rollouts of before session_meta (SYNTHETIC, in the shape codex-rs wrote until its 0.3x releases)', () => {

@@ -7,7 +7,8 @@
 // count started again, and the call's own usage is then `last_token_usage`). The request of a call is the history
 // as it stood before the call's first output item. `compacted` replaces the history. A fork
 // (`session_meta.forked_from_id`) copies its parent's lines, token counts included, in one burst after its own
-// meta: those are the parent's calls, kept as history and not made requests of the fork. Tool definitions are not
+// meta: those are the parent's calls, kept as history and not made requests of the fork. Items Codex never sends
+// (`ghost_snapshot`) are left out. Tool definitions are not
 // recorded, so each request says so. The system prompt is `session_meta.payload.base_instructions` (codex-rs
 // `SessionMeta.base_instructions: Option<BaseInstructions { text }>`, a plain string in some builds); rollouts
 // written before it existed lack it, and their requests say so too, so the setup inference covers it.
@@ -24,7 +25,17 @@ import type { TranscriptContext, TranscriptImport, TranscriptImporter, Transcrip
 import { importRebuilt } from './transcript-requests.ts';
 
 /** Items the model produces in a call; everything else in the history is input to the next call. */
-const OUTPUT_ITEM_TYPES = new Set(['reasoning', 'function_call', 'custom_tool_call', 'web_search_call', 'local_shell_call', 'shell_call', 'apply_patch_call']);
+const OUTPUT_ITEM_TYPES = new Set(['reasoning', 'function_call', 'custom_tool_call', 'web_search_call', 'local_shell_call', 'shell_call', 'apply_patch_call', 'image_generation_call', 'tool_search_call']);
+
+/**
+ * Items a rollout records that Codex never sends (codex-rs `is_api_message`): its undo snapshots
+ * (`ghost_snapshot`, 0.4x–0.5x), the request control `compaction_trigger`, and system-role messages.
+ */
+function isSentItem(item: JsonObject): boolean {
+  const type = stringField(item, 'type');
+  if (type === 'ghost_snapshot' || type === 'compaction_trigger') return false;
+  return !(type === 'message' && stringField(item, 'role') === 'system');
+}
 
 function isOutputItem(item: JsonObject): boolean {
   const type = stringField(item, 'type');
@@ -117,6 +128,7 @@ function readLegacy(state: Rollout, records: readonly TranscriptRecord[]): Trans
       state.errors.push({ file: state.ctx.file, line, message: 'rollout line (of the format before session_meta) is neither a response item nor a state marker' });
       continue;
     }
+    if (!isSentItem(value)) continue;
     if (!isOutputItem(value)) endCall();
     else if (state.callStart === null) {
       state.callStart = state.history.length;
@@ -177,6 +189,7 @@ const LINE_READERS = new Map<string, LineReader>([
     state.lastInputAt = at ?? state.lastInputAt;
   }],
   ['response_item', (state, payload, at) => {
+    if (!isSentItem(payload)) return;
     if (isOutputItem(payload)) {
       if (state.callStart === null) {
         state.callStart = state.history.length;
