@@ -105,6 +105,33 @@ describe('Gemini CLI JSONL recordings (synthetic)', () => {
     expect(result.requests.map((r) => r.recorded!.input)).toEqual([10, 20, 21, 5]);
   });
 
+  it('a .json session resumed by a later gemini-cli, migrated whole into a .jsonl beside it, counts each call once', async () => {
+    const first = [user('u1', 'hi', '2025-11-01T10:00:00.000Z'), gemini('g1', '2025-11-01T10:00:02.000Z', { content: 'a', tokens: tokens(1200, 0, 10, 30) })];
+    const document = { ...meta, lastUpdated: '2025-11-01T10:00:02.000Z', messages: first };
+    // chatRecordingService on resuming a .json: the metadata line, every message of the record, the session id set
+    // again, then the new turn.
+    const migrated = [
+      { sessionId: meta.sessionId, projectHash: meta.projectHash, startTime: meta.startTime, lastUpdated: document.lastUpdated },
+      ...first,
+      { $set: { sessionId: meta.sessionId } },
+      user('u2', 'more', '2026-01-05T09:00:00.000Z'),
+      gemini('g2', '2026-01-05T09:00:04.000Z', { content: 'b', tokens: tokens(1300, 1024, 8) }),
+    ];
+    const result = await readRequests([
+      { name: 'session-2025-11-01T10-00-syn.json', bytes: enc(JSON.stringify(document)) },
+      { name: 'session-2025-11-01T10-00-syn.jsonl', bytes: jsonl(migrated) },
+    ]);
+    expect(result.errors).toEqual([]);
+    // g1 once (from the .json), g2 from the .jsonl: 1200 + 276 uncached, 1024 cached, 40 + 8 out.
+    expect(result.requests.map((r) => [r.file, r.recorded!.input, r.recorded!.cacheRead, r.recorded!.output])).toEqual([
+      [0, 1200, 0, 40],
+      [1, 276, 1024, 8],
+    ]);
+    expect(result.duplicateCalls).toEqual([{ file: 1, calls: 1 }]);
+    // Read alone, the .jsonl holds both calls.
+    expect((await read('session-2025-11-01T10-00-syn.jsonl', jsonl(migrated))).requests).toHaveLength(2);
+  });
+
   it('reports a line that is no Gemini CLI record, and converts tokens as gemini-cli records them', async () => {
     const result = await read('s.jsonl', jsonl([meta, user('u1', 'x', '2026-01-01T00:00:01.000Z'), { $rewindTo: 'u1' }, gemini('g1', '2026-01-01T00:00:02.000Z', { tokens: tokens(3, 1, 1) })]));
     expect(result.requests).toHaveLength(1);

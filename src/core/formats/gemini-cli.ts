@@ -7,7 +7,8 @@
 // (gemini-cli's chatRecordingService) is a metadata line, message lines (a message written again with the same id
 // replaces it), `{$set}` updates (a `messages` array there is a checkpoint that replaces the history) and
 // `{$rewindTo: id}`, which drops that message and all after it from the history (calls already made stay
-// requests: they were sent and billed). There is no Gemini wire format here: requests are rebuilt as Chat
+// requests: they were sent and billed). A call seen in an earlier file of the read (a `.json` session migrated
+// whole into a `.jsonl` when resumed) is counted once, by session id and message id. There is no Gemini wire format here: requests are rebuilt as Chat
 // Completions bodies so every segment is counted (an OpenAI-tokenizer estimate for a Gemini model); Google's cache
 // rules are not modelled, and each request says so; the Gemini model's prices are (pricing/gemini.ts). The system prompt and tools are not recorded.
 
@@ -164,6 +165,7 @@ export const geminiCliImporter: TranscriptImporter = {
       const recorded = geminiRecorded(message['tokens']);
       // A response whose tokens were never written (interrupted, or a later call of the same turn) is no recorded call.
       if (recorded === null) continue;
+      if (copiedCall(ctx, session.sessionId, call.id)) continue;
       const history = call.before.flatMap((id) => chatMessages(latest.get(id)!));
       const model = stringField(message, 'model');
       const request = importRebuilt(
@@ -183,6 +185,16 @@ export const geminiCliImporter: TranscriptImporter = {
     return { requests, errors, session };
   },
 };
+
+/**
+ * Whether an earlier file of the read or folder counted this call already: a `.json` session resumed by a later
+ * gemini-cli is written whole into a new `.jsonl` beside it (chatRecordingService migrates the record and leaves
+ * the `.json`), so both hold its calls, under the same session id and message ids.
+ */
+function copiedCall(ctx: TranscriptContext, sessionId: string | null, messageId: string): boolean {
+  if (sessionId === null || ctx.seenCalls === undefined) return false;
+  return !ctx.seenCalls.claim(`gemini-cli\u0000${sessionId}`, messageId, ctx.file);
+}
 
 function bad(ctx: TranscriptContext, line: number, where: string): ReadError {
   return { file: ctx.file, line, message: `Gemini CLI ${where} is not a message record (no string "id" and a type of user, gemini, info, error, warning)` };
