@@ -117,6 +117,6 @@ describe('cassettes (synthetic, shaped as other suites write them)', () => {
       { input: 8, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, output: 2 },
     ]);
     expect(result.requests[0]!.timestamp).toBe(Date.UTC(2025, 11, 18, 10));
-    expect(result.errors.map((e) => e.message)).toEqual(['skipped 1 nock recording entry that are no LLM call (by host: example.com 1)']);
+    expect(result.errors.map((e) => e.message)).toEqual(['skipped 1 nock recording entry that is no LLM call (by host: example.com 1)']);
   });
 });

@@ -190,7 +190,7 @@ export class ExchangeReader {
       const held = this.exchanges === 0 ? 'no entries at all' : `${this.exchanges} entr${this.exchanges === 1 ? 'y' : 'ies'}, none an LLM call (by host: ${byHost})`;
       this.error(this.firstSkippedLine || 1, `this ${this.kind} holds no Anthropic, OpenAI or Gemini call: ${held}`);
     } else if (skipped > 0) {
-      this.error(this.firstSkippedLine, `skipped ${skipped} ${this.kind} entr${skipped === 1 ? 'y' : 'ies'} that are no LLM call (by host: ${byHost})`);
+      this.error(this.firstSkippedLine, `skipped ${skipped} ${this.kind} ${skipped === 1 ? 'entry that is' : 'entries that are'} no LLM call (by host: ${byHost})`);
     }
     return { requests: this.requests, errors: this.errors };
   }
