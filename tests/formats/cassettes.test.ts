@@ -64,6 +64,31 @@ describe('cassettes (synthetic, shaped as other suites write them)', () => {
     expect(b.requests[0]!.recorded).toEqual({ input: 50, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, output: 2 });
   });
 
+  it("cassetter (pydantic-ai's suite from March 2026): typed bodies json / text / binary (hex) / none, status a number", async () => {
+    // Synthetic, in the shape of Kludex/cassetter's SPECIFICATION.md §1.2 and docs/tutorial/formats.md.
+    const sse = 'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":3,"cache_creation_input_tokens":1111,"cache_read_input_tokens":0,"output_tokens":1}}}\n\nevent: message_delta\ndata: {"type":"message_delta","usage":{"output_tokens":391}}\n\n';
+    const hex = [...enc(chatUsage(40, 32, 6))].map((b) => b.toString(16).padStart(2, '0')).join('');
+    const yaml = `version: 1\ninteractions:\n- request:\n    method: POST\n    uri: https://api.anthropic.com/v1/messages?beta=true\n    headers:\n      content-type:\n      - application/json\n    body:\n      type: json\n      content:\n        max_tokens: 100\n        messages:\n        - content: synthetic\n          role: user\n        model: claude-sonnet-4-5\n        stream: true\n  response:\n    status: 200\n    headers: {}\n    body:\n      type: text\n      content: ${JSON.stringify(sse)}\n  recorded_at: '2026-03-06T19:26:02.821070+00:00'\n- request:\n    method: POST\n    uri: https://api.openai.com/v1/chat/completions\n    headers: {}\n    body:\n      type: json\n      content:\n        model: gpt-4o-mini\n        messages:\n        - role: user\n          content: synthetic\n  response:\n    status: 200\n    headers: {}\n    body:\n      type: binary\n      content: '${hex}'\n- request:\n    method: GET\n    uri: https://example.com/health\n    headers: {}\n    body:\n      type: none\n  response:\n    status: 204\n    headers: {}\n    body:\n      type: none\n`;
+    const result = await read(yaml);
+    expect(result.files[0]).toMatchObject({ format: 'vcr-cassette' });
+    expect(result.requests.map((r) => r.recorded)).toEqual([
+      { input: 3, cacheRead: 0, cacheWrite5m: 1111, cacheWrite1h: 0, output: 391 },
+      { input: 8, cacheRead: 32, cacheWrite5m: 0, cacheWrite1h: 0, output: 6 },
+    ]);
+    expect(result.requests.map((r) => r.line)).toEqual([3, 25]);
+    expect(result.requests[0]!.timestamp).toBe(Date.UTC(2026, 2, 6, 19, 26, 2, 821));
+    expect(result.errors.map((e) => e.message)).toEqual(['skipped 1 cassette entry that is no LLM call (by host: example.com 1)']);
+  });
+
+  it('a body object of no known shape, or a cassetter type not in the spec, is a located error naming what it holds', async () => {
+    const call = (body: string) => `version: 1\ninteractions:\n- request:\n    method: POST\n    uri: https://api.openai.com/v1/chat/completions\n    headers: {}\n    body:\n${body}\n  response:\n    status: 200\n    body:\n      type: json\n      content: ${chatUsage(1, 0, 1)}\n`;
+    expect((await read(call('      type: protobuf\n      content: 0a05'))).errors).toEqual([
+      { file: 0, line: 3, message: 'interaction 1 of 1: the request body is of type "protobuf", not one of cassetter\'s body types (json, text, binary, none)' },
+    ]);
+    expect((await read(call("      type: binary\n      content: 'zz'"))).errors.map((e) => e.message)).toEqual(['interaction 1 of 1: the request body is of type binary but its content is not hex']);
+    expect((await read(call('      data: x\n      kind: y'))).errors.map((e) => e.message)).toEqual(['interaction 1 of 1: the request body is an object with no `string`, `base64_string` or `type` (cassetter) field (it has `data`, `kind`)']);
+  });
+
   it('Ruby VCR / betamax: http_interactions, base64_string bodies, recorded_at', async () => {
     const yaml = `---\nhttp_interactions:\n- request:\n    method: post\n    uri: https://api.openai.com/v1/chat/completions\n    body:\n      encoding: UTF-8\n      string: ${q(chatBody)}\n  response:\n    status:\n      code: 200\n    body:\n      encoding: ASCII-8BIT\n      base64_string: ${b64(enc(chatUsage(30, 0, 4)))}\n  recorded_at: Wed, 01 Jan 2025 00:00:00 GMT\nrecorded_with: VCR 6.2.0\n`;
     const result = await read(yaml);

@@ -6,7 +6,7 @@
 
 import { isObject, stringField, type JsonObject } from '../input/json-value.ts';
 import { bodyErrorOf, ExchangeReader, type HttpExchange } from './exchange.ts';
-import { decodeBody, type DecodedBody } from './http-body.ts';
+import { decodeBody, hexBytes, type DecodedBody } from './http-body.ts';
 import type { TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './types.ts';
 
 function isNockDefinition(value: unknown): value is JsonObject {
@@ -25,13 +25,6 @@ function rawHeader(headers: unknown, name: string): string | null {
   const key = Object.keys(headers).find((k) => k.toLowerCase() === wanted);
   const value = key === undefined ? undefined : headers[key];
   return typeof value === 'string' ? value : null;
-}
-
-function hexBytes(hex: string): Uint8Array | null {
-  if (hex.length % 2 !== 0 || !/^[0-9a-f]*$/i.test(hex)) return null;
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return bytes;
 }
 
 async function responseOf(definition: JsonObject): Promise<DecodedBody | { parsed: unknown }> {

@@ -5,12 +5,14 @@
 //    `!!python/unicode` strings (read as plain strings). The file ends with `version: 1`: without it the file is cut.
 //  - pydantic-ai's serializer: `parsed_body` (the JSON already parsed) in place of `body` on either side.
 //  - Ruby VCR / betamax: `http_interactions[]` with `body: {string | base64_string, encoding}` and `recorded_at`.
+//  - cassetter (pydantic-ai's suite from March 2026): vcrpy's layout with a typed `body: {type, content}`: `json`
+//    (the JSON as YAML structure), `text`, `binary` (hex) or `none`; `status` a bare number; `recorded_at`.
 // There is no send time in a vcrpy cassette; the response's `Date` header (second precision) stands in.
 
 import { isObject, stringField, type JsonObject } from '../input/json-value.ts';
 import { toEpochMs } from '../input/timestamp.ts';
 import { bodyErrorOf, ExchangeReader, type HttpExchange } from './exchange.ts';
-import { decodeBody, type DecodedBody } from './http-body.ts';
+import { decodeBody, hexBytes, type DecodedBody } from './http-body.ts';
 import type { TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './types.ts';
 
 /** The key a cassette keeps its interactions under: vcrpy's or Ruby VCR's. */
@@ -40,7 +42,7 @@ export function mapHeader(headers: unknown, name: string): string | null {
 
 type SideBody = DecodedBody | { parsed: JsonObject | unknown[] };
 
-/** A side's body: parsed (`parsed_body`), text, bytes, or a `{string | base64_string}` wrapper. */
+/** A side's body: parsed (`parsed_body`), text, bytes, a `{string | base64_string}` wrapper, or cassetter's `{type, content}`. */
 async function sideBody(side: JsonObject): Promise<SideBody> {
   const parsed = side['parsed_body'];
   if (isObject(parsed) || Array.isArray(parsed)) return { parsed };
@@ -48,9 +50,35 @@ async function sideBody(side: JsonObject): Promise<SideBody> {
   const body = side['body'];
   if (isObject(body)) {
     if (typeof body['base64_string'] === 'string') return decodeBody({ text: body['base64_string'], base64: true, contentEncoding });
-    return bodyValue(body['string'], contentEncoding);
+    if ('string' in body) return bodyValue(body['string'], contentEncoding);
+    if (typeof body['type'] === 'string') return typedBody(body['type'], body['content'], contentEncoding);
+    const keys = Object.keys(body);
+    return { error: `is an object with no \`string\`, \`base64_string\` or \`type\` (cassetter) field${keys.length === 0 ? '' : ` (it has ${keys.slice(0, 5).map((k) => `\`${k}\``).join(', ')})`}` };
   }
   return bodyValue(body, contentEncoding);
+}
+
+/** A cassetter body: `{type: json | text | binary | none, content}` (Kludex/cassetter SPECIFICATION.md §1.2). */
+async function typedBody(type: string, content: unknown, contentEncoding: string | null): Promise<SideBody> {
+  switch (type) {
+    case 'none':
+      return null;
+    case 'json':
+      if (isObject(content) || Array.isArray(content)) return { parsed: content };
+      return content === undefined ? null : { text: JSON.stringify(content) };
+    case 'text':
+      if (typeof content === 'string') return content === '' ? null : { text: content };
+      return content === undefined || content === null ? null : { error: `is of type text but its content is ${Array.isArray(content) ? 'a list' : typeof content}, not a string` };
+    case 'binary': {
+      // An all-digit hex string unquoted is a YAML number: read back as its digits (cassetter quotes it when writing).
+      const hex = typeof content === 'number' && Number.isSafeInteger(content) ? String(content) : content;
+      if (hex === undefined || hex === null || hex === '') return null;
+      const bytes = typeof hex === 'string' ? hexBytes(hex) : null;
+      return bytes === null ? { error: 'is of type binary but its content is not hex' } : decodeBody({ bytes, contentEncoding });
+    }
+    default:
+      return { error: `is of type "${type.slice(0, 40)}", not one of cassetter's body types (json, text, binary, none)` };
+  }
 }
 
 function bodyValue(value: unknown, contentEncoding: string | null): Promise<DecodedBody> | DecodedBody {

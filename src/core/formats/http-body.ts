@@ -56,6 +56,14 @@ function base64Chunks(text: string): string[] | null {
   return Array.isArray(value) && value.every((chunk) => typeof chunk === 'string') ? (value as string[]) : null;
 }
 
+/** Bytes written as hex (nock's binary responses, cassetter's `binary` bodies), or null when the text is not hex. */
+export function hexBytes(hex: string): Uint8Array | null {
+  if (hex.length % 2 !== 0 || !/^[0-9a-f]*$/i.test(hex)) return null;
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return bytes;
+}
+
 async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
   async function* one(): AsyncGenerator<Uint8Array> {
     yield bytes;
