@@ -128,6 +128,47 @@ describe('cassettes (synthetic, shaped as other suites write them)', () => {
     expect(result.errors[0]!.message).toMatch(/^YAML not read: Excessive alias count/);
   });
 
+  it("Bedrock's streamed answer (AWS event-stream bytes) in nock hex and a vcrpy !!binary body: the Claude events' usage", async () => {
+    // Synthetic event-stream messages framed by hand (prelude CRC and message CRC by Node's zlib.crc32).
+    const frame = (event: object, messageType = 'event'): Buffer => {
+      const header = (name: string, value: string) => Buffer.concat([Buffer.from([name.length]), Buffer.from(name), Buffer.from([7]), Buffer.from([value.length >> 8, value.length & 0xff]), Buffer.from(value)]);
+      const headers = Buffer.concat([header(':event-type', 'chunk'), header(':content-type', 'application/json'), header(':message-type', messageType)]);
+      const payload = Buffer.from(JSON.stringify({ bytes: Buffer.from(JSON.stringify(event)).toString('base64') }));
+      const prelude = Buffer.alloc(8);
+      prelude.writeUInt32BE(12 + headers.length + payload.length + 4, 0);
+      prelude.writeUInt32BE(headers.length, 4);
+      const preludeCrc = Buffer.alloc(4);
+      preludeCrc.writeUInt32BE(zlib.crc32(prelude), 0);
+      const body = Buffer.concat([prelude, preludeCrc, headers, payload]);
+      const crc = Buffer.alloc(4);
+      crc.writeUInt32BE(zlib.crc32(body), 0);
+      return Buffer.concat([body, crc]);
+    };
+    const stream = Buffer.concat([
+      frame({ type: 'message_start', message: { usage: { input_tokens: 702, cache_read_input_tokens: 40, output_tokens: 1 } } }),
+      frame({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'synthetic' } }),
+      frame({ type: 'message_delta', usage: { output_tokens: 130 } }),
+      frame({ type: 'message_stop', 'amazon-bedrock-invocationMetrics': { inputTokenCount: 742, outputTokenCount: 130 } }),
+    ]);
+    const request = { anthropic_version: 'bedrock-2023-05-31', max_tokens: 100, messages: [{ role: 'user', content: 'synthetic' }] };
+    const path = '/model/anthropic.claude-3-5-sonnet-20240620-v1%3A0/invoke-with-response-stream';
+    const nock = [{ scope: 'https://bedrock-runtime.us-east-1.amazonaws.com:443', method: 'POST', path, body: request, status: 200, response: stream.toString('hex'), rawHeaders: ['Content-Type', 'application/vnd.amazon.eventstream'], responseIsBinary: true }];
+    const a = await readRequests([{ name: 'fixture.json', bytes: enc(JSON.stringify(nock)) }]);
+    expect(a.errors).toEqual([]);
+    const expected = { input: 702, cacheRead: 40, cacheWrite5m: 0, cacheWrite1h: 0, output: 130 };
+    expect(a.requests.map((r) => [r.model, r.recorded])).toEqual([['anthropic.claude-3-5-sonnet-20240620-v1:0', expected]]);
+    const yaml = `interactions:\n- request:\n    body: ${q(JSON.stringify(request))}\n    headers: {}\n    method: POST\n    uri: https://bedrock-runtime.us-east-1.amazonaws.com${path}\n  response:\n    body:\n      string: !!binary |\n        ${stream.toString('base64')}\n    headers:\n      Content-Type:\n      - application/vnd.amazon.eventstream\n    status:\n      code: 200\n      message: OK\nversion: 1\n`;
+    const b = await read(yaml);
+    expect(b.errors).toEqual([]);
+    expect(b.requests.map((r) => r.recorded)).toEqual([expected]);
+    // A frame whose prelude CRC does not match is no event stream: the bytes stay unread, as before.
+    const broken = Buffer.from(stream);
+    broken[8] = broken[8]! ^ 0xff;
+    nock[0]!.response = broken.toString('hex');
+    const c = await readRequests([{ name: 'fixture.json', bytes: enc(JSON.stringify(nock)) }]);
+    expect(c.errors.map((e) => e.message)).toEqual(['definition 1: the response is not UTF-8 text']);
+  });
+
   it('nock JSON: parsed bodies, gzip hex chunks, a non-LLM definition counted', async () => {
     const hex = [...gzipSync(enc(chatUsage(300, 256, 5)))].map((b) => b.toString(16).padStart(2, '0')).join('');
     const defs = [

@@ -6,6 +6,7 @@
 import { collectBytes, concatBytes } from '../input/bytes.ts';
 import { gunzipChunks, hasGzipMagic } from '../input/gzip.ts';
 import { DEFAULT_LIMITS } from '../input/limits.ts';
+import { awsEventStreamText } from './aws-event-stream.ts';
 
 export interface RecordedBody {
   text?: string | null;
@@ -79,13 +80,18 @@ export async function decodeBody(body: RecordedBody): Promise<DecodedBody> {
     if (bytes === null) return { error: 'is marked base64 but is not base64' };
   }
   if (bytes === null) return typeof body.text === 'string' ? { text: body.text } : null;
-  if (hasGzipMagic(bytes)) {
+  const gzipped = hasGzipMagic(bytes);
+  if (gzipped) {
     try {
       bytes = await gunzip(bytes);
     } catch {
       return { error: 'is gzip data that does not decompress (cut off or corrupt)' };
     }
-  } else if (/\b(br|zstd|deflate)\b/i.test(body.contentEncoding ?? '') && !looksLikeText(bytes)) {
+  }
+  // Bedrock's streamed answers travel as binary AWS event-stream messages: their events, as event-stream text.
+  const events = awsEventStreamText(bytes);
+  if (events !== null) return { text: events };
+  if (!gzipped && /\b(br|zstd|deflate)\b/i.test(body.contentEncoding ?? '') && !looksLikeText(bytes)) {
     return { error: `is ${body.contentEncoding!.trim()}-compressed, which is not decoded here (record it decoded)` };
   }
   try {
