@@ -89,6 +89,21 @@ describe('cassettes (synthetic, shaped as other suites write them)', () => {
     expect((await read(call('      data: x\n      kind: y'))).errors.map((e) => e.message)).toEqual(['interaction 1 of 1: the request body is an object with no `string`, `base64_string` or `type` (cassetter) field (it has `data`, `kind`)']);
   });
 
+  it("langchain's gzipped YAML cassettes: vcrpy's {requests, responses} lists paired by position", async () => {
+    // Synthetic, in the shape langchain_tests' CustomSerializer writes (yaml.safe_dump of vcrpy's cassette dict, gzip).
+    const anthropic = JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'synthetic' }] });
+    const usage = JSON.stringify({ usage: { input_tokens: 9, cache_read_input_tokens: 2000, cache_creation_input_tokens: 30, output_tokens: 41 } });
+    const yaml = `requests:\n- body: ${q(anthropic)}\n  headers:\n    host:\n    - api.anthropic.com\n  method: POST\n  uri: https://api.anthropic.com/v1/messages\n- body: !!binary |\n    ${b64(enc(chatBody))}\n  headers: {}\n  method: POST\n  uri: https://api.openai.com/v1/chat/completions\nresponses:\n- body:\n    string: ${q(usage)}\n  headers:\n    Date:\n    - Tue, 20 Jan 2026 08:00:00 GMT\n  status:\n    code: 200\n    message: OK\n- body:\n    string: ${q(chatUsage(120, 100, 7))}\n  headers: {}\n  status:\n    code: 200\n    message: OK\n- body:\n    string: ${q(chatUsage(1, 0, 1))}\n  headers: {}\n  status:\n    code: 200\n    message: OK\n`;
+    const result = await readRequests([{ name: 'test_agent_loop.yaml.gz', bytes: gzipSync(enc(yaml)) }]);
+    expect(result.files[0]).toMatchObject({ format: 'vcr-cassette' });
+    expect(result.requests.map((r) => [r.format, r.line, r.recorded])).toEqual([
+      ['anthropic-messages', 2, { input: 9, cacheRead: 2000, cacheWrite5m: 30, cacheWrite1h: 0, output: 41 }],
+      ['openai-chat', 8, { input: 20, cacheRead: 100, cacheWrite5m: 0, cacheWrite1h: 0, output: 7 }],
+    ]);
+    expect(result.requests[0]!.timestamp).toBe(Date.UTC(2026, 0, 20, 8));
+    expect(result.errors).toEqual([{ file: 0, line: 28, message: 'the cassette has 3 responses for 2 requests: the last response has no request and is not read' }]);
+  });
+
   it('Ruby VCR / betamax: http_interactions, base64_string bodies, recorded_at', async () => {
     const yaml = `---\nhttp_interactions:\n- request:\n    method: post\n    uri: https://api.openai.com/v1/chat/completions\n    body:\n      encoding: UTF-8\n      string: ${q(chatBody)}\n  response:\n    status:\n      code: 200\n    body:\n      encoding: ASCII-8BIT\n      base64_string: ${b64(enc(chatUsage(30, 0, 4)))}\n  recorded_at: Wed, 01 Jan 2025 00:00:00 GMT\nrecorded_with: VCR 6.2.0\n`;
     const result = await read(yaml);

@@ -5,6 +5,8 @@
 //    `!!python/unicode` strings (read as plain strings). The file ends with `version: 1`: without it the file is cut.
 //  - pydantic-ai's serializer: `parsed_body` (the JSON already parsed) in place of `body` on either side.
 //  - Ruby VCR / betamax: `http_interactions[]` with `body: {string | base64_string, encoding}` and `recorded_at`.
+//  - vcrpy's in-memory dict `{requests: [], responses: []}` (paired by position), as langchain_tests' gzipped
+//    YAML persister writes it; a request with no response is read without recorded usage.
 //  - cassetter (pydantic-ai's suite from March 2026): vcrpy's layout with a typed `body: {type, content}`: `json`
 //    (the JSON as YAML structure), `text`, `binary` (hex) or `none`; `status` a bare number; `recorded_at`.
 // There is no send time in a vcrpy cassette; the response's `Date` header (second precision) stands in.
@@ -22,9 +24,23 @@ function interactionsKey(value: unknown): 'interactions' | 'http_interactions' |
   return Array.isArray(value['http_interactions']) ? 'http_interactions' : null;
 }
 
+/**
+ * vcrpy's cassette as it holds it in memory, `{requests: [...], responses: [...]}` paired by position: what a
+ * persister writes that dumps that dict instead of vcrpy's serializer (langchain_tests' CustomSerializer, gzipped
+ * YAML behind every langchain partner package's `tests/cassettes/*.yaml.gz`).
+ */
+function isPairedLists(value: unknown): value is JsonObject & { requests: unknown[]; responses: unknown[] } {
+  if (!isObject(value) || !Array.isArray(value['requests']) || !Array.isArray(value['responses'])) return false;
+  const first: unknown = value['requests'][0];
+  return first === undefined ? value['responses'].length === 0 : isObject(first) && typeof first['uri'] === 'string' && typeof first['method'] === 'string';
+}
+
 function interactionsOf(value: unknown): unknown[] | null {
   const key = interactionsKey(value);
-  return key === null ? null : ((value as JsonObject)[key] as unknown[]);
+  if (key !== null) return (value as JsonObject)[key] as unknown[];
+  if (!isPairedLists(value)) return null;
+  const { requests, responses } = value;
+  return requests.map((request, i) => ({ request, response: responses[i] }));
 }
 
 /** A header of a vcrpy (`{Name: [values]}`) or VCR/betamax (`{Name: [values]}` or a string) header map. */
@@ -48,7 +64,8 @@ async function sideBody(side: JsonObject): Promise<SideBody> {
   if (isObject(parsed) || Array.isArray(parsed)) return { parsed };
   const contentEncoding = mapHeader(side['headers'], 'content-encoding');
   const body = side['body'];
-  if (isObject(body)) {
+  // Bytes (`!!binary`) are an object to isObject: read them as the body, not as a wrapper around it.
+  if (isObject(body) && !(body instanceof Uint8Array)) {
     if (typeof body['base64_string'] === 'string') return decodeBody({ text: body['base64_string'], base64: true, contentEncoding });
     if ('string' in body) return bodyValue(body['string'], contentEncoding);
     if (typeof body['type'] === 'string') return typedBody(body['type'], body['content'], contentEncoding);
@@ -117,6 +134,16 @@ function headerTime(response: JsonObject | null): number | null {
   return Number.isFinite(ms) ? ms : null;
 }
 
+/** Responses past the last request of a `{requests, responses}` cassette: said, located at the first of them. */
+function reportUnpaired(reader: ExchangeReader, record: TranscriptRecord): void {
+  const value = record.value as { requests: unknown[]; responses: unknown[] };
+  const [requests, responses] = [value.requests.length, value.responses.length];
+  const extra = responses - requests;
+  if (extra <= 0) return;
+  const line = record.listLines?.('responses')?.[requests] ?? record.line;
+  reader.error(line, `the cassette has ${responses} responses for ${requests} request${requests === 1 ? '' : 's'}: the last ${extra === 1 ? 'response has' : `${extra} responses have`} no request and ${extra === 1 ? 'is' : 'are'} not read`);
+}
+
 export const vcrCassetteImporter: TranscriptImporter = {
   id: 'vcr-cassette',
   matchesName: () => false,
@@ -131,7 +158,9 @@ export const vcrCassetteImporter: TranscriptImporter = {
     const cut = record.cut === true || (isObject(record.value) && 'interactions' in record.value && !('version' in record.value));
     const whole = cut ? interactions.slice(0, -1) : interactions;
     if (cut) reader.error(record.line, `the cassette is cut off${record.cut === true ? '' : ' (it has no closing `version:`)'}: read the ${whole.length} interaction${whole.length === 1 ? '' : 's'} before the break; interaction ${interactions.length} is incomplete and not read`);
-    const lines = record.listLines?.(interactionsKey(record.value)!);
+    const paired = isPairedLists(record.value);
+    const lines = record.listLines?.(paired ? 'requests' : interactionsKey(record.value)!);
+    if (paired) reportUnpaired(reader, record);
     for (let i = 0; i < whole.length; i++) {
       const line = lines?.[i] ?? record.line;
       const exchange = await interactionExchange(whole[i], `interaction ${i + 1} of ${interactions.length}`, line);
