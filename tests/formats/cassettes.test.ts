@@ -43,6 +43,23 @@ const chatBody = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user
 const chatUsage = (prompt: number, cached: number, out: number) => JSON.stringify({ usage: { prompt_tokens: prompt, completion_tokens: out, prompt_tokens_details: { cached_tokens: cached } } });
 const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
+// AWS event-stream messages framed by hand (prelude CRC and message CRC by Node's zlib.crc32): a Bedrock
+// InvokeModel `chunk` wraps the model's event as base64 `bytes`; a ConverseStream event is the payload itself.
+const frame = (event: object, wrap = true, eventType = 'chunk'): Buffer => {
+  const header = (name: string, value: string) => Buffer.concat([Buffer.from([name.length]), Buffer.from(name), Buffer.from([7]), Buffer.from([value.length >> 8, value.length & 0xff]), Buffer.from(value)]);
+  const headers = Buffer.concat([header(':event-type', eventType), header(':content-type', 'application/json'), header(':message-type', 'event')]);
+  const payload = Buffer.from(JSON.stringify(wrap ? { bytes: Buffer.from(JSON.stringify(event)).toString('base64') } : event));
+  const prelude = Buffer.alloc(8);
+  prelude.writeUInt32BE(12 + headers.length + payload.length + 4, 0);
+  prelude.writeUInt32BE(headers.length, 4);
+  const preludeCrc = Buffer.alloc(4);
+  preludeCrc.writeUInt32BE(zlib.crc32(prelude), 0);
+  const body = Buffer.concat([prelude, preludeCrc, headers, payload]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(zlib.crc32(body), 0);
+  return Buffer.concat([body, crc]);
+};
+
 describe('cassettes (synthetic, shaped as other suites write them)', () => {
   it('vcrpy with a plain string body and a gzip !!binary response; the Date header is the time', async () => {
     const gz = b64(gzipSync(enc(chatUsage(1200, 1024, 9))));
@@ -144,21 +161,6 @@ describe('cassettes (synthetic, shaped as other suites write them)', () => {
   });
 
   it("Bedrock's streamed answer (AWS event-stream bytes) in nock hex and a vcrpy !!binary body: the Claude events' usage", async () => {
-    // Synthetic event-stream messages framed by hand (prelude CRC and message CRC by Node's zlib.crc32).
-    const frame = (event: object, messageType = 'event'): Buffer => {
-      const header = (name: string, value: string) => Buffer.concat([Buffer.from([name.length]), Buffer.from(name), Buffer.from([7]), Buffer.from([value.length >> 8, value.length & 0xff]), Buffer.from(value)]);
-      const headers = Buffer.concat([header(':event-type', 'chunk'), header(':content-type', 'application/json'), header(':message-type', messageType)]);
-      const payload = Buffer.from(JSON.stringify({ bytes: Buffer.from(JSON.stringify(event)).toString('base64') }));
-      const prelude = Buffer.alloc(8);
-      prelude.writeUInt32BE(12 + headers.length + payload.length + 4, 0);
-      prelude.writeUInt32BE(headers.length, 4);
-      const preludeCrc = Buffer.alloc(4);
-      preludeCrc.writeUInt32BE(zlib.crc32(prelude), 0);
-      const body = Buffer.concat([prelude, preludeCrc, headers, payload]);
-      const crc = Buffer.alloc(4);
-      crc.writeUInt32BE(zlib.crc32(body), 0);
-      return Buffer.concat([body, crc]);
-    };
     const stream = Buffer.concat([
       frame({ type: 'message_start', message: { usage: { input_tokens: 702, cache_read_input_tokens: 40, output_tokens: 1 } } }),
       frame({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'synthetic' } }),
@@ -182,6 +184,46 @@ describe('cassettes (synthetic, shaped as other suites write them)', () => {
     nock[0]!.response = broken.toString('hex');
     const c = await readRequests([{ name: 'fixture.json', bytes: enc(JSON.stringify(nock)) }]);
     expect(c.errors.map((e) => e.message)).toEqual(['definition 1: the response is not UTF-8 text']);
+  });
+
+  it('Bedrock Converse (and ConverseStream) read as Anthropic Messages: blocks, cache points, the usage it records', async () => {
+    // Synthetic, in the shape of the Bedrock runtime API reference (Converse, ConverseStream).
+    const converse = {
+      system: [{ text: 'You are synthetic.' }, { cachePoint: { type: 'default' } }],
+      messages: [
+        { role: 'user', content: [{ text: 'Weather?' }] },
+        { role: 'assistant', content: [{ toolUse: { toolUseId: 't1', name: 'get_weather', input: { city: 'Oslo' } } }] },
+        { role: 'user', content: [{ toolResult: { toolUseId: 't1', content: [{ json: { sky: 'clear' } }], status: 'success' } }] },
+      ],
+      toolConfig: { tools: [{ toolSpec: { name: 'get_weather', description: 'synthetic', inputSchema: { json: { type: 'object' } } } }, { cachePoint: { type: 'default' } }] },
+      inferenceConfig: { maxTokens: 100 },
+    };
+    const usage = { inputTokens: 4, outputTokens: 9, totalTokens: 1114, cacheReadInputTokens: 0, cacheWriteInputTokens: 1101 };
+    const model = '/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0';
+    const stream = Buffer.concat([frame({ role: 'assistant' }, false, 'messageStart'), frame({ contentBlockIndex: 0, delta: { text: 'Clear.' } }, false, 'contentBlockDelta'), frame({ usage: { inputTokens: 20, outputTokens: 3, cacheReadInputTokens: 1101 }, metrics: { latencyMs: 1 } }, false, 'metadata')]);
+    const defs = [
+      { scope: 'https://bedrock-runtime.us-west-2.amazonaws.com:443', method: 'POST', path: `${model}/converse`, body: converse, status: 200, response: { output: { message: { role: 'assistant', content: [{ text: 'Clear.' }] } }, usage } },
+      { scope: 'https://bedrock-runtime.us-west-2.amazonaws.com:443', method: 'POST', path: `${model}/converse-stream`, body: converse, status: 200, response: stream.toString('hex'), responseIsBinary: true },
+      { scope: 'https://bedrock-runtime.us-east-1.amazonaws.com:443', method: 'POST', path: '/model/amazon.nova-micro-v1%3A0/converse', body: { messages: [{ role: 'user', content: [{ text: 'synthetic' }] }] }, status: 200, response: { usage: { inputTokens: 5, outputTokens: 2 } } },
+    ];
+    const result = await readRequests([{ name: 'fixture.json', bytes: enc(JSON.stringify(defs)) }]);
+    expect(result.errors).toEqual([]);
+    expect(result.requests.map((r) => [r.format, r.model, r.recorded])).toEqual([
+      ['anthropic-messages', 'us.anthropic.claude-sonnet-4-5-20250929-v1:0', { input: 4, cacheRead: 0, cacheWrite5m: 1101, cacheWrite1h: 0, output: 9 }],
+      ['anthropic-messages', 'us.anthropic.claude-sonnet-4-5-20250929-v1:0', { input: 20, cacheRead: 1101, cacheWrite5m: 0, cacheWrite1h: 0, output: 3 }],
+      ['anthropic-messages', 'amazon.nova-micro-v1:0', { input: 5, cacheRead: 0, cacheWrite5m: 0, cacheWrite1h: 0, output: 2 }],
+    ]);
+    const first = result.requests[0]!;
+    expect(first.segments.map((segment) => [segment.category, segment.path, segment.cacheMarker !== null])).toEqual([
+      ['tools', 'tools[0]', true],
+      ['system', 'system[0]', true],
+      ['user', 'messages[0].content[0]', false],
+      ['tool_call', 'messages[1].content[0]', false],
+      ['tool_result', 'messages[2].content[0]', false],
+    ]);
+    expect(first.notes.map((n) => n.code)).not.toContain('unknown_shapes');
+    // A model that is no Claude is read, and said to be outside what is modelled.
+    expect(result.requests[2]!.notes.map((n) => n.code)).toContain('provider_not_modelled');
   });
 
   it('nock JSON: parsed bodies, gzip hex chunks, a non-LLM definition counted', async () => {

@@ -10,12 +10,13 @@ import { DEFAULT_LIMITS } from '../input/limits.ts';
 import { looksLikeSse, sseJsonEvents } from '../input/sse.ts';
 import { recordedUsage } from '../input/usage.ts';
 import { detectWireFormat } from './detect.ts';
+import { converseAsMessages, converseModel, converseRecordedUsage, isClaudeModel, isConverseCall } from './bedrock-converse.ts';
 import { geminiAsChat, geminiModel, geminiRecordedUsage, isGeminiCall } from './gemini-generate.ts';
 import { note } from './notes.ts';
 import { importRebuilt } from './transcript-requests.ts';
 import type { TranscriptContext, TranscriptImport } from './types.ts';
 
-export type ExchangeApi = WireFormat | 'gemini';
+export type ExchangeApi = WireFormat | 'gemini' | 'bedrock-converse';
 
 export interface HttpExchange {
   /** Where it is in the file, for errors: e.g. "entry 3" or "interaction 2". */
@@ -58,6 +59,7 @@ function pathOf(url: string): string {
 /** The API an endpoint URL names, or null when the path is none of the request formats'. */
 export function endpointApi(url: string): ExchangeApi | null {
   if (isGeminiCall(url)) return 'gemini';
+  if (isConverseCall(url)) return 'bedrock-converse';
   const path = pathOf(url);
   if (/\/messages$/.test(path) && !/\/threads\//.test(path)) return 'anthropic-messages';
   if (/\/chat\/completions$/.test(path)) return 'openai-chat';
@@ -121,7 +123,15 @@ function responseChunks(body: HttpExchange['responseBody']): unknown[] {
 function recordedOf(api: ExchangeApi, body: HttpExchange['responseBody']): RecordedUsage | null {
   if (body === null) return null;
   if (api === 'gemini') return geminiRecordedUsage(responseChunks(body));
+  if (api === 'bedrock-converse') return converseRecordedUsage(responseChunks(body));
   return recordedUsage(responseUsage(body, MAX_DEPTH), api);
+}
+
+/** The wire format and body a call is read as: Gemini as Chat Completions, Bedrock Converse as Anthropic Messages. */
+function wireOf(api: ExchangeApi, body: JsonObject, url: string): { format: WireFormat; body: JsonObject } {
+  if (api === 'gemini') return { format: 'openai-chat', body: geminiAsChat(body, geminiModel(url)) };
+  if (api === 'bedrock-converse') return { format: 'anthropic-messages', body: converseAsMessages(body, converseModel(url)) };
+  return { format: api, body: withUrlModel(body, url) };
 }
 
 /**
@@ -164,10 +174,8 @@ export class ExchangeReader {
       this.error(exchange.line, `${exchange.where}: the request body of this ${api} call ${body ?? 'is missing'}`);
       return;
     }
-    const format: WireFormat = api === 'gemini' ? 'openai-chat' : api;
-    const wire = api === 'gemini' ? geminiAsChat(body, geminiModel(exchange.url)) : withUrlModel(body, exchange.url);
-    const request = importRebuilt({ format, body: wire, line: exchange.line, timestamp: exchange.timestamp, recorded: recordedOf(api, exchange.responseBody), missing: [] }, this.ctx);
-    if (api === 'gemini') request.notes.push(note('provider_not_modelled'));
+    const request = importRebuilt({ ...wireOf(api, body, exchange.url), line: exchange.line, timestamp: exchange.timestamp, recorded: recordedOf(api, exchange.responseBody), missing: [] }, this.ctx);
+    if (api === 'gemini' || (api === 'bedrock-converse' && !isClaudeModel(converseModel(exchange.url)))) request.notes.push(note('provider_not_modelled'));
     this.requests.push(request);
   }
 
