@@ -140,6 +140,13 @@ describe('cassettes (synthetic, shaped as other suites write them)', () => {
   it('a cassette of no LLM call says so by host; one with no closing version: is cut off', async () => {
     const none = `interactions:\n- request:\n    body: null\n    headers: {}\n    method: GET\n    uri: https://example.com/x\n  response:\n    body: {string: ok}\n    headers: {}\n    status: {code: 200, message: OK}\nversion: 1\n`;
     expect((await read(none)).errors.map((e) => e.message)).toEqual(['this cassette holds no Anthropic, OpenAI or Gemini call: 1 entry, none an LLM call (by host: example.com 1)']);
+    // Endpoints that take no cacheable prompt are named beside their host: Anthropic's legacy Text Completions,
+    // Gemini's embeddings (synthetic interactions).
+    const skipped = (uri: string) => `- request:\n    body: '{}'\n    headers: {}\n    method: POST\n    uri: ${uri}\n  response:\n    body: {string: '{}'}\n    headers: {}\n    status: {code: 200, message: OK}\n`;
+    const legacy = `interactions:\n${skipped('https://api.anthropic.com/v1/complete')}${skipped('https://generativelanguage.googleapis.com/v1beta/models/text-embedding-004:embedContent')}version: 1\n`;
+    expect((await read(legacy)).errors.map((e) => e.message)).toEqual([
+      'this cassette holds no Anthropic, OpenAI or Gemini call: 2 entries, none an LLM call (by host: api.anthropic.com complete 1, generativelanguage.googleapis.com embedContent 1)',
+    ]);
     const interaction = `- request:\n    body: ${q(chatBody)}\n    headers: {}\n    method: POST\n    uri: https://api.openai.com/v1/chat/completions\n  response:\n    body: {string: ${q(chatUsage(10, 0, 1))}}\n    headers: {}\n    status: {code: 200, message: OK}\n`;
     const cut = await read(`interactions:\n${interaction}${interaction}- request:\n    body: ${q(chatBody)}\n`);
     expect(cut.requests).toHaveLength(2);

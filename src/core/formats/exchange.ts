@@ -69,10 +69,17 @@ export function endpointApi(url: string): ExchangeApi | null {
 
 /**
  * Endpoints of the providers' APIs that take no prompt a cache could hold (embeddings, moderation, images, audio,
- * the legacy completions, files, batches, models, token counting): never read as a request, whatever their body
- * looks like (an embeddings body's `input` list reads like a Responses request). Named in the skipped tally.
+ * the legacy completions (OpenAI's `/completions`, Anthropic's `/v1/complete`), files, batches, models, token
+ * counting, Gemini's `:embedContent` / `:batchEmbedContents` / `:countTokens`): never read as a request, whatever
+ * their body looks like (an embeddings body's `input` list reads like a Responses request). Named in the skipped tally.
  */
-const NO_PROMPT_ENDPOINT = /\/(embeddings|moderations|images\/[a-z_]+|audio\/[a-z_]+|completions|files|batches|models|count_tokens)$/;
+const NO_PROMPT_ENDPOINT = /\/(embeddings|moderations|images\/[a-z_]+|audio\/[a-z_]+|completions|complete|files|batches|models|count_tokens)$|:(embedContent|batchEmbedContents|countTokens)$/;
+
+/** The name a skipped exchange's endpoint goes by in the tally (`embeddings`, Gemini's `embedContent`), or null. */
+function noPromptEndpoint(url: string): string | null {
+  const match = NO_PROMPT_ENDPOINT.exec(pathOf(url));
+  return match === null ? null : (match[1] ?? match[2]!);
+}
 
 /** Bedrock InvokeModel (`/model/{modelId}/invoke`, or its streaming form): the model is named by the URL only. */
 const BEDROCK_INVOKE = /\/model\/([^/?#]+)\/invoke(?:-with-response-stream)?(?:[?#]|$)/;
@@ -159,8 +166,8 @@ export class ExchangeReader {
     this.exchanges++;
     const api = this.apiOf(exchange);
     if (api === null) {
-      const endpoint = NO_PROMPT_ENDPOINT.exec(pathOf(exchange.url));
-      const where = endpoint === null ? hostOf(exchange.url) : `${hostOf(exchange.url)} ${endpoint[1]}`;
+      const endpoint = noPromptEndpoint(exchange.url);
+      const where = endpoint === null ? hostOf(exchange.url) : `${hostOf(exchange.url)} ${endpoint}`;
       if (this.skipped.size === 0) this.firstSkippedLine = exchange.line;
       this.skipped.set(where, (this.skipped.get(where) ?? 0) + 1);
       return;
