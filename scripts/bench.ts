@@ -22,6 +22,7 @@ import { runCase as runCaseIn } from './bench/run-case.ts';
 import { measureScaling, printScaling, type ScalingResult } from './bench/scaling.ts';
 import { realFolderInput } from './bench/real-folder.ts';
 import { measureVersusCcusage, printVersusCcusage, type VersusCcusage } from './bench/versus-ccusage.ts';
+import { median } from './bench/median.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -68,11 +69,6 @@ interface StreamRun extends Timing {
 
 const runCase = <T>(mode: 'paired' | 'analysis', file: string, count: number, speed = 'full'): T => runCaseIn<T>(root, mode, file, count, speed);
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 
 interface CaseResult {
   name: string;

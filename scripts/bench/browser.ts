@@ -12,6 +12,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { chromium, type CDPSession, type Page } from 'playwright-core';
 import type { BenchInput } from './inputs.ts';
+import { median } from './median.ts';
 
 const QUIET_MS = 400;
 const FLOOR_MS = 50;
@@ -44,11 +45,6 @@ export interface BrowserBench {
   firstRenderRatio: number;
 }
 
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 const floored = (ms: number): number => Math.max(FLOOR_MS, ms);
 const round = (ms: number): number => Math.round(ms);
 

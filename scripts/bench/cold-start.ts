@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { packAndInstall } from '../package/install.ts';
+import { median } from './median.ts';
 
 export interface ColdStart {
   runs: number;
@@ -20,11 +21,6 @@ function spawnMs(args: string[], cwd: string): number {
   return ms;
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 
 export function measureColdStart(root: string, runs: number, log: (line: string) => void): ColdStart {
   const installed = packAndInstall(root, log);

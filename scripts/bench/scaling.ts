@@ -6,6 +6,7 @@ import { prng, rng, sentence, systemPrompt } from '../examples/synthetic-text.ts
 import { anthropicRequests, type Json } from '../examples/sessions.ts';
 import { runCase, type CaseTiming } from './run-case.ts';
 import { claudeProjectsFolderInput, compactSession, conversations, ensure, gatewayRecords, interleaved, SONNET, writeLines, type BenchInput } from './inputs.ts';
+import { median } from './median.ts';
 
 export const SCALING_LIMIT = 4.5;
 
@@ -72,7 +73,6 @@ export interface ScalingResult {
   wallRatio: number;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const round = (x: number) => Math.round(x * 100) / 100;
 
 /** Every shape at N and 4N, `runs` analyses of each in a process of its own (`case.ts analysis`). */

@@ -10,6 +10,7 @@ import { comparePrefix } from '../../src/core/cache/prefix.ts';
 import { costScenarios } from '../../src/core/cache/cost.ts';
 import { findNearDuplicates } from '../../src/core/cache/near-duplicates.ts';
 import { findFindings } from '../../src/core/cache/findings.ts';
+import { median } from './median.ts';
 
 const [file, runsText] = process.argv.slice(2);
 if (!file) {
@@ -54,5 +55,4 @@ for (let i = 0; i < Number(runsText ?? '3'); i++) {
   const nearDuplicates = timed('nearDuplicates', () => findNearDuplicates(read.requests, conversations).groups);
   timed('findings', () => findFindings({ ...input, conversations, costs, nearDuplicates }));
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 for (const [stage, xs] of samples) console.log(`${stage.padEnd(15)} ${median(xs).toFixed(1).padStart(9)} ms CPU`);

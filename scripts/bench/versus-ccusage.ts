@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { median } from './median.ts';
 
 export interface VersusCcusage {
   runs: number;
@@ -21,11 +22,6 @@ export interface VersusCcusage {
   totals: { figure: string; ctxray: number; ccusage: number; equal: boolean }[];
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 
 interface Run {
   ms: number;
