@@ -78,4 +78,59 @@ describe('OpenTelemetry GenAI spans (synthetic)', () => {
     ]);
     expect(new Set(result.requests[0]!.segments.map((seg) => seg.category))).toEqual(new Set(['system', 'user']));
   });
+
+  it('agent runs, tool runs and embeddings are no model call: an AI SDK invoke_agent root, a pydantic-ai agent run, execute_tool', async () => {
+    // Synthetic, in the shapes @ai-sdk/otel (open-telemetry.ts) and pydantic-ai (capabilities/instrumentation.py) write:
+    // the root span repeats the provider, model and (summed) usage of the chat span under it.
+    const usage = [n('gen_ai.usage.input_tokens', 900), n('gen_ai.usage.output_tokens', 10), n('gen_ai.usage.cache_read.input_tokens', 800), n('gen_ai.usage.cache_creation.input_tokens', 50)];
+    const root = span([s('gen_ai.operation.name', 'invoke_agent'), s('gen_ai.provider.name', 'anthropic'), s('gen_ai.request.model', 'claude-sonnet-4-5'), ...usage], { name: 'invoke_agent claude-sonnet-4-5' });
+    const chat = span([s('gen_ai.operation.name', 'chat'), s('gen_ai.provider.name', 'anthropic'), s('gen_ai.request.model', 'claude-sonnet-4-5'), s('gen_ai.input.messages', '[{"role":"user","parts":[{"type":"text","content":"synthetic"}]}]'), ...usage]);
+    const tool = span([s('gen_ai.operation.name', 'execute_tool'), s('gen_ai.system', 'openai'), s('gen_ai.tool.name', 'lookup')]);
+    const embed = span([s('gen_ai.operation.name', 'embeddings'), s('gen_ai.provider.name', 'openai'), s('gen_ai.request.model', 'text-embedding-3-small'), n('gen_ai.usage.input_tokens', 7)]);
+    const result = await readRequests([{ name: 'trace.json', bytes: enc(JSON.stringify(exportRequest([root, chat, tool, embed]))) }]);
+    expect(result.errors).toEqual([]);
+    expect(result.requests.map((r) => [r.model, r.recorded])).toEqual([['claude-sonnet-4-5', { input: 50, cacheRead: 800, cacheWrite5m: 50, cacheWrite1h: 0, output: 10 }]]);
+    const only = await readRequests([{ name: 'trace.json', bytes: enc(JSON.stringify(exportRequest([root, tool]))) }]);
+    expect(only.errors.map((e) => e.message)).toEqual(['this span file holds no GenAI (LLM call) span: 2 spans, no model call among them (1 invoke_agent, 1 execute_tool: operations that are no model call)']);
+  });
+
+  it('a span that kept no prompt (content capture off, the default) is a usage-only request', async () => {
+    // Synthetic, as opentelemetry-instrumentation-openai-v2 writes a chat span by default: model and usage, no content.
+    const attrs = [s('gen_ai.operation.name', 'chat'), s('gen_ai.system', 'openai'), s('gen_ai.request.model', 'gpt-4o-mini'), n('gen_ai.usage.input_tokens', 1200), n('gen_ai.usage.output_tokens', 12)];
+    const result = await readRequests([{ name: 'trace.json', bytes: enc(JSON.stringify(exportRequest([span(attrs)]))) }]);
+    expect(result.requests.map((r) => [r.recorded!.input, r.notes.map((x) => x.code)])).toEqual([[1200, ['usage_only']]]);
+  });
+
+  it("the AI SDK's cache split by version: v6 inputTokenDetails, v5 cachedInputTokens, v4 providerMetadata", async () => {
+    // Synthetic doGenerate spans in the shapes of the AI SDK's legacy telemetry. v6 counts include the cache; v5 and v4
+    // pass Anthropic's own input count (without the cache); v5 OpenAI's includes the cached reads.
+    const base = (provider: string) => [s('ai.operationId', 'ai.generateText.doGenerate'), s('ai.model.provider', provider), s('gen_ai.system', provider), s('gen_ai.request.model', 'claude-sonnet-4-5'), s('ai.prompt.messages', '[{"role":"user","content":[{"type":"text","text":"synthetic"}]}]')];
+    const v6 = span([...base('anthropic.messages'), n('ai.usage.inputTokens', 900), n('ai.usage.outputTokens', 10), n('ai.usage.cachedInputTokens', 800), n('ai.usage.inputTokenDetails.noCacheTokens', 50), n('ai.usage.inputTokenDetails.cacheReadTokens', 800), n('ai.usage.inputTokenDetails.cacheWriteTokens', 50), n('gen_ai.usage.input_tokens', 900), n('gen_ai.usage.output_tokens', 10)]);
+    const v5 = span([...base('anthropic.messages'), n('ai.usage.inputTokens', 50), n('ai.usage.outputTokens', 10), n('ai.usage.cachedInputTokens', 800), s('ai.response.providerMetadata', '{"anthropic":{"cacheCreationInputTokens":40}}'), n('gen_ai.usage.input_tokens', 50), n('gen_ai.usage.output_tokens', 10)]);
+    const v5openai = span([...base('openai.chat'), n('ai.usage.inputTokens', 1000), n('ai.usage.outputTokens', 10), n('ai.usage.cachedInputTokens', 768), n('gen_ai.usage.input_tokens', 1000), n('gen_ai.usage.output_tokens', 10)]);
+    const v4 = span([...base('anthropic.messages'), n('ai.usage.promptTokens', 50), n('ai.usage.completionTokens', 10), s('ai.response.providerMetadata', '{"anthropic":{"cacheCreationInputTokens":40,"cacheReadInputTokens":800}}'), n('gen_ai.usage.prompt_tokens', 50), n('gen_ai.usage.completion_tokens', 10)]);
+    const result = await readRequests([{ name: 'trace.json', bytes: enc(JSON.stringify(exportRequest([v6, v5, v5openai, v4]))) }]);
+    expect(result.errors).toEqual([]);
+    expect(result.requests.map((r) => r.recorded)).toEqual([
+      { input: 50, cacheRead: 800, cacheWrite5m: 50, cacheWrite1h: 0, output: 10 },
+      { input: 50, cacheRead: 800, cacheWrite5m: 40, cacheWrite1h: 0, output: 10 },
+      { input: 232, cacheRead: 768, cacheWrite5m: 0, cacheWrite1h: 0, output: 10 },
+      { input: 50, cacheRead: 800, cacheWrite5m: 40, cacheWrite1h: 0, output: 10 },
+    ]);
+  });
+
+  it("OpenLIT's Anthropic input count leaves the cache out (its own convention); a count below its cache tokens is one without them", async () => {
+    // Synthetic, as openlit's anthropic instrumentation (utils.py) writes it: gen_ai.usage.input_tokens is Anthropic's input_tokens.
+    const usage = [s('gen_ai.system', 'anthropic'), s('gen_ai.request.model', 'claude-sonnet-4-5'), n('gen_ai.usage.input_tokens', 300), n('gen_ai.usage.cache_read.input_tokens', 200), n('gen_ai.usage.cache_creation.input_tokens', 50), n('gen_ai.usage.output_tokens', 9)];
+    const openlit = { resourceSpans: [{ resource: { attributes: [s('telemetry.sdk.name', 'openlit')] }, scopeSpans: [{ scope: { name: 'openlit.instrumentation.anthropic' }, spans: [span(usage)] }] }] };
+    const smaller = span([s('gen_ai.system', 'anthropic'), s('gen_ai.request.model', 'claude-sonnet-4-5'), n('gen_ai.usage.input_tokens', 12), n('gen_ai.usage.cache_read.input_tokens', 1000), n('gen_ai.usage.output_tokens', 9)]);
+    const lines = [JSON.stringify(openlit), JSON.stringify(exportRequest([span(usage), smaller]))].join('\n');
+    const result = await readRequests([{ name: 'traces.jsonl', bytes: enc(lines) }]);
+    expect(result.errors).toEqual([]);
+    expect(result.requests.map((r) => [r.recorded!.input, r.recorded!.cacheRead, r.recorded!.cacheWrite5m])).toEqual([
+      [300, 200, 50],
+      [50, 200, 50],
+      [12, 1000, 0],
+    ]);
+  });
 });

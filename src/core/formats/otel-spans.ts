@@ -7,14 +7,18 @@
 // `gen_ai.content.prompt`, or its `gen_ai.prompt` on the span), the Vercel AI SDK's `ai.prompt.messages`, and
 // Logfire's `request_data` (the whole request body). Proto field names (`resource_spans`) are read as well. Usage
 // from `gen_ai.usage.*` (the AI SDK's `ai.usage.*` where that is all): input_tokens (prompt_tokens in older
-// versions) includes the cached tokens, as the conventions say; cache read/creation counts come out of it. Time:
-// startTimeUnixNano.
-// A span keeps only what the instrumentation chose to record: when it kept no prompt text, the request says so.
+// versions) includes the cached tokens, as the conventions say; cache read/creation counts come out of it, except
+// where an instrumentation writes the provider's own count (OpenLIT on Anthropic; the AI SDK by version:
+// spanRecorded). Time: startTimeUnixNano.
+// Spans of operations that are no model call (an agent run summing its calls' usage, a tool run, an embedding:
+// `gen_ai.operation.name`) are skipped. A span keeps only what the instrumentation chose to record: when it kept
+// no prompt text, the request is usage-only (`usage_only`).
 
 import type { ParsedRequest, ReadError, RecordedUsage, WireFormat } from '../model.ts';
 import { isObject, type JsonObject } from '../input/json-value.ts';
 import { detectWireFormat } from './detect.ts';
 import { importRebuilt } from './transcript-requests.ts';
+import { note } from './notes.ts';
 import type { TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './types.ts';
 
 type Attributes = Map<string, unknown>;
@@ -51,12 +55,27 @@ function resourceSpans(request: unknown): unknown[] | null {
   return Array.isArray(list) ? list : null;
 }
 
-function spansOf(request: unknown): JsonObject[] {
-  const out: JsonObject[] = [];
+/** Where a span came from: its scope's name and its resource's `telemetry.sdk.name` (which SDK wrote it). */
+interface SpanSource {
+  span: JsonObject;
+  scope: string;
+  sdk: string;
+}
+
+function spansOf(request: unknown): SpanSource[] {
+  const out: SpanSource[] = [];
   for (const resource of resourceSpans(request) ?? []) {
-    const scopes = isObject(resource) ? (otlp(resource, 'scopeSpans') ?? otlp(resource, 'instrumentationLibrarySpans')) : undefined;
+    if (!isObject(resource)) continue;
+    const resourceObject = otlp(resource, 'resource');
+    const sdk = isObject(resourceObject) ? attributes(resourceObject['attributes']).get('telemetry.sdk.name') : undefined;
+    const scopes = otlp(resource, 'scopeSpans') ?? otlp(resource, 'instrumentationLibrarySpans');
     if (!Array.isArray(scopes)) continue;
-    for (const scope of scopes) if (isObject(scope) && Array.isArray(scope['spans'])) out.push(...scope['spans'].filter(isObject));
+    for (const scope of scopes) {
+      if (!isObject(scope) || !Array.isArray(scope['spans'])) continue;
+      const scopeObject = otlp(scope, 'scope') ?? otlp(scope, 'instrumentationLibrary');
+      const scopeName = isObject(scopeObject) && typeof scopeObject['name'] === 'string' ? scopeObject['name'] : '';
+      for (const span of scope['spans'].filter(isObject)) out.push({ span, scope: scopeName, sdk: typeof sdk === 'string' ? sdk : '' });
+    }
   }
   return out;
 }
@@ -74,14 +93,66 @@ function isLlmSpan(attrs: Attributes): boolean {
   return ['gen_ai.system', 'gen_ai.provider.name', 'gen_ai.request.model'].some((key) => attrs.has(key)) || num(attrs, 'gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens') !== null;
 }
 
-/** Recorded usage in Anthropic's sense: the conventions' input count includes cached tokens; they come out. */
-export function spanRecorded(attrs: Attributes): RecordedUsage | null {
+/**
+ * GenAI operations that are no model call, though their spans carry gen_ai.* attributes (a provider, a model, even
+ * usage): an agent run sums the usage of the calls under it (the AI SDK's `invoke_agent` root span, pydantic-ai's
+ * agent run), a tool run or an embedding is no chat request. `gen_ai.operation.name` per the conventions,
+ * OpenLLMetry's older `llm.request.type`.
+ */
+const NOT_A_CALL = new Set(['invoke_agent', 'create_agent', 'execute_tool', 'invoke_workflow', 'embeddings', 'embedding', 'rerank', 'retrieval']);
+
+function operationOf(attrs: Attributes): string | null {
+  const operation = str(attrs, 'gen_ai.operation.name') ?? str(attrs, 'llm.request.type');
+  return operation !== null && NOT_A_CALL.has(operation) ? operation : null;
+}
+
+const jsonObject = (value: unknown): JsonObject | null => {
+  const parsed = typeof value === 'string' ? safeJson(value) : value;
+  return isObject(parsed) ? parsed : null;
+};
+const nested = (object: JsonObject | null, ...path: string[]): number | null => {
+  let value: unknown = object;
+  for (const key of path) value = isObject(value) ? value[key] : undefined;
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+};
+
+/**
+ * The AI SDK's cache split of its input count, by version. v6 writes it out (`ai.usage.inputTokenDetails.*`: the
+ * count includes the cache). v5 gives `ai.usage.cachedInputTokens` (reads) and v4 only the provider's metadata
+ * (`ai.response.providerMetadata`); there the count is the provider's own: Anthropic's and Bedrock's exclude the
+ * cache, the others' (OpenAI, Google) include the reads. Null when the span is no AI SDK span.
+ */
+function aiSdkInput(attrs: Attributes, total: number): { input: number; cacheRead: number; cacheWrite: number } | null {
+  const noCache = num(attrs, 'ai.usage.inputTokenDetails.noCacheTokens');
+  if (noCache !== null) {
+    return { input: noCache, cacheRead: num(attrs, 'ai.usage.inputTokenDetails.cacheReadTokens') ?? 0, cacheWrite: num(attrs, 'ai.usage.inputTokenDetails.cacheWriteTokens') ?? 0 };
+  }
+  if (!attrs.has('ai.operationId') && !attrs.has('ai.model.provider')) return null;
+  const meta = jsonObject(attrs.get('ai.response.providerMetadata'));
+  const cacheRead = num(attrs, 'ai.usage.cachedInputTokens') ?? nested(meta, 'anthropic', 'cacheReadInputTokens') ?? nested(meta, 'openai', 'cachedPromptTokens') ?? 0;
+  const cacheWrite = nested(meta, 'anthropic', 'cacheCreationInputTokens') ?? nested(meta, 'bedrock', 'usage', 'cacheWriteInputTokens') ?? 0;
+  const provider = (str(attrs, 'ai.model.provider') ?? str(attrs, 'gen_ai.system') ?? '').toLowerCase();
+  const excludesCache = /^(anthropic|amazon-bedrock|bedrock)/.test(provider);
+  return excludesCache ? { input: total, cacheRead, cacheWrite } : { input: Math.max(0, total - cacheRead - cacheWrite), cacheRead, cacheWrite };
+}
+
+/**
+ * Recorded usage in Anthropic's sense (input without the cache). The conventions' input count includes the cached
+ * tokens, so they come out of it; OpenLIT writes Anthropic's own count (without the cache) under the same name, and
+ * a count smaller than its cache tokens can only be one without them. The AI SDK: aiSdkInput.
+ */
+export function spanRecorded(attrs: Attributes, source: { scope: string; sdk: string } = { scope: '', sdk: '' }): RecordedUsage | null {
   const total = num(attrs, 'gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens', 'ai.usage.inputTokens', 'ai.usage.promptTokens');
   if (total === null) return null;
+  const output = num(attrs, 'gen_ai.usage.output_tokens', 'gen_ai.usage.completion_tokens', 'ai.usage.outputTokens', 'ai.usage.completionTokens') ?? 0;
+  const aiSdk = aiSdkInput(attrs, total);
+  if (aiSdk !== null) return { input: aiSdk.input, cacheRead: aiSdk.cacheRead, cacheWrite5m: aiSdk.cacheWrite, cacheWrite1h: 0, output };
   const cacheRead = num(attrs, 'gen_ai.usage.cache_read_input_tokens', 'gen_ai.usage.cache_read.input_tokens') ?? 0;
   const cacheWrite = num(attrs, 'gen_ai.usage.cache_creation_input_tokens', 'gen_ai.usage.cache_creation.input_tokens') ?? 0;
-  const output = num(attrs, 'gen_ai.usage.output_tokens', 'gen_ai.usage.completion_tokens', 'ai.usage.outputTokens', 'ai.usage.completionTokens') ?? 0;
-  return { input: Math.max(0, total - cacheRead - cacheWrite), cacheRead, cacheWrite5m: cacheWrite, cacheWrite1h: 0, output };
+  const openLit = source.sdk === 'openlit' || source.scope.startsWith('openlit');
+  const provider = (str(attrs, 'gen_ai.system') ?? str(attrs, 'gen_ai.provider.name') ?? '').toLowerCase();
+  const excludesCache = (openLit && provider.includes('anthropic')) || total < cacheRead + cacheWrite;
+  return { input: excludesCache ? total : total - cacheRead - cacheWrite, cacheRead, cacheWrite5m: cacheWrite, cacheWrite1h: 0, output };
 }
 
 /** The text of a message's content: a string, JSON of parts, or parts (`{type: text, content|text}`). */
@@ -216,16 +287,29 @@ export const otelSpansImporter: TranscriptImporter = {
     const requests: ParsedRequest[] = [];
     const errors: ReadError[] = [];
     let spans = 0;
+    const skipped = new Map<string, number>();
     for (const record of records) {
-      for (const span of spansOf(record.value)) {
+      for (const { span, scope, sdk } of spansOf(record.value)) {
         spans++;
         const attrs = attributes(span['attributes']);
         if (!isLlmSpan(attrs)) continue;
+        const operation = operationOf(attrs);
+        if (operation !== null) {
+          skipped.set(operation, (skipped.get(operation) ?? 0) + 1);
+          continue;
+        }
         const { format, body } = spanBody(attrs, span);
-        requests.push(importRebuilt({ format, body, line: record.line, timestamp: startTime(span), recorded: spanRecorded(attrs), missing: [] }, ctx));
+        const request = importRebuilt({ format, body, line: record.line, timestamp: startTime(span), recorded: spanRecorded(attrs, { scope, sdk }), missing: [] }, ctx);
+        // The span kept no prompt (most instrumentations record none unless asked): its usage is all there is.
+        if (Array.isArray(body['messages']) && body['messages'].length === 0 && !('system' in body)) request.notes.push(note('usage_only'));
+        requests.push(request);
       }
     }
-    if (requests.length === 0) errors.push({ file: ctx.file, line: records[0]?.line ?? 1, message: `this span file holds no GenAI (LLM call) span: ${spans} span${spans === 1 ? '' : 's'}, none with gen_ai.* attributes` });
+    if (requests.length === 0) {
+      const other = [...skipped].map(([operation, count]) => `${count} ${operation}`).join(', ');
+      const what = other === '' ? 'none with gen_ai.* attributes' : `no model call among them (${other}: operations that are no model call)`;
+      errors.push({ file: ctx.file, line: records[0]?.line ?? 1, message: `this span file holds no GenAI (LLM call) span: ${spans} span${spans === 1 ? '' : 's'}, ${what}` });
+    }
     return { requests, errors };
   },
 };
