@@ -133,4 +133,48 @@ describe('OpenTelemetry GenAI spans (synthetic)', () => {
       [12, 1000, 0],
     ]);
   });
+
+  it('tool calls, tool results and tool definitions: gen_ai.input.messages parts and gen_ai.tool.definitions (util-genai, OpenLLMetry 0.5)', async () => {
+    // Synthetic, in the shapes of opentelemetry-util-genai (types.py: ToolCallRequest, ToolCallResponse, FunctionToolDefinition)
+    // and OpenLLMetry's anthropic span_utils.py (tool definitions with input_schema).
+    const input = JSON.stringify([
+      { role: 'user', parts: [{ type: 'text', content: 'weather in Paris?' }] },
+      { role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }] },
+      { role: 'tool', parts: [{ type: 'tool_call_response', id: 'call_1', response: 'sunny' }] },
+    ]);
+    const system = s('gen_ai.system_instructions', '[{"type":"text","content":"sys"}]');
+    const openai = span([s('gen_ai.provider.name', 'openai'), s('gen_ai.request.model', 'gpt-4o'), s('gen_ai.input.messages', input), system, s('gen_ai.tool.definitions', '[{"type":"function","name":"get_weather","description":"Weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}]'), n('gen_ai.usage.input_tokens', 200)]);
+    const anthropic = span([s('gen_ai.system', 'anthropic'), s('gen_ai.request.model', 'claude-sonnet-4-5'), s('gen_ai.input.messages', input), system, s('gen_ai.tool.definitions', '[{"name":"get_weather","description":"Weather","input_schema":{"type":"object"}}]'), n('gen_ai.usage.input_tokens', 200)]);
+    const result = await readRequests([{ name: 'trace.json', bytes: enc(JSON.stringify(exportRequest([openai, anthropic]))) }]);
+    expect(result.errors).toEqual([]);
+    // system, user, the assistant's call, the tool's result (Chat Completions: a tool message; Anthropic: a user turn).
+    expect(result.requests.map((r) => [r.format, r.messageCount])).toEqual([
+      ['openai-chat', 4],
+      ['anthropic-messages', 3],
+    ]);
+    for (const request of result.requests) expect(new Set(request.segments.map((seg) => seg.category))).toEqual(new Set(['system', 'tools', 'user', 'tool_call', 'tool_result']));
+  });
+
+  it("OpenLLMetry's flat tool calls (gen_ai.prompt.N.tool_calls.M.*, tool_call_id) and flat gen_ai.tool.definitions.N.*", async () => {
+    const attrs = [
+      s('gen_ai.system', 'openai'),
+      s('gen_ai.request.model', 'gpt-4o'),
+      s('gen_ai.prompt.0.role', 'user'),
+      s('gen_ai.prompt.0.content', 'weather?'),
+      s('gen_ai.prompt.1.role', 'assistant'),
+      s('gen_ai.prompt.1.tool_calls.0.id', 'call_1'),
+      s('gen_ai.prompt.1.tool_calls.0.name', 'get_weather'),
+      s('gen_ai.prompt.1.tool_calls.0.arguments', '{"city":"Paris"}'),
+      s('gen_ai.prompt.2.role', 'tool'),
+      s('gen_ai.prompt.2.content', 'sunny'),
+      s('gen_ai.prompt.2.tool_call_id', 'call_1'),
+      s('gen_ai.tool.definitions.0.name', 'get_weather'),
+      s('gen_ai.tool.definitions.0.parameters', '{"type":"object"}'),
+      n('gen_ai.usage.input_tokens', 80),
+    ];
+    const result = await readRequests([{ name: 'trace.json', bytes: enc(JSON.stringify(exportRequest([span(attrs)]))) }]);
+    expect(result.errors).toEqual([]);
+    expect(result.requests[0]!.messageCount).toBe(3);
+    expect(new Set(result.requests[0]!.segments.map((seg) => seg.category))).toEqual(new Set(['tools', 'user', 'tool_call', 'tool_result']));
+  });
 });

@@ -1,11 +1,13 @@
 // OpenTelemetry GenAI spans as OTLP JSON (an ExportTraceServiceRequest: resourceSpans[].scopeSpans[].spans[], each
 // attribute `{key, value: AnyValue}`), one document or one request a line (the collector's file exporter) → one
 // request per span that records an LLM call. Read per the GenAI semantic conventions and what the instrumentations
-// write: OpenLLMetry's flat `gen_ai.prompt.N.role/content` (and `llm.request.functions.N.*`), the newer
+// write: OpenLLMetry's flat `gen_ai.prompt.N.role/content/tool_calls` (and `llm.request.functions.N.*`), the newer
 // `gen_ai.input.messages` / `gen_ai.system_instructions` (JSON, on the span or on a
 // `gen_ai.client.inference.operation.details` event), per-message events (`gen_ai.user.message`, …; OpenLIT's
 // `gen_ai.content.prompt`, or its `gen_ai.prompt` on the span), the Vercel AI SDK's `ai.prompt.messages`, and
-// Logfire's `request_data` (the whole request body). Proto field names (`resource_spans`) are read as well. Usage
+// Logfire's `request_data` (the whole request body). Tool calls and results are rebuilt as the format's own
+// (tool_use / tool_result blocks, tool_calls / tool messages); tools from `gen_ai.tool.definitions` and the others.
+// Proto field names (`resource_spans`) are read as well. Usage
 // from `gen_ai.usage.*` (the AI SDK's `ai.usage.*` where that is all): input_tokens (prompt_tokens in older
 // versions) includes the cached tokens, as the conventions say; cache read/creation counts come out of it, except
 // where an instrumentation writes the provider's own count (OpenLIT on Anthropic; the AI SDK by version:
@@ -175,16 +177,78 @@ function contentText(content: unknown): string {
   return content === undefined || content === null ? '' : String(content);
 }
 
+/** A piece of a message: text, a tool call the model made, or a tool's result sent back. */
+type Part = { kind: 'text'; text: string } | { kind: 'call'; id: string | null; name: string; args: unknown } | { kind: 'result'; id: string | null; text: string };
+
 interface Message {
   role: string;
-  text: string;
+  parts: Part[];
 }
 
-/** gen_ai.prompt.N.role / .content (OpenLLMetry), in N order. */
+const textMessage = (role: string, text: string): Message => ({ role, parts: text === '' ? [] : [{ kind: 'text', text }] });
+const idOf = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+const CALL_TYPES = new Set(['tool_call', 'tool_use', 'tool-call', 'function_call']);
+const RESULT_TYPES = new Set(['tool_call_response', 'tool_result', 'tool-result', 'function_call_output']);
+
+/**
+ * The parts of a message's content, in the shapes the instrumentations write them: the conventions' parts
+ * (`{type: text, content}`, `tool_call` {id, name, arguments}, `tool_call_response` {id, response}), Anthropic blocks
+ * (`tool_use`, `tool_result`), the AI SDK's (`tool-call` {toolCallId, toolName, input|args}, `tool-result`), as a
+ * list, one part, or JSON text of either. Anything else is text.
+ */
+function partsOf(content: unknown): Part[] {
+  if (typeof content === 'string') {
+    const trimmed = content.trimStart();
+    const parsed = trimmed.startsWith('[') || trimmed.startsWith('{') ? safeJson(content) : undefined;
+    if (parsed !== undefined) return partsOf(parsed);
+    return content === '' ? [] : [{ kind: 'text', text: content }];
+  }
+  if (Array.isArray(content)) return content.flatMap(partsOf);
+  const tool = isObject(content) ? toolPart(content) : null;
+  if (tool !== null) return [tool];
+  const text = contentText(content);
+  return text === '' ? [] : [{ kind: 'text', text }];
+}
+
+/** A tool call or result part, or null for any other. */
+function toolPart(part: JsonObject): Part | null {
+  const type = typeof part['type'] === 'string' ? part['type'] : '';
+  const id = idOf(part['id'] ?? part['tool_use_id'] ?? part['toolCallId'] ?? part['call_id']);
+  if (CALL_TYPES.has(type)) {
+    const name = part['name'] ?? part['toolName'];
+    return { kind: 'call', id, name: typeof name === 'string' ? name : '', args: part['arguments'] ?? part['input'] ?? part['args'] ?? {} };
+  }
+  if (!RESULT_TYPES.has(type)) return null;
+  const output = part['response'] ?? part['content'] ?? part['output'] ?? part['result'];
+  // The AI SDK's tool output: {type: text | json | error-text | …, value}.
+  const value = isObject(output) && 'value' in output && 'type' in output ? output['value'] : output;
+  return { kind: 'result', id, text: typeof value === 'string' ? value : contentText(value) };
+}
+
+/** A message object: `{role, parts}` (the conventions), `{role, content}`, with Chat Completions' tool_calls / tool_call_id. */
+function messageOf(m: JsonObject): Message {
+  const role = typeof m['role'] === 'string' ? m['role'] : 'user';
+  const parts = partsOf(m['parts'] ?? m['content']);
+  if (Array.isArray(m['tool_calls'])) {
+    for (const call of m['tool_calls'].filter(isObject)) {
+      const fn = isObject(call['function']) ? call['function'] : call;
+      parts.push({ kind: 'call', id: idOf(call['id']), name: typeof fn['name'] === 'string' ? fn['name'] : '', args: fn['arguments'] ?? {} });
+    }
+  }
+  const callId = idOf(m['tool_call_id']);
+  if (role === 'tool' && callId !== null && parts.every((p) => p.kind === 'text')) return { role, parts: [{ kind: 'result', id: callId, text: parts.map((p) => (p.kind === 'text' ? p.text : '')).join('') }] };
+  return { role, parts };
+}
+
+/** gen_ai.prompt.N.role / .content / .tool_calls.M.* / .tool_call_id (OpenLLMetry), in N order. */
 function flatPrompt(attrs: Attributes): Message[] {
   const out: Message[] = [];
   for (let i = 0; attrs.has(`gen_ai.prompt.${i}.role`) || attrs.has(`gen_ai.prompt.${i}.content`); i++) {
-    out.push({ role: str(attrs, `gen_ai.prompt.${i}.role`) ?? 'user', text: contentText(attrs.get(`gen_ai.prompt.${i}.content`)) });
+    const p = `gen_ai.prompt.${i}`;
+    const toolCalls: JsonObject[] = [];
+    for (let c = 0; attrs.has(`${p}.tool_calls.${c}.name`); c++) toolCalls.push({ id: attrs.get(`${p}.tool_calls.${c}.id`), function: { name: attrs.get(`${p}.tool_calls.${c}.name`), arguments: attrs.get(`${p}.tool_calls.${c}.arguments`) } });
+    out.push(messageOf({ role: str(attrs, `${p}.role`) ?? 'user', content: attrs.get(`${p}.content`), tool_calls: toolCalls, tool_call_id: attrs.get(`${p}.tool_call_id`) }));
   }
   return out;
 }
@@ -192,7 +256,7 @@ function flatPrompt(attrs: Attributes): Message[] {
 function jsonMessages(value: unknown): Message[] {
   const list = typeof value === 'string' ? safeJson(value) : value;
   if (!Array.isArray(list)) return [];
-  return list.filter(isObject).map((m) => ({ role: typeof m['role'] === 'string' ? m['role'] : 'user', text: contentText(m['parts'] ?? m['content']) }));
+  return list.filter(isObject).map(messageOf);
 }
 
 function safeJson(text: string): unknown {
@@ -205,6 +269,12 @@ function safeJson(text: string): unknown {
 
 const EVENT_ROLES: Record<string, string> = { 'gen_ai.system.message': 'system', 'gen_ai.user.message': 'user', 'gen_ai.assistant.message': 'assistant', 'gen_ai.tool.message': 'tool' };
 
+/** A per-message event's message: its body (`{content}`, an assistant's `{tool_calls}`, a tool's `{content, id}`) or its `content` attribute. */
+function eventMessage(role: string, eventAttrs: Attributes, body: unknown): Message {
+  const content = eventAttrs.get('content') ?? (isObject(body) ? body['content'] : body);
+  return messageOf({ role, content, tool_calls: isObject(body) ? body['tool_calls'] : undefined, tool_call_id: isObject(body) ? body['id'] : undefined });
+}
+
 /** The prompt a span recorded, from whichever place its instrumentation wrote it. */
 function promptOf(attrs: Attributes, span: JsonObject): Message[] {
   const flat = flatPrompt(attrs);
@@ -214,7 +284,7 @@ function promptOf(attrs: Attributes, span: JsonObject): Message[] {
     const value = attrs.get(key);
     if (value === undefined) continue;
     const messages = jsonMessages(value);
-    return messages.length > 0 ? messages : [{ role: 'user', text: contentText(value) }];
+    return messages.length > 0 ? messages : [textMessage('user', contentText(value))];
   }
   const events = Array.isArray(span['events']) ? span['events'].filter(isObject) : [];
   const details = events.find((event) => event['name'] === 'gen_ai.client.inference.operation.details');
@@ -222,25 +292,54 @@ function promptOf(attrs: Attributes, span: JsonObject): Message[] {
   if (holder !== null) {
     const system = holder.get('gen_ai.system_instructions');
     const systemText = system === undefined ? '' : contentText(typeof system === 'string' ? (safeJson(system) ?? system) : system);
-    return [...(systemText !== '' ? [{ role: 'system', text: systemText }] : []), ...jsonMessages(holder.get('gen_ai.input.messages'))];
+    return [...(systemText !== '' ? [textMessage('system', systemText)] : []), ...jsonMessages(holder.get('gen_ai.input.messages'))];
   }
   const out: Message[] = [];
   for (const event of events) {
     const name = String(event['name']);
     const eventAttrs = attributes(event['attributes']);
-    if (name === 'gen_ai.content.prompt') out.push(...(jsonMessages(eventAttrs.get('gen_ai.prompt')).length > 0 ? jsonMessages(eventAttrs.get('gen_ai.prompt')) : [{ role: 'user', text: contentText(eventAttrs.get('gen_ai.prompt')) }]));
-    else if (name in EVENT_ROLES) out.push({ role: EVENT_ROLES[name]!, text: contentText(eventAttrs.get('content') ?? anyValue(event['body'])) });
+    if (name === 'gen_ai.content.prompt') out.push(...(jsonMessages(eventAttrs.get('gen_ai.prompt')).length > 0 ? jsonMessages(eventAttrs.get('gen_ai.prompt')) : [textMessage('user', contentText(eventAttrs.get('gen_ai.prompt')))]));
+    else if (name in EVENT_ROLES) out.push(eventMessage(EVENT_ROLES[name]!, eventAttrs, anyValue(event['body'])));
   }
   return out;
 }
 
-function tools(attrs: Attributes): JsonObject[] {
-  const out: JsonObject[] = [];
-  for (let i = 0; attrs.has(`llm.request.functions.${i}.name`); i++) {
-    const parameters = safeJson(str(attrs, `llm.request.functions.${i}.parameters`) ?? '') ?? { type: 'object' };
-    out.push({ name: str(attrs, `llm.request.functions.${i}.name`), description: str(attrs, `llm.request.functions.${i}.description`) ?? '', parameters });
+interface Tool {
+  name: string;
+  description: string;
+  parameters: unknown;
+}
+
+/** A tool definition in any provider's shape: `{name, description, parameters | input_schema | inputSchema}` or Chat Completions' `{type: function, function: {…}}`. */
+function toolOf(value: unknown): Tool | null {
+  const tool = typeof value === 'string' ? safeJson(value) : value;
+  if (!isObject(tool)) return null;
+  const fn = isObject(tool['function']) ? tool['function'] : tool;
+  if (typeof fn['name'] !== 'string') return null;
+  const schema = fn['parameters'] ?? fn['input_schema'] ?? fn['inputSchema'];
+  const parameters = typeof schema === 'string' ? (safeJson(schema) ?? { type: 'object' }) : (schema ?? { type: 'object' });
+  return { name: fn['name'], description: typeof fn['description'] === 'string' ? fn['description'] : '', parameters };
+}
+
+/**
+ * The tools a span recorded: the conventions' `gen_ai.tool.definitions` (JSON, on the span or its details event),
+ * OpenLLMetry's flat `llm.request.functions.N.*` and (0.4.x) `gen_ai.tool.definitions.N.*`, the AI SDK's
+ * `ai.prompt.tools` (a list of JSON texts).
+ */
+function tools(attrs: Attributes, details: Attributes | null): Tool[] {
+  for (const prefix of ['llm.request.functions', 'gen_ai.tool.definitions']) {
+    const out: Tool[] = [];
+    for (let i = 0; attrs.has(`${prefix}.${i}.name`); i++) {
+      const tool = toolOf({ name: attrs.get(`${prefix}.${i}.name`), description: attrs.get(`${prefix}.${i}.description`), parameters: attrs.get(`${prefix}.${i}.parameters`) });
+      if (tool !== null) out.push(tool);
+    }
+    if (out.length > 0) return out;
   }
-  return out;
+  for (const value of [attrs.get('gen_ai.tool.definitions'), details?.get('gen_ai.tool.definitions'), attrs.get('ai.prompt.tools')]) {
+    const list = typeof value === 'string' ? safeJson(value) : value;
+    if (Array.isArray(list)) return list.map(toolOf).filter((tool): tool is Tool => tool !== null);
+  }
+  return [];
 }
 
 /** The request body itself, where the instrumentation kept it whole (Logfire's `request_data`). */
@@ -253,23 +352,60 @@ function recordedBody(attrs: Attributes): { format: WireFormat; body: JsonObject
   return { format, body: model !== null && typeof body['model'] !== 'string' ? { ...body, model } : body };
 }
 
+const argsObject = (args: unknown): unknown => (typeof args === 'string' ? (safeJson(args) ?? {}) : (args ?? {}));
+const argsText = (args: unknown): string => (typeof args === 'string' ? args : JSON.stringify(args ?? {}));
+const textOf = (parts: Part[]): string => parts.map((p) => (p.kind === 'text' ? p.text : '')).join('');
+
+/** Anthropic Messages: system apart; tool calls as tool_use blocks, results as tool_result blocks of a user turn. */
+function anthropicMessages(prompt: Message[]): { system: string; messages: JsonObject[] } {
+  const system = prompt.filter((m) => m.role === 'system').map((m) => textOf(m.parts)).join('\n');
+  let calls = 0;
+  const messages = prompt
+    .filter((m) => m.role !== 'system')
+    .map((m) => {
+      const role = m.role === 'assistant' ? 'assistant' : 'user';
+      if (m.parts.every((p) => p.kind === 'text')) return { role, content: textOf(m.parts) };
+      const content = m.parts.map((p) =>
+        p.kind === 'text' ? { type: 'text', text: p.text } : p.kind === 'call' ? { type: 'tool_use', id: p.id ?? `toolu_span_${++calls}`, name: p.name, input: argsObject(p.args) } : { type: 'tool_result', tool_use_id: p.id ?? '', content: p.text },
+      );
+      return { role, content };
+    });
+  return { system, messages };
+}
+
+/** Chat Completions: an assistant's calls as tool_calls, each result its own `tool` message. */
+function chatMessages(prompt: Message[]): JsonObject[] {
+  const out: JsonObject[] = [];
+  let calls = 0;
+  for (const m of prompt) {
+    const text = textOf(m.parts);
+    const called = m.parts.flatMap((p) => (p.kind === 'call' ? [{ id: p.id ?? `call_span_${++calls}`, type: 'function', function: { name: p.name, arguments: argsText(p.args) } }] : []));
+    const results = m.parts.flatMap((p) => (p.kind === 'result' ? [p] : []));
+    if (called.length > 0) out.push({ role: 'assistant', content: text === '' ? null : text, tool_calls: called });
+    else if (results.length === 0 || text !== '') out.push({ role: m.role === 'tool' ? 'user' : m.role, content: text });
+    for (const result of results) out.push(result.id !== null ? { role: 'tool', tool_call_id: result.id, content: result.text } : { role: 'user', content: result.text });
+  }
+  return out;
+}
+
 function spanBody(attrs: Attributes, span: JsonObject): { format: WireFormat; body: JsonObject } {
   const whole = recordedBody(attrs);
   if (whole !== null) return whole;
   const provider = (str(attrs, 'gen_ai.provider.name') ?? str(attrs, 'gen_ai.system') ?? '').toLowerCase();
   const model = str(attrs, 'gen_ai.request.model') ?? str(attrs, 'gen_ai.response.model');
   const prompt = promptOf(attrs, span);
-  const fns = tools(attrs);
+  const events = Array.isArray(span['events']) ? span['events'].filter(isObject) : [];
+  const details = events.find((event) => event['name'] === 'gen_ai.client.inference.operation.details');
+  const fns = tools(attrs, details ? attributes(details['attributes']) : null);
   if (provider.includes('anthropic')) {
-    const system = prompt.filter((m) => m.role === 'system').map((m) => m.text).join('\n');
-    const messages = prompt.filter((m) => m.role !== 'system').map((m) => ({ role: m.role === 'assistant' ? 'assistant' : 'user', content: m.text }));
+    const { system, messages } = anthropicMessages(prompt);
     const body: JsonObject = { model, max_tokens: num(attrs, 'gen_ai.request.max_tokens') ?? 1, messages };
     if (system !== '') body['system'] = system;
-    if (fns.length > 0) body['tools'] = fns.map((fn) => ({ name: fn['name'], description: fn['description'], input_schema: fn['parameters'] }));
+    if (fns.length > 0) body['tools'] = fns.map((fn) => ({ name: fn.name, description: fn.description, input_schema: fn.parameters }));
     return { format: 'anthropic-messages', body };
   }
-  const body: JsonObject = { model, messages: prompt.map((m) => ({ role: m.role === 'tool' ? 'user' : m.role, content: m.text })) };
-  if (fns.length > 0) body['tools'] = fns.map((fn) => ({ type: 'function', function: fn }));
+  const body: JsonObject = { model, messages: chatMessages(prompt) };
+  if (fns.length > 0) body['tools'] = fns.map((fn) => ({ type: 'function', function: { name: fn.name, description: fn.description, parameters: fn.parameters } }));
   return { format: 'openai-chat', body };
 }
 
