@@ -177,4 +177,34 @@ describe('OpenTelemetry GenAI spans (synthetic)', () => {
     expect(result.requests[0]!.messageCount).toBe(3);
     expect(new Set(result.requests[0]!.segments.map((seg) => seg.category))).toEqual(new Set(['tools', 'user', 'tool_call', 'tool_result']));
   });
+
+  it('OpenInference (Arize): LLM spans read from input.value (the call arguments) or llm.input_messages.N.*; llm.token_count.* includes the cache', async () => {
+    // Synthetic, in the shapes of openinference-instrumentation-anthropic (_wrappers.py: input.value is the kwargs as JSON;
+    // _utils.py: llm.token_count.prompt = input + cache read + cache write) and of a framework's LLM span (flat messages only).
+    const kwargs = { model: 'claude-sonnet-4-5', max_tokens: 1024, system: 'be brief', messages: [{ role: 'user', content: 'synthetic question' }], tools: [{ name: 'calc', description: 'calculator', input_schema: { type: 'object' } }] };
+    const anthropic = span([s('openinference.span.kind', 'LLM'), s('llm.provider', 'anthropic'), s('llm.system', 'anthropic'), s('llm.model_name', 'claude-sonnet-4-5'), s('input.value', JSON.stringify(kwargs)), s('input.mime_type', 'application/json'), n('llm.token_count.prompt', 3000), n('llm.token_count.completion', 20), n('llm.token_count.prompt_details.cache_read', 2500), n('llm.token_count.prompt_details.cache_write', 400)]);
+    const agent = span([s('openinference.span.kind', 'AGENT'), s('input.value', 'synthetic'), n('llm.token_count.prompt', 3000)]);
+    const framework = span([
+      s('openinference.span.kind', 'LLM'),
+      s('llm.provider', 'openai'),
+      s('llm.model_name', 'gpt-4o-mini'),
+      s('input.value', '{"messages":[[{"lc":1,"type":"constructor"}]]}'),
+      s('llm.input_messages.0.message.role', 'system'),
+      s('llm.input_messages.0.message.content', 'sys'),
+      s('llm.input_messages.1.message.role', 'user'),
+      s('llm.input_messages.1.message.contents.0.message_content.type', 'text'),
+      s('llm.input_messages.1.message.contents.0.message_content.text', 'synthetic question'),
+      s('llm.tools.0.tool.json_schema', '{"type":"function","function":{"name":"calc","parameters":{"type":"object"}}}'),
+      n('llm.token_count.prompt', 100),
+      n('llm.token_count.completion', 5),
+      n('llm.token_count.prompt_details.cache_read', 64),
+    ]);
+    const result = await readRequests([{ name: 'trace.json', bytes: enc(JSON.stringify(exportRequest([anthropic, agent, framework]))) }]);
+    expect(result.errors).toEqual([]);
+    expect(result.requests.map((r) => [r.format, r.model, r.recorded])).toEqual([
+      ['anthropic-messages', 'claude-sonnet-4-5', { input: 100, cacheRead: 2500, cacheWrite5m: 400, cacheWrite1h: 0, output: 20 }],
+      ['openai-chat', 'gpt-4o-mini', { input: 36, cacheRead: 64, cacheWrite5m: 0, cacheWrite1h: 0, output: 5 }],
+    ]);
+    for (const request of result.requests) expect(new Set(request.segments.map((seg) => seg.category))).toEqual(new Set(['system', 'tools', 'user']));
+  });
 });

@@ -7,7 +7,8 @@
 // `gen_ai.content.prompt`, or its `gen_ai.prompt` on the span), the Vercel AI SDK's `ai.prompt.messages`, and
 // Logfire's `request_data` (the whole request body). Tool calls and results are rebuilt as the format's own
 // (tool_use / tool_result blocks, tool_calls / tool messages); tools from `gen_ai.tool.definitions` and the others.
-// Proto field names (`resource_spans`) are read as well. Usage
+// OpenInference's LLM spans (`openinference.span.kind: LLM`): `input.value` when it is the call's body, else
+// `llm.input_messages.N.*`; usage `llm.token_count.*`. Proto field names (`resource_spans`) are read as well. Usage
 // from `gen_ai.usage.*` (the AI SDK's `ai.usage.*` where that is all): input_tokens (prompt_tokens in older
 // versions) includes the cached tokens, as the conventions say; cache read/creation counts come out of it, except
 // where an instrumentation writes the provider's own count (OpenLIT on Anthropic; the AI SDK by version:
@@ -91,7 +92,11 @@ const num = (attrs: Attributes, ...keys: string[]): number | null => {
 };
 const str = (attrs: Attributes, key: string): string | null => (typeof attrs.get(key) === 'string' ? (attrs.get(key) as string) : null);
 
+/** OpenInference (Arize Phoenix's instrumentations) marks its model calls `openinference.span.kind: LLM`; its other kinds (CHAIN, AGENT, TOOL, EMBEDDING, …) are no call. */
+const isOpenInference = (attrs: Attributes): boolean => attrs.has('openinference.span.kind');
+
 function isLlmSpan(attrs: Attributes): boolean {
+  if (isOpenInference(attrs)) return attrs.get('openinference.span.kind') === 'LLM';
   return ['gen_ai.system', 'gen_ai.provider.name', 'gen_ai.request.model'].some((key) => attrs.has(key)) || num(attrs, 'gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens') !== null;
 }
 
@@ -144,13 +149,14 @@ function aiSdkInput(attrs: Attributes, total: number): { input: number; cacheRea
  * a count smaller than its cache tokens can only be one without them. The AI SDK: aiSdkInput.
  */
 export function spanRecorded(attrs: Attributes, source: { scope: string; sdk: string } = { scope: '', sdk: '' }): RecordedUsage | null {
-  const total = num(attrs, 'gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens', 'ai.usage.inputTokens', 'ai.usage.promptTokens');
+  const total = num(attrs, 'gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens', 'ai.usage.inputTokens', 'ai.usage.promptTokens', 'llm.token_count.prompt');
   if (total === null) return null;
-  const output = num(attrs, 'gen_ai.usage.output_tokens', 'gen_ai.usage.completion_tokens', 'ai.usage.outputTokens', 'ai.usage.completionTokens') ?? 0;
+  const output = num(attrs, 'gen_ai.usage.output_tokens', 'gen_ai.usage.completion_tokens', 'ai.usage.outputTokens', 'ai.usage.completionTokens', 'llm.token_count.completion') ?? 0;
   const aiSdk = aiSdkInput(attrs, total);
   if (aiSdk !== null) return { input: aiSdk.input, cacheRead: aiSdk.cacheRead, cacheWrite5m: aiSdk.cacheWrite, cacheWrite1h: 0, output };
-  const cacheRead = num(attrs, 'gen_ai.usage.cache_read_input_tokens', 'gen_ai.usage.cache_read.input_tokens') ?? 0;
-  const cacheWrite = num(attrs, 'gen_ai.usage.cache_creation_input_tokens', 'gen_ai.usage.cache_creation.input_tokens') ?? 0;
+  // OpenInference's llm.token_count.prompt includes the cache as well (its anthropic instrumentation adds it in).
+  const cacheRead = num(attrs, 'gen_ai.usage.cache_read_input_tokens', 'gen_ai.usage.cache_read.input_tokens', 'llm.token_count.prompt_details.cache_read') ?? 0;
+  const cacheWrite = num(attrs, 'gen_ai.usage.cache_creation_input_tokens', 'gen_ai.usage.cache_creation.input_tokens', 'llm.token_count.prompt_details.cache_write') ?? 0;
   const openLit = source.sdk === 'openlit' || source.scope.startsWith('openlit');
   const provider = (str(attrs, 'gen_ai.system') ?? str(attrs, 'gen_ai.provider.name') ?? '').toLowerCase();
   const excludesCache = (openLit && provider.includes('anthropic')) || total < cacheRead + cacheWrite;
@@ -275,9 +281,31 @@ function eventMessage(role: string, eventAttrs: Attributes, body: unknown): Mess
   return messageOf({ role, content, tool_calls: isObject(body) ? body['tool_calls'] : undefined, tool_call_id: isObject(body) ? body['id'] : undefined });
 }
 
+/**
+ * OpenInference's flat messages: `llm.input_messages.N.message.role`, `.message.content` or
+ * `.message.contents.M.message_content.type/text`, `.message.tool_calls.K.tool_call.id / function.name /
+ * function.arguments`, `.message.tool_call_id`.
+ */
+function openInferencePrompt(attrs: Attributes): Message[] {
+  const out: Message[] = [];
+  for (let i = 0; attrs.has(`llm.input_messages.${i}.message.role`); i++) {
+    const p = `llm.input_messages.${i}.message`;
+    const contents: JsonObject[] = [];
+    for (let c = 0; attrs.has(`${p}.contents.${c}.message_content.type`); c++) {
+      if (attrs.get(`${p}.contents.${c}.message_content.type`) === 'text') contents.push({ type: 'text', text: attrs.get(`${p}.contents.${c}.message_content.text`) });
+    }
+    const toolCalls: JsonObject[] = [];
+    for (let k = 0; attrs.has(`${p}.tool_calls.${k}.tool_call.function.name`); k++) {
+      toolCalls.push({ id: attrs.get(`${p}.tool_calls.${k}.tool_call.id`), function: { name: attrs.get(`${p}.tool_calls.${k}.tool_call.function.name`), arguments: attrs.get(`${p}.tool_calls.${k}.tool_call.function.arguments`) } });
+    }
+    out.push(messageOf({ role: attrs.get(`${p}.role`), content: attrs.get(`${p}.content`) ?? contents, tool_calls: toolCalls, tool_call_id: attrs.get(`${p}.tool_call_id`) }));
+  }
+  return out;
+}
+
 /** The prompt a span recorded, from whichever place its instrumentation wrote it. */
 function promptOf(attrs: Attributes, span: JsonObject): Message[] {
-  const flat = flatPrompt(attrs);
+  const flat = isOpenInference(attrs) ? openInferencePrompt(attrs) : flatPrompt(attrs);
   if (flat.length > 0) return flat;
   // The Vercel AI SDK's doGenerate span (`ai.prompt.messages`); OpenLIT's `gen_ai.prompt` on the span itself.
   for (const key of ['ai.prompt.messages', 'gen_ai.prompt']) {
@@ -327,6 +355,12 @@ function toolOf(value: unknown): Tool | null {
  * `ai.prompt.tools` (a list of JSON texts).
  */
 function tools(attrs: Attributes, details: Attributes | null): Tool[] {
+  const schemas: Tool[] = [];
+  for (let i = 0; attrs.has(`llm.tools.${i}.tool.json_schema`); i++) {
+    const tool = toolOf(attrs.get(`llm.tools.${i}.tool.json_schema`));
+    if (tool !== null) schemas.push(tool);
+  }
+  if (schemas.length > 0) return schemas;
   for (const prefix of ['llm.request.functions', 'gen_ai.tool.definitions']) {
     const out: Tool[] = [];
     for (let i = 0; attrs.has(`${prefix}.${i}.name`); i++) {
@@ -342,12 +376,22 @@ function tools(attrs: Attributes, details: Attributes | null): Tool[] {
   return [];
 }
 
-/** The request body itself, where the instrumentation kept it whole (Logfire's `request_data`). */
+const modelOf = (attrs: Attributes): string | null => str(attrs, 'gen_ai.request.model') ?? str(attrs, 'gen_ai.response.model') ?? str(attrs, 'llm.model_name') ?? str(attrs, 'llm.request.model_name');
+
+/**
+ * The request body itself, where the instrumentation kept it whole: Logfire's `request_data`; OpenInference's
+ * `input.value` (JSON of the client call's arguments in its provider instrumentations; a framework's own shape in
+ * others, e.g. LangChain's or LlamaIndex's, which is no body and leaves the flat llm.input_messages).
+ */
 function recordedBody(attrs: Attributes): { format: WireFormat; body: JsonObject } | null {
-  const raw = attrs.get('request_data');
+  const raw = attrs.get('request_data') ?? (isOpenInference(attrs) ? attrs.get('input.value') : undefined);
   const body = typeof raw === 'string' ? safeJson(raw) : raw;
-  if (!isObject(body) || !(Array.isArray(body['messages']) || 'input' in body)) return null;
-  const model = str(attrs, 'gen_ai.request.model');
+  if (!isObject(body)) return null;
+  const messages = body['messages'];
+  const isBody = Array.isArray(messages) ? messages.every((m) => isObject(m) && typeof m['role'] === 'string') : 'input' in body;
+  // A client call's arguments name the model; a framework's input (LlamaIndex's messages, …) does not.
+  if (!isBody || (isOpenInference(attrs) && typeof body['model'] !== 'string')) return null;
+  const model = modelOf(attrs);
   const format = detectWireFormat(body)?.format ?? 'openai-chat';
   return { format, body: model !== null && typeof body['model'] !== 'string' ? { ...body, model } : body };
 }
@@ -391,8 +435,8 @@ function chatMessages(prompt: Message[]): JsonObject[] {
 function spanBody(attrs: Attributes, span: JsonObject): { format: WireFormat; body: JsonObject } {
   const whole = recordedBody(attrs);
   if (whole !== null) return whole;
-  const provider = (str(attrs, 'gen_ai.provider.name') ?? str(attrs, 'gen_ai.system') ?? '').toLowerCase();
-  const model = str(attrs, 'gen_ai.request.model') ?? str(attrs, 'gen_ai.response.model');
+  const provider = (str(attrs, 'gen_ai.provider.name') ?? str(attrs, 'gen_ai.system') ?? str(attrs, 'llm.provider') ?? str(attrs, 'llm.system') ?? '').toLowerCase();
+  const model = modelOf(attrs);
   const prompt = promptOf(attrs, span);
   const events = Array.isArray(span['events']) ? span['events'].filter(isObject) : [];
   const details = events.find((event) => event['name'] === 'gen_ai.client.inference.operation.details');
