@@ -207,4 +207,29 @@ describe('OpenTelemetry GenAI spans (synthetic)', () => {
     ]);
     for (const request of result.requests) expect(new Set(request.segments.map((seg) => seg.category))).toEqual(new Set(['system', 'tools', 'user']));
   });
+
+  it('GenAI events as log records (resourceLogs): joined to their span by spanId; operation details with no span are a call of their own', async () => {
+    // Synthetic, as opentelemetry-util-genai emits them (a LogRecord with eventName gen_ai.client.inference.operation.details
+    // whose attributes hold the messages as lists) and openai-v2's default mode (gen_ai.{role}.message, body {content});
+    // an older SDK names the event in an event.name attribute. One collector file holds traces and logs, a line each.
+    const logs = (records: unknown[]) => ({ resourceLogs: [{ resource: { attributes: [] }, scopeLogs: [{ scope: { name: 'synthetic' }, logRecords: records }] }] });
+    const messages = { key: 'gen_ai.input.messages', value: { arrayValue: { values: [{ kvlistValue: { values: [s('role', 'user'), { key: 'parts', value: { arrayValue: { values: [{ kvlistValue: { values: [s('type', 'text'), s('content', 'synthetic question')] } }] } } }] } }] } } };
+    const details = (spanId: string) => ({ timeUnixNano: '1767225601000000000', eventName: 'gen_ai.client.inference.operation.details', spanId, attributes: [s('gen_ai.provider.name', 'openai'), s('gen_ai.request.model', 'gpt-4o'), n('gen_ai.usage.input_tokens', 500), n('gen_ai.usage.output_tokens', 5), messages] });
+    const withSpan = span([s('gen_ai.operation.name', 'chat'), s('gen_ai.provider.name', 'openai'), s('gen_ai.request.model', 'gpt-4o'), n('gen_ai.usage.input_tokens', 500), n('gen_ai.usage.output_tokens', 5)], { spanId: 'aa' });
+    const oldSpan = span([s('gen_ai.system', 'openai'), s('gen_ai.request.model', 'gpt-4o-mini'), n('gen_ai.usage.input_tokens', 40)], { spanId: 'bb' });
+    const system = { eventName: 'gen_ai.system.message', spanId: 'bb', attributes: [s('gen_ai.system', 'openai')], body: { kvlistValue: { values: [s('content', 'sys')] } } };
+    const user = { spanId: 'bb', attributes: [s('event.name', 'gen_ai.user.message')], body: { kvlistValue: { values: [s('content', 'synthetic')] } } };
+    const lines = [logs([details('aa'), details('cc'), system]), exportRequest([withSpan, oldSpan]), logs([user])].map((doc) => JSON.stringify(doc)).join('\n');
+    const result = await readRequests([{ name: 'otel.jsonl', bytes: enc(lines) }]);
+    expect(result.errors).toEqual([]);
+    expect(result.files[0]!.format).toBe('otel-spans');
+    expect(result.requests.map((r) => [r.line, r.model, r.recorded!.input, r.messageCount, r.timestamp, r.notes.some((x) => x.code === 'usage_only')])).toEqual([
+      [2, 'gpt-4o', 500, 1, Date.UTC(2026, 0, 1), false],
+      [2, 'gpt-4o-mini', 40, 2, Date.UTC(2026, 0, 1), false],
+      [1, 'gpt-4o', 500, 1, Date.UTC(2026, 0, 1, 0, 0, 1), false],
+    ]);
+    const orphan = await readRequests([{ name: 'logs.json', bytes: enc(JSON.stringify(logs([system, user]))) }]);
+    expect(orphan.requests).toHaveLength(0);
+    expect(orphan.errors.map((e) => [e.line, e.message])).toEqual([[1, '2 GenAI message events (log records) belong to no span in this file: no call is read from them (their spans were exported elsewhere)']]);
+  });
 });

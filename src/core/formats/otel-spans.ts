@@ -1,6 +1,8 @@
 // OpenTelemetry GenAI spans as OTLP JSON (an ExportTraceServiceRequest: resourceSpans[].scopeSpans[].spans[], each
 // attribute `{key, value: AnyValue}`), one document or one request a line (the collector's file exporter) → one
-// request per span that records an LLM call. Read per the GenAI semantic conventions and what the instrumentations
+// request per span that records an LLM call. GenAI events written as log records (resourceLogs: the Logs API's
+// events, as OpenTelemetry's Python instrumentations emit them) join their span by spanId; an operation-details
+// record whose span is not in the file is a call of its own, message events without theirs are reported. Read per the GenAI semantic conventions and what the instrumentations
 // write: OpenLLMetry's flat `gen_ai.prompt.N.role/content/tool_calls` (and `llm.request.functions.N.*`), the newer
 // `gen_ai.input.messages` / `gen_ai.system_instructions` (JSON, on the span or on a
 // `gen_ai.client.inference.operation.details` event), per-message events (`gen_ai.user.message`, …; OpenLIT's
@@ -56,6 +58,43 @@ function attributes(list: unknown): Attributes {
 function resourceSpans(request: unknown): unknown[] | null {
   const list = isObject(request) ? otlp(request, 'resourceSpans') : undefined;
   return Array.isArray(list) ? list : null;
+}
+
+function resourceList(request: unknown, camel: string): unknown[] | null {
+  const list = isObject(request) ? otlp(request, camel) : undefined;
+  return Array.isArray(list) ? list : null;
+}
+
+/** An OTLP export of any signal: the collector's file exporter writes traces, logs and metrics to one file when told to. */
+const isOtlpExport = (value: unknown): boolean => ['resourceSpans', 'resourceLogs', 'resourceMetrics'].some((key) => resourceList(value, key) !== null);
+
+/** A GenAI event written as a log record (the Logs API's events: OpenTelemetry's Python instrumentations, OpenLLMetry's non-legacy mode). */
+interface LogEvent {
+  name: string;
+  spanId: string;
+  /** The record as a span event: `{name, attributes, body}`, as promptOf reads events. */
+  event: JsonObject;
+  time: unknown;
+}
+
+function logEventsOf(request: unknown): LogEvent[] {
+  const out: LogEvent[] = [];
+  for (const resource of resourceList(request, 'resourceLogs') ?? []) {
+    const scopes = isObject(resource) ? otlp(resource, 'scopeLogs') : undefined;
+    if (!Array.isArray(scopes)) continue;
+    for (const scope of scopes) {
+      const records = isObject(scope) ? otlp(scope, 'logRecords') : undefined;
+      if (!Array.isArray(records)) continue;
+      for (const record of records.filter(isObject)) {
+        // The event's name: the record's eventName, or (older SDKs) its event.name attribute.
+        const named = otlp(record, 'eventName') ?? attributes(record['attributes']).get('event.name');
+        if (typeof named !== 'string' || !named.startsWith('gen_ai.')) continue;
+        const spanId = otlp(record, 'spanId');
+        out.push({ name: named, spanId: typeof spanId === 'string' ? spanId : '', event: { name: named, attributes: record['attributes'], body: record['body'] }, time: otlp(record, 'timeUnixNano') ?? otlp(record, 'observedTimeUnixNano') });
+      }
+    }
+  }
+  return out;
 }
 
 /** Where a span came from: its scope's name and its resource's `telemetry.sdk.name` (which SDK wrote it). */
@@ -459,33 +498,62 @@ function startTime(span: JsonObject): number | null {
   return Number.isFinite(value) && value > 0 ? Math.round(value / 1e6) : null;
 }
 
+/** The request a span records; the operation when it is no model call; null when it is no GenAI span. */
+function spanRequest(span: JsonObject, source: { scope: string; sdk: string }, line: number, ctx: TranscriptContext): ParsedRequest | string | null {
+  const attrs = attributes(span['attributes']);
+  if (!isLlmSpan(attrs)) return null;
+  const operation = operationOf(attrs);
+  if (operation !== null) return operation;
+  const { format, body } = spanBody(attrs, span);
+  const request = importRebuilt({ format, body, line, timestamp: startTime(span), recorded: spanRecorded(attrs, source), missing: [] }, ctx);
+  // The span kept no prompt (most instrumentations record none unless asked): its usage is all there is.
+  if (Array.isArray(body['messages']) && body['messages'].length === 0 && !('system' in body)) request.notes.push(note('usage_only'));
+  return request;
+}
+
+type LoggedEvent = LogEvent & { line: number };
+
+/** The GenAI events a file holds as log records, by the span they belong to. */
+function logEventsBySpan(records: readonly TranscriptRecord[]): Map<string, LoggedEvent[]> {
+  const out = new Map<string, LoggedEvent[]>();
+  for (const record of records) for (const event of logEventsOf(record.value)) out.set(event.spanId, [...(out.get(event.spanId) ?? []), { ...event, line: record.line }]);
+  return out;
+}
+
 export const otelSpansImporter: TranscriptImporter = {
   id: 'otel-spans',
   matchesName: () => false,
-  matchesRecords: (first) => first.length > 0 && first.every((record) => resourceSpans(record.value) !== null),
+  matchesRecords: (first) => first.length > 0 && first.every((record) => isOtlpExport(record.value)) && first.some((record) => resourceSpans(record.value) !== null || resourceList(record.value, 'resourceLogs') !== null),
   importFile(records: readonly TranscriptRecord[], ctx: TranscriptContext): TranscriptImport {
     const requests: ParsedRequest[] = [];
     const errors: ReadError[] = [];
     let spans = 0;
     const skipped = new Map<string, number>();
+    const take = (result: ParsedRequest | string | null): void => {
+      if (typeof result === 'string') skipped.set(result, (skipped.get(result) ?? 0) + 1);
+      else if (result !== null) requests.push(result);
+    };
+    // GenAI events held as log records join the span they belong to (message events, operation details); the
+    // details of a span not in the file are a call of their own.
+    const logEvents = logEventsBySpan(records);
     for (const record of records) {
       for (const { span, scope, sdk } of spansOf(record.value)) {
         spans++;
-        const attrs = attributes(span['attributes']);
-        if (!isLlmSpan(attrs)) continue;
-        const operation = operationOf(attrs);
-        if (operation !== null) {
-          skipped.set(operation, (skipped.get(operation) ?? 0) + 1);
-          continue;
-        }
-        const { format, body } = spanBody(attrs, span);
-        const request = importRebuilt({ format, body, line: record.line, timestamp: startTime(span), recorded: spanRecorded(attrs, { scope, sdk }), missing: [] }, ctx);
-        // The span kept no prompt (most instrumentations record none unless asked): its usage is all there is.
-        if (Array.isArray(body['messages']) && body['messages'].length === 0 && !('system' in body)) request.notes.push(note('usage_only'));
-        requests.push(request);
+        const spanId = otlp(span, 'spanId');
+        const logged = typeof spanId === 'string' ? logEvents.get(spanId) : undefined;
+        if (logged !== undefined) logEvents.delete(spanId as string);
+        const events = [...(Array.isArray(span['events']) ? span['events'] : []), ...(logged ?? []).map((e) => e.event)];
+        take(spanRequest(logged === undefined ? span : { ...span, events }, { scope, sdk }, record.line, ctx));
       }
     }
-    if (requests.length === 0) {
+    const unjoined = [...logEvents.values()].flat();
+    // Operation details hold the whole call (model, usage, messages); timed when logged, at the call's end.
+    for (const event of unjoined.filter((e) => e.name === 'gen_ai.client.inference.operation.details')) take(spanRequest({ attributes: event.event['attributes'], startTimeUnixNano: event.time, events: [event.event] }, { scope: '', sdk: '' }, event.line, ctx));
+    const orphans = unjoined.filter((e) => e.name in EVENT_ROLES);
+    if (orphans.length > 0) {
+      const count = orphans.length;
+      errors.push({ file: ctx.file, line: orphans[0]!.line, message: `${count} GenAI message event${count === 1 ? '' : 's'} (log records) belong to no span in this file: no call is read from them (their spans were exported elsewhere)` });
+    } else if (requests.length === 0) {
       const other = [...skipped].map(([operation, count]) => `${count} ${operation}`).join(', ');
       const what = other === '' ? 'none with gen_ai.* attributes' : `no model call among them (${other}: operations that are no model call)`;
       errors.push({ file: ctx.file, line: records[0]?.line ?? 1, message: `this span file holds no GenAI (LLM call) span: ${spans} span${spans === 1 ? '' : 's'}, ${what}` });
