@@ -232,4 +232,34 @@ describe('OpenTelemetry GenAI spans (synthetic)', () => {
     expect(orphan.requests).toHaveLength(0);
     expect(orphan.errors.map((e) => [e.line, e.message])).toEqual([[1, '2 GenAI message events (log records) belong to no span in this file: no call is read from them (their spans were exported elsewhere)']]);
   });
+
+  it("Grafana Tempo's trace by id (batches) and a Jaeger JSON export (data[].spans[], tags and logs)", async () => {
+    // Synthetic: Tempo's v1 trace API answers {batches: [ResourceSpans]}; Jaeger's JSON has spans with tags
+    // {key, type, value}, startTime in microseconds, span events as logs named by their `event` field.
+    const attrs = [s('gen_ai.system', 'openai'), s('gen_ai.request.model', 'gpt-4o'), n('gen_ai.usage.input_tokens', 90), n('gen_ai.usage.output_tokens', 3)];
+    const tempo = { batches: exportRequest([span(attrs)]).resourceSpans };
+    const tag = (key: string, type: string, value: unknown) => ({ key, type, value });
+    const jaeger = {
+      data: [
+        {
+          traceID: 'a',
+          spans: [
+            { traceID: 'a', spanID: 'b', operationName: 'chat gpt-4o', startTime: 1767225600000000, duration: 1000, tags: [tag('gen_ai.system', 'string', 'openai'), tag('gen_ai.request.model', 'string', 'gpt-4o'), tag('gen_ai.usage.input_tokens', 'int64', 90), tag('gen_ai.usage.output_tokens', 'int64', 3)], logs: [{ timestamp: 1767225600000100, fields: [tag('event', 'string', 'gen_ai.user.message'), tag('content', 'string', 'synthetic')] }] },
+            { traceID: 'a', spanID: 'c', operationName: 'GET /', startTime: 1767225600000000, tags: [tag('http.method', 'string', 'GET')], logs: [] },
+          ],
+          processes: { p1: { serviceName: 'synthetic', tags: [] } },
+        },
+      ],
+    };
+    const result = await readRequests([
+      { name: 'tempo.json', bytes: enc(JSON.stringify(tempo)) },
+      { name: 'jaeger.json', bytes: enc(JSON.stringify(jaeger)) },
+    ]);
+    expect(result.errors).toEqual([]);
+    expect(result.files.map((f) => f.format)).toEqual(['otel-spans', 'otel-spans']);
+    expect(result.requests.map((r) => [r.model, r.recorded!.input, r.recorded!.output, r.messageCount, r.timestamp])).toEqual([
+      ['gpt-4o', 90, 3, 0, Date.UTC(2026, 0, 1)],
+      ['gpt-4o', 90, 3, 1, Date.UTC(2026, 0, 1)],
+    ]);
+  });
 });

@@ -55,9 +55,52 @@ function attributes(list: unknown): Attributes {
   return out;
 }
 
+/**
+ * The ResourceSpans of a document: an export request's `resourceSpans`; Grafana Tempo's trace by id, `batches` (v1
+ * API) or `trace.resourceSpans` (v2); a Jaeger JSON export (`data[].spans[]`, Jaeger's query API and UI download),
+ * its spans turned into OTLP ones (jaegerResourceSpans).
+ */
 function resourceSpans(request: unknown): unknown[] | null {
-  const list = isObject(request) ? otlp(request, 'resourceSpans') : undefined;
-  return Array.isArray(list) ? list : null;
+  if (!isObject(request)) return null;
+  const list = otlp(request, 'resourceSpans');
+  if (Array.isArray(list)) return list;
+  const batches = request['batches'];
+  if (Array.isArray(batches) && batches.length > 0 && batches.every((b) => isObject(b) && (otlp(b, 'scopeSpans') !== undefined || otlp(b, 'instrumentationLibrarySpans') !== undefined))) return batches;
+  if (isObject(request['trace']) && !('resourceSpans' in request)) return resourceSpans(request['trace']);
+  return jaegerResourceSpans(request);
+}
+
+const JAEGER_VALUE: Record<string, string> = { string: 'stringValue', bool: 'boolValue', int64: 'intValue', float64: 'doubleValue', binary: 'bytesValue' };
+
+/** Jaeger's tags and log fields (`{key, type, value}`) as OTLP attributes. */
+const jaegerAttributes = (tags: unknown): JsonObject[] =>
+  (Array.isArray(tags) ? tags.filter(isObject) : []).map((tag) => ({ key: tag['key'], value: { [JAEGER_VALUE[String(tag['type'])] ?? 'stringValue']: tag['value'] } }));
+
+/**
+ * A Jaeger JSON trace as ResourceSpans: tags become attributes, logs events (named by their `event` field, as the
+ * OpenTelemetry exporters write span events to Jaeger), startTime (microseconds) startTimeUnixNano, the scope
+ * `otel.scope.name` (`otel.library.name` before). Null when the document is no Jaeger trace.
+ */
+function jaegerResourceSpans(request: JsonObject): unknown[] | null {
+  const traces = request['data'];
+  const isJaeger = Array.isArray(traces) && traces.length > 0 && traces.every((t) => isObject(t) && Array.isArray(t['spans']) && t['spans'].every((span) => isObject(span) && 'spanID' in span && 'operationName' in span));
+  if (!isJaeger) return null;
+  const out: unknown[] = [];
+  for (const trace of traces as JsonObject[]) {
+    for (const span of (trace['spans'] as JsonObject[])) {
+      const tags = jaegerAttributes(span['tags']);
+      const scope = tags.find((tag) => tag['key'] === 'otel.scope.name' || tag['key'] === 'otel.library.name');
+      const events = (Array.isArray(span['logs']) ? span['logs'].filter(isObject) : []).map((log) => {
+        const fields = jaegerAttributes(log['fields']);
+        const name = fields.find((field) => field['key'] === 'event');
+        return { name: isObject(name?.['value']) ? name['value']['stringValue'] : undefined, timeUnixNano: String(Number(log['timestamp']) * 1000), attributes: fields.filter((field) => field !== name) };
+      });
+      const start = typeof span['startTime'] === 'number' ? String(span['startTime'] * 1000) : undefined;
+      const otlpSpan = { traceId: span['traceID'], spanId: span['spanID'], name: span['operationName'], startTimeUnixNano: start, attributes: tags, events };
+      out.push({ resource: { attributes: [] }, scopeSpans: [{ scope: { name: isObject(scope?.['value']) ? scope['value']['stringValue'] : '' }, spans: [otlpSpan] }] });
+    }
+  }
+  return out;
 }
 
 function resourceList(request: unknown, camel: string): unknown[] | null {
@@ -66,7 +109,7 @@ function resourceList(request: unknown, camel: string): unknown[] | null {
 }
 
 /** An OTLP export of any signal: the collector's file exporter writes traces, logs and metrics to one file when told to. */
-const isOtlpExport = (value: unknown): boolean => ['resourceSpans', 'resourceLogs', 'resourceMetrics'].some((key) => resourceList(value, key) !== null);
+const isOtlpExport = (value: unknown): boolean => resourceSpans(value) !== null || ['resourceLogs', 'resourceMetrics'].some((key) => resourceList(value, key) !== null);
 
 /** A GenAI event written as a log record (the Logs API's events: OpenTelemetry's Python instrumentations, OpenLLMetry's non-legacy mode). */
 interface LogEvent {
