@@ -262,4 +262,23 @@ describe('OpenTelemetry GenAI spans (synthetic)', () => {
       ['gpt-4o', 90, 3, 1, Date.UTC(2026, 0, 1)],
     ]);
   });
+
+  it("pydantic-ai's parts (tool_call_response result, binary image) and its older model_request_parameters tools", async () => {
+    // Synthetic, in the shapes of pydantic-ai's _otel_messages.py (ToolCallResponsePart.result, BinaryDataPart) and of
+    // the model_request_parameters attribute its chat spans carried before gen_ai.tool.definitions.
+    const input = JSON.stringify([
+      { role: 'user', parts: [{ type: 'text', content: 'what is in it?' }, { type: 'binary', media_type: 'image/png', content: 'iVBORw0KGgo=' }] },
+      { role: 'assistant', parts: [{ type: 'tool_call', id: 'c1', name: 'zoom', arguments: { x: 1 } }] },
+      { role: 'user', parts: [{ type: 'tool_call_response', id: 'c1', name: 'zoom', result: 'zoomed' }] },
+    ]);
+    const tools = JSON.stringify({ function_tools: [{ name: 'zoom', description: 'Zoom in', parameters_json_schema: { type: 'object', properties: { x: { type: 'integer' } } } }], output_tools: [] });
+    const attrs = [s('gen_ai.operation.name', 'chat'), s('gen_ai.system', 'openai'), s('gen_ai.request.model', 'gpt-4o'), s('gen_ai.input.messages', input), s('model_request_parameters', tools), n('gen_ai.usage.input_tokens', 900)];
+    const result = await readRequests([{ name: 'trace.json', bytes: enc(JSON.stringify(exportRequest([span(attrs)]))) }]);
+    expect(result.errors).toEqual([]);
+    const request = result.requests[0]!;
+    expect(request.messageCount).toBe(3);
+    expect(new Set(request.segments.map((seg) => seg.category))).toEqual(new Set(['tools', 'user', 'image', 'tool_call', 'tool_result']));
+    // The image's base64 is an image, not text: the user text segment holds the question alone.
+    expect(request.segments.filter((seg) => seg.category === 'user').map((seg) => seg.text)).toEqual(['what is in it?']);
+  });
 });

@@ -266,7 +266,25 @@ function contentText(content: unknown): string {
 }
 
 /** A piece of a message: text, a tool call the model made, or a tool's result sent back. */
-type Part = { kind: 'text'; text: string } | { kind: 'call'; id: string | null; name: string; args: unknown } | { kind: 'result'; id: string | null; text: string };
+type Part =
+  | { kind: 'text'; text: string }
+  | { kind: 'call'; id: string | null; name: string; args: unknown }
+  | { kind: 'result'; id: string | null; text: string }
+  /** An image or other media: the block each format sends it as (an unknown one is the part itself, kept as such). */
+  | { kind: 'media'; anthropic: JsonObject; openai: JsonObject };
+
+const MEDIA_TYPES = new Set(['blob', 'binary', 'uri', 'file', 'image', 'image-url', 'image_url', 'audio-url', 'video-url', 'document-url']);
+
+/** A media part (the conventions' blob / uri / file, pydantic-ai's binary / image-url, …): an image as each format's image block; any other kept as it is. */
+function mediaPart(part: JsonObject): Part {
+  const mime = [part['mime_type'], part['media_type'], part['mimeType']].find((m): m is string => typeof m === 'string') ?? '';
+  const isImage = part['modality'] === 'image' || mime.startsWith('image/') || part['type'] === 'image-url' || part['type'] === 'image';
+  const data = typeof part['content'] === 'string' ? part['content'] : typeof part['data'] === 'string' ? part['data'] : null;
+  const url = [part['uri'], part['url']].find((u): u is string => typeof u === 'string') ?? null;
+  if (isImage && data !== null) return { kind: 'media', anthropic: { type: 'image', source: { type: 'base64', media_type: mime || 'image/png', data } }, openai: { type: 'image_url', image_url: { url: `data:${mime || 'image/png'};base64,${data}` } } };
+  if (isImage && url !== null) return { kind: 'media', anthropic: { type: 'image', source: { type: 'url', url } }, openai: { type: 'image_url', image_url: { url } } };
+  return { kind: 'media', anthropic: part, openai: part };
+}
 
 interface Message {
   role: string;
@@ -295,6 +313,7 @@ function partsOf(content: unknown): Part[] {
   if (Array.isArray(content)) return content.flatMap(partsOf);
   const tool = isObject(content) ? toolPart(content) : null;
   if (tool !== null) return [tool];
+  if (isObject(content) && MEDIA_TYPES.has(String(content['type']))) return [mediaPart(content)];
   const text = contentText(content);
   return text === '' ? [] : [{ kind: 'text', text }];
 }
@@ -426,7 +445,7 @@ function toolOf(value: unknown): Tool | null {
   if (!isObject(tool)) return null;
   const fn = isObject(tool['function']) ? tool['function'] : tool;
   if (typeof fn['name'] !== 'string') return null;
-  const schema = fn['parameters'] ?? fn['input_schema'] ?? fn['inputSchema'];
+  const schema = fn['parameters'] ?? fn['input_schema'] ?? fn['inputSchema'] ?? fn['parameters_json_schema'];
   const parameters = typeof schema === 'string' ? (safeJson(schema) ?? { type: 'object' }) : (schema ?? { type: 'object' });
   return { name: fn['name'], description: typeof fn['description'] === 'string' ? fn['description'] : '', parameters };
 }
@@ -455,7 +474,10 @@ function tools(attrs: Attributes, details: Attributes | null): Tool[] {
     const list = typeof value === 'string' ? safeJson(value) : value;
     if (Array.isArray(list)) return list.map(toolOf).filter((tool): tool is Tool => tool !== null);
   }
-  return [];
+  // pydantic-ai before it wrote gen_ai.tool.definitions: model_request_parameters' function and output tools.
+  const parameters = jsonObject(attrs.get('model_request_parameters'));
+  const listed = [parameters?.['function_tools'], parameters?.['output_tools']].flatMap((list) => (Array.isArray(list) ? list : []));
+  return listed.map(toolOf).filter((tool): tool is Tool => tool !== null);
 }
 
 const modelOf = (attrs: Attributes): string | null => str(attrs, 'gen_ai.request.model') ?? str(attrs, 'gen_ai.response.model') ?? str(attrs, 'llm.model_name') ?? str(attrs, 'llm.request.model_name');
@@ -491,9 +513,11 @@ function anthropicMessages(prompt: Message[]): { system: string; messages: JsonO
     .map((m) => {
       const role = m.role === 'assistant' ? 'assistant' : 'user';
       if (m.parts.every((p) => p.kind === 'text')) return { role, content: textOf(m.parts) };
-      const content = m.parts.map((p) =>
-        p.kind === 'text' ? { type: 'text', text: p.text } : p.kind === 'call' ? { type: 'tool_use', id: p.id ?? `toolu_span_${++calls}`, name: p.name, input: argsObject(p.args) } : { type: 'tool_result', tool_use_id: p.id ?? '', content: p.text },
-      );
+      const content = m.parts.map((p) => {
+        if (p.kind === 'text') return { type: 'text', text: p.text };
+        if (p.kind === 'call') return { type: 'tool_use', id: p.id ?? `toolu_span_${++calls}`, name: p.name, input: argsObject(p.args) };
+        return p.kind === 'result' ? { type: 'tool_result', tool_use_id: p.id ?? '', content: p.text } : p.anthropic;
+      });
       return { role, content };
     });
   return { system, messages };
@@ -507,7 +531,9 @@ function chatMessages(prompt: Message[]): JsonObject[] {
     const text = textOf(m.parts);
     const called = m.parts.flatMap((p) => (p.kind === 'call' ? [{ id: p.id ?? `call_span_${++calls}`, type: 'function', function: { name: p.name, arguments: argsText(p.args) } }] : []));
     const results = m.parts.flatMap((p) => (p.kind === 'result' ? [p] : []));
+    const media = m.parts.flatMap((p) => (p.kind === 'media' ? [p.openai] : []));
     if (called.length > 0) out.push({ role: 'assistant', content: text === '' ? null : text, tool_calls: called });
+    else if (media.length > 0) out.push({ role: m.role === 'tool' ? 'user' : m.role, content: [...(text === '' ? [] : [{ type: 'text', text }]), ...media] });
     else if (results.length === 0 || text !== '') out.push({ role: m.role === 'tool' ? 'user' : m.role, content: text });
     for (const result of results) out.push(result.id !== null ? { role: 'tool', tool_call_id: result.id, content: result.text } : { role: 'user', content: result.text });
   }
