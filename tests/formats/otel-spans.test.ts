@@ -281,4 +281,11 @@ describe('OpenTelemetry GenAI spans (synthetic)', () => {
     // The image's base64 is an image, not text: the user text segment holds the question alone.
     expect(request.segments.filter((seg) => seg.category === 'user').map((seg) => seg.text)).toEqual(['what is in it?']);
   });
+
+  it('a Gemini span (google-genai, generate_content) is rebuilt as Chat Completions and says its provider is not modelled', async () => {
+    // Synthetic, as opentelemetry-instrumentation-google-genai writes it: prompt_token_count (cache included) as input_tokens.
+    const attrs = [s('gen_ai.operation.name', 'generate_content'), s('gen_ai.system', 'gemini'), s('gen_ai.request.model', 'gemini-2.5-flash'), s('gen_ai.input.messages', '[{"role":"user","parts":[{"type":"text","content":"synthetic"}]}]'), n('gen_ai.usage.input_tokens', 5000), n('gen_ai.usage.cache_read.input_tokens', 4096), n('gen_ai.usage.output_tokens', 50)];
+    const result = await readRequests([{ name: 'trace.json', bytes: enc(JSON.stringify(exportRequest([span(attrs)]))) }]);
+    expect(result.requests.map((r) => [r.format, r.recorded!.input, r.recorded!.cacheRead, r.notes.some((x) => x.code === 'provider_not_modelled')])).toEqual([['openai-chat', 904, 4096, true]]);
+  });
 });

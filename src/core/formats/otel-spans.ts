@@ -575,6 +575,9 @@ function spanRequest(span: JsonObject, source: { scope: string; sdk: string }, l
   if (operation !== null) return operation;
   const { format, body } = spanBody(attrs, span);
   const request = importRebuilt({ format, body, line, timestamp: startTime(span), recorded: spanRecorded(attrs, source), missing: [] }, ctx);
+  // A Gemini call (google-genai, vertexai, the AI SDK's Google providers) is rebuilt as Chat Completions, as elsewhere.
+  const provider = (str(attrs, 'gen_ai.provider.name') ?? str(attrs, 'gen_ai.system') ?? str(attrs, 'llm.provider') ?? '').toLowerCase();
+  if (/gemini|vertex|gcp\.|google/.test(provider) || /^(models\/)?gemini/i.test(modelOf(attrs) ?? '')) request.notes.push(note('provider_not_modelled'));
   // The span kept no prompt (most instrumentations record none unless asked): its usage is all there is.
   if (Array.isArray(body['messages']) && body['messages'].length === 0 && !('system' in body)) request.notes.push(note('usage_only'));
   return request;
