@@ -28,6 +28,9 @@ describe('Langfuse observations (synthetic)', () => {
     expect(observationRecorded(observation)).toEqual({ input: 30, cacheRead: 2000, cacheWrite5m: 400, cacheWrite1h: 0, output: 5 });
     const openai = generation({ usageDetails: { input: 1000, input_cached_tokens: 3072, output: 8 } });
     expect(observationRecorded(openai)).toEqual({ input: 1000, cacheRead: 3072, cacheWrite5m: 0, cacheWrite1h: 0, output: 8 });
+    // Mastra's Langfuse exporter (synthetic, in its LangfuseUsageMetrics shape): writes as cache_write_input_tokens.
+    const mastra = generation({ usageDetails: { input: 40, output: 7, cache_read_input_tokens: 900, cache_write_input_tokens: 300 } });
+    expect(observationRecorded(mastra)).toEqual({ input: 40, cacheRead: 900, cacheWrite5m: 300, cacheWrite1h: 0, output: 7 });
   });
 
   it('the legacy usage object and promptTokens when there are no usageDetails', () => {

@@ -4,9 +4,9 @@
 // API writes them, snake_case as the ClickHouse columns are named. The prompt is `input` (a message list, a request
 // body, or a string), the model `model`, the time `startTime`. Usage: `usageDetails` in Langfuse's convention,
 // where each key is priced on its own, so `input` excludes the cached tokens (cache_read_input_tokens,
-// input_cached_tokens, input_cache_read; writes as cache_creation_input_tokens or input_cache_creation); the
-// legacy `usage` ({input, output}) and promptTokens / completionTokens when that is all there is. Spans, events,
-// tools and other observation types are no LLM call: skipped and counted by type.
+// input_cached_tokens, input_cache_read; writes as cache_creation_input_tokens, input_cache_creation or Mastra's
+// cache_write_input_tokens); the legacy `usage` ({input, output}) and promptTokens / completionTokens when that is
+// all there is. Spans, events, tools and other observation types are no LLM call: skipped and counted by type.
 
 import type { ParsedRequest, RecordedUsage } from '../model.ts';
 import { isObject, numberField, objectField, stringField, type JsonObject } from '../input/json-value.ts';
@@ -37,7 +37,8 @@ function sumOf(details: JsonObject, keys: readonly string[]): number {
 }
 
 const READ_KEYS = ['cache_read_input_tokens', 'input_cached_tokens', 'input_cache_read'] as const;
-const WRITE_KEYS = ['cache_creation_input_tokens', 'input_cache_creation'] as const;
+// cache_write_input_tokens: Mastra's Langfuse exporter (@mastra/langfuse) names its cache writes so.
+const WRITE_KEYS = ['cache_creation_input_tokens', 'input_cache_creation', 'cache_write_input_tokens'] as const;
 
 export function observationRecorded(observation: JsonObject): RecordedUsage | null {
   const details = jsonOrSelf(field(observation, 'usageDetails'));
