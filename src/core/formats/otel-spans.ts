@@ -588,7 +588,13 @@ type LoggedEvent = LogEvent & { line: number };
 /** The GenAI events a file holds as log records, by the span they belong to. */
 function logEventsBySpan(records: readonly TranscriptRecord[]): Map<string, LoggedEvent[]> {
   const out = new Map<string, LoggedEvent[]>();
-  for (const record of records) for (const event of logEventsOf(record.value)) out.set(event.spanId, [...(out.get(event.spanId) ?? []), { ...event, line: record.line }]);
+  for (const record of records) {
+    for (const event of logEventsOf(record.value)) {
+      const list = out.get(event.spanId);
+      if (list === undefined) out.set(event.spanId, [{ ...event, line: record.line }]);
+      else list.push({ ...event, line: record.line });
+    }
+  }
   return out;
 }
 
