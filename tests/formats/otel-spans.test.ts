@@ -49,6 +49,15 @@ describe('OpenTelemetry GenAI spans (synthetic)', () => {
     ]);
   });
 
+  it('a prompt attribute of JSON nested past the records limit is read as text, not walked (hostile, synthetic)', async () => {
+    const deep = `${'['.repeat(30_000)}"x"${']'.repeat(30_000)}`;
+    const attrs = [s('gen_ai.system', 'anthropic'), s('gen_ai.request.model', 'claude-sonnet-4-5'), s('gen_ai.prompt.0.role', 'user'), s('gen_ai.prompt.0.content', deep), n('gen_ai.usage.input_tokens', 10)];
+    const result = await readRequests([{ name: 'trace.json', bytes: enc(JSON.stringify(exportRequest([span(attrs)]))) }]);
+    // It overflowed the stack (RangeError) when the nested lists were walked for parts.
+    expect(result.requests).toHaveLength(1);
+    expect(result.requests[0]!.segments.find((seg) => seg.category === 'user')?.text).toBe(deep);
+  });
+
   it('a span file with no GenAI span says what it held', async () => {
     const result = await readRequests([{ name: 'trace.json', bytes: enc(JSON.stringify(exportRequest([span([s('http.method', 'GET')]), span([])]))) }]);
     expect(result.requests).toHaveLength(0);

@@ -20,7 +20,9 @@
 // no prompt text, the request is usage-only (`usage_only`).
 
 import type { ParsedRequest, ReadError, RecordedUsage, WireFormat } from '../model.ts';
+import { nestingOverflowOffset } from '../input/depth.ts';
 import { isObject, type JsonObject } from '../input/json-value.ts';
+import { MAX_NESTING_DEPTH } from '../input/limits.ts';
 import { detectWireFormat } from './detect.ts';
 import { importRebuilt } from './transcript-requests.ts';
 import { note } from './notes.ts';
@@ -250,11 +252,8 @@ function contentText(content: unknown): string {
   if (typeof content === 'string') {
     const trimmed = content.trimStart();
     if (!trimmed.startsWith('[') && !trimmed.startsWith('{')) return content;
-    try {
-      return contentText(JSON.parse(content) as unknown);
-    } catch {
-      return content;
-    }
+    const parsed = safeJson(content);
+    return parsed === undefined ? content : contentText(parsed);
   }
   if (Array.isArray(content)) return content.map(contentText).join('');
   if (isObject(content)) {
@@ -366,7 +365,12 @@ function jsonMessages(value: unknown): Message[] {
   return list.filter(isObject).map(messageOf);
 }
 
+/**
+ * The JSON an attribute's text holds, or undefined when it holds none, or nests deeper than a record may (the
+ * walks over parts recurse per level: a hostile attribute of 30,000 nested lists overflowed the stack).
+ */
 function safeJson(text: string): unknown {
+  if (nestingOverflowOffset(text, MAX_NESTING_DEPTH) >= 0) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
