@@ -36,19 +36,39 @@ export function attributes(list: unknown): Attributes {
   return out;
 }
 
+/** Where a document keeps its ResourceSpans, without converting any: the shapes resourceSpans reads. */
+function spansShape(request: unknown): 'otlp' | 'tempo-v1' | 'tempo-v2' | 'jaeger' | null {
+  if (!isObject(request)) return null;
+  if (Array.isArray(otlp(request, 'resourceSpans'))) return 'otlp';
+  const batches = request['batches'];
+  if (Array.isArray(batches) && batches.length > 0 && batches.every((b) => isObject(b) && (otlp(b, 'scopeSpans') !== undefined || otlp(b, 'instrumentationLibrarySpans') !== undefined))) return 'tempo-v1';
+  if (isObject(request['trace']) && !('resourceSpans' in request)) return spansShape(request['trace']) === 'otlp' ? 'tempo-v2' : null;
+  const traces = request['data'];
+  const jaeger = Array.isArray(traces) && traces.length > 0 && traces.every((t) => isObject(t) && Array.isArray(t['spans']) && t['spans'].every((span) => isObject(span) && 'spanID' in span && 'operationName' in span));
+  return jaeger ? 'jaeger' : null;
+}
+
+/** Whether a document holds spans (detection: nothing is converted). */
+export const holdsSpans = (request: unknown): boolean => spansShape(request) !== null;
+
 /**
  * The ResourceSpans of a document: an export request's `resourceSpans`; Grafana Tempo's trace by id, `batches` (v1
  * API) or `trace.resourceSpans` (v2); a Jaeger JSON export (`data[].spans[]`, Jaeger's query API and UI download),
  * its spans turned into OTLP ones (jaegerResourceSpans).
  */
 export function resourceSpans(request: unknown): unknown[] | null {
-  if (!isObject(request)) return null;
-  const list = otlp(request, 'resourceSpans');
-  if (Array.isArray(list)) return list;
-  const batches = request['batches'];
-  if (Array.isArray(batches) && batches.length > 0 && batches.every((b) => isObject(b) && (otlp(b, 'scopeSpans') !== undefined || otlp(b, 'instrumentationLibrarySpans') !== undefined))) return batches;
-  if (isObject(request['trace']) && !('resourceSpans' in request)) return resourceSpans(request['trace']);
-  return jaegerResourceSpans(request);
+  switch (spansShape(request)) {
+    case 'otlp':
+      return otlp(request as JsonObject, 'resourceSpans') as unknown[];
+    case 'tempo-v1':
+      return (request as JsonObject)['batches'] as unknown[];
+    case 'tempo-v2':
+      return otlp((request as JsonObject)['trace'] as JsonObject, 'resourceSpans') as unknown[];
+    case 'jaeger':
+      return jaegerResourceSpans((request as JsonObject)['data'] as JsonObject[]);
+    default:
+      return null;
+  }
 }
 
 const JAEGER_VALUE: Record<string, string> = { string: 'stringValue', bool: 'boolValue', int64: 'intValue', float64: 'doubleValue', binary: 'bytesValue' };
@@ -58,16 +78,13 @@ const jaegerAttributes = (tags: unknown): JsonObject[] =>
   (Array.isArray(tags) ? tags.filter(isObject) : []).map((tag) => ({ key: tag['key'], value: { [JAEGER_VALUE[String(tag['type'])] ?? 'stringValue']: tag['value'] } }));
 
 /**
- * A Jaeger JSON trace as ResourceSpans: tags become attributes, logs events (named by their `event` field, as the
- * OpenTelemetry exporters write span events to Jaeger), startTime (microseconds) startTimeUnixNano, the scope
- * `otel.scope.name` (`otel.library.name` before). Null when the document is no Jaeger trace.
+ * A Jaeger JSON export's traces as ResourceSpans: tags become attributes, logs events (named by their `event` field,
+ * as the OpenTelemetry exporters write span events to Jaeger), startTime (microseconds) startTimeUnixNano, the scope
+ * `otel.scope.name` (`otel.library.name` before).
  */
-function jaegerResourceSpans(request: JsonObject): unknown[] | null {
-  const traces = request['data'];
-  const isJaeger = Array.isArray(traces) && traces.length > 0 && traces.every((t) => isObject(t) && Array.isArray(t['spans']) && t['spans'].every((span) => isObject(span) && 'spanID' in span && 'operationName' in span));
-  if (!isJaeger) return null;
+function jaegerResourceSpans(traces: readonly JsonObject[]): unknown[] {
   const out: unknown[] = [];
-  for (const trace of traces as JsonObject[]) {
+  for (const trace of traces) {
     for (const span of (trace['spans'] as JsonObject[])) {
       const tags = jaegerAttributes(span['tags']);
       const scope = tags.find((tag) => tag['key'] === 'otel.scope.name' || tag['key'] === 'otel.library.name');
@@ -90,7 +107,7 @@ export function resourceList(request: unknown, camel: string): unknown[] | null 
 }
 
 /** An OTLP export of any signal: the collector's file exporter writes traces, logs and metrics to one file when told to. */
-export const isOtlpExport = (value: unknown): boolean => resourceSpans(value) !== null || ['resourceLogs', 'resourceMetrics'].some((key) => resourceList(value, key) !== null);
+export const isOtlpExport = (value: unknown): boolean => holdsSpans(value) || ['resourceLogs', 'resourceMetrics'].some((key) => resourceList(value, key) !== null);
 
 /** A GenAI event written as a log record (the Logs API's events: OpenTelemetry's Python instrumentations, OpenLLMetry's non-legacy mode). */
 export interface LogEvent {
@@ -122,10 +139,16 @@ export function logEventsOf(request: unknown): LogEvent[] {
 }
 
 /** Where a span came from: its scope's name and its resource's `telemetry.sdk.name` (which SDK wrote it). */
-export interface SpanSource {
-  span: JsonObject;
+export interface SpanOrigin {
   scope: string;
   sdk: string;
+}
+
+/** An origin unknown (a log record read without its span). */
+export const NO_ORIGIN: SpanOrigin = { scope: '', sdk: '' };
+
+export interface SpanSource extends SpanOrigin {
+  span: JsonObject;
 }
 
 export function spansOf(request: unknown): SpanSource[] {

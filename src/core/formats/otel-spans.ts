@@ -25,7 +25,7 @@ import { isObject, type JsonObject } from '../input/json-value.ts';
 import { detectWireFormat } from './detect.ts';
 import { importRebuilt } from './transcript-requests.ts';
 import { note } from './notes.ts';
-import { anyValue, attributes, isOtlpExport, jsonObject, logEventsOf, otlp, resourceList, resourceSpans, safeJson, spansOf, type Attributes, type LogEvent } from './otel-documents.ts';
+import { anyValue, attributes, holdsSpans, isOtlpExport, jsonObject, logEventsOf, NO_ORIGIN, otlp, resourceList, safeJson, spansOf, type Attributes, type LogEvent, type SpanOrigin } from './otel-documents.ts';
 import { isLlmSpan, isOpenInference, num, operationOf, spanRecorded, str } from './otel-usage.ts';
 import type { TranscriptContext, TranscriptImport, TranscriptImporter, TranscriptRecord } from './types.ts';
 
@@ -342,7 +342,7 @@ function startTime(span: JsonObject): number | null {
 }
 
 /** The request a span records; the operation when it is no model call; null when it is no GenAI span. */
-function spanRequest(span: JsonObject, source: { scope: string; sdk: string }, line: number, ctx: TranscriptContext): ParsedRequest | string | null {
+function spanRequest(span: JsonObject, source: SpanOrigin, line: number, ctx: TranscriptContext): ParsedRequest | string | null {
   const attrs = attributes(span['attributes']);
   if (!isLlmSpan(attrs)) return null;
   const operation = operationOf(attrs);
@@ -375,7 +375,7 @@ function logEventsBySpan(records: readonly TranscriptRecord[]): Map<string, Logg
 export const otelSpansImporter: TranscriptImporter = {
   id: 'otel-spans',
   matchesName: () => false,
-  matchesRecords: (first) => first.length > 0 && first.every((record) => isOtlpExport(record.value)) && first.some((record) => resourceSpans(record.value) !== null || resourceList(record.value, 'resourceLogs') !== null),
+  matchesRecords: (first) => first.length > 0 && first.every((record) => isOtlpExport(record.value)) && first.some((record) => holdsSpans(record.value) || resourceList(record.value, 'resourceLogs') !== null),
   importFile(records: readonly TranscriptRecord[], ctx: TranscriptContext): TranscriptImport {
     const requests: ParsedRequest[] = [];
     const errors: ReadError[] = [];
@@ -400,7 +400,7 @@ export const otelSpansImporter: TranscriptImporter = {
     }
     const unjoined = [...logEvents.values()].flat();
     // Operation details hold the whole call (model, usage, messages); timed when logged, at the call's end.
-    for (const event of unjoined.filter((e) => e.name === 'gen_ai.client.inference.operation.details')) take(spanRequest({ attributes: event.event['attributes'], startTimeUnixNano: event.time, events: [event.event] }, { scope: '', sdk: '' }, event.line, ctx));
+    for (const event of unjoined.filter((e) => e.name === 'gen_ai.client.inference.operation.details')) take(spanRequest({ attributes: event.event['attributes'], startTimeUnixNano: event.time, events: [event.event] }, NO_ORIGIN, event.line, ctx));
     const orphans = unjoined.filter((e) => e.name in EVENT_ROLES);
     if (orphans.length > 0) {
       const count = orphans.length;

@@ -4,7 +4,7 @@
 
 import type { RecordedUsage } from '../model.ts';
 import { isObject, type JsonObject } from '../input/json-value.ts';
-import { jsonObject, type Attributes } from './otel-documents.ts';
+import { jsonObject, NO_ORIGIN, type Attributes, type SpanOrigin } from './otel-documents.ts';
 
 export const num = (attrs: Attributes, ...keys: string[]): number | null => {
   for (const key of keys) {
@@ -67,7 +67,7 @@ function aiSdkInput(attrs: Attributes, total: number): { input: number; cacheRea
  * tokens, so they come out of it; OpenLIT writes Anthropic's own count (without the cache) under the same name, and
  * a count smaller than its cache tokens can only be one without them. The AI SDK: aiSdkInput.
  */
-export function spanRecorded(attrs: Attributes, source: { scope: string; sdk: string } = { scope: '', sdk: '' }): RecordedUsage | null {
+export function spanRecorded(attrs: Attributes, source: SpanOrigin = NO_ORIGIN): RecordedUsage | null {
   const total = num(attrs, 'gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens', 'ai.usage.inputTokens', 'ai.usage.promptTokens', 'llm.token_count.prompt');
   if (total === null) return null;
   const output = num(attrs, 'gen_ai.usage.output_tokens', 'gen_ai.usage.completion_tokens', 'ai.usage.outputTokens', 'ai.usage.completionTokens', 'llm.token_count.completion') ?? 0;
