@@ -17,7 +17,7 @@ import { usageFolder } from './folder-usage-run.ts';
 /** Raised for what the folder run refuses before reading (exit 1, the message said). */
 export class FolderUsageError extends Error {}
 
-function sessionInputs(args: AnalyzeArgs, io: CliIO, skipped: string[], notes: string[]): SessionInput[] {
+function sessionInputs(args: AnalyzeArgs, io: CliIO, skipped: string[]): SessionInput[] {
   const sessions: SessionInput[] = [];
   const given = new Set(args.inputs.filter((input) => input !== '-').map((input) => path.resolve(io.cwd, input)));
   for (const input of args.inputs) {
@@ -33,11 +33,11 @@ function sessionInputs(args: AnalyzeArgs, io: CliIO, skipped: string[], notes: s
     if (stats.isDirectory()) {
       // An agent's config folder (~/.claude): its sessions folder alone; the rest is settings, history, credentials.
       const config = configFolderSessions(full);
-      if (config !== null) notes.push(`${input} is ${config.agent}'s config folder: reading the sessions in its ${config.name}/ only`);
+      if (config !== null) io.stderr(`ctxray analyze: ${input} is ${config.agent}'s config folder: reading the sessions in its ${config.name}/ only\n`);
       const shown = config === null ? input : path.join(input, config.name);
       const listing = config === null ? listFolderSessions(full, input) : listFolderSessions(config.sessions, shown);
       skipped.push(...listing.skipped);
-      if (listing.leftOut > 0) skipped.push(`${input}: ${listing.leftOut} more file(s) beyond the first ${MAX_FOLDER_FILES} left unread`);
+      if (listing.leftOut > 0) skipped.push(`${shown}: ${listing.leftOut} more file(s) beyond the first ${MAX_FOLDER_FILES} left unread`);
       if (listing.sessions.length === 0) {
         const causes = listing.skipped.length > 0 ? ` (skipped: ${skipCauses(listing.skipped)})` : '';
         throw new FolderUsageError(`cannot read ${shown}: no readable .jsonl, .json or .gz file in it${causes}`);
@@ -61,9 +61,7 @@ function sessionInputs(args: AnalyzeArgs, io: CliIO, skipped: string[], notes: s
 /** Reads every session; returns the exit status (a work limit or unreadable named input: 1, said on stderr). */
 export async function analyzeFolderInputs(args: AnalyzeArgs, run: FolderRun): Promise<number> {
   const skipped: string[] = [];
-  const notes: string[] = [];
-  const sessions = sessionInputs(args, run.io, skipped, notes);
-  for (const note of notes) run.io.stderr(`ctxray analyze: ${note}\n`);
+  const sessions = sessionInputs(args, run.io, skipped);
   args.folderFiles = sessions.flatMap((session) => session.files.flatMap((file) => (file.inFolder ? [file.full] : [])));
   const names = sessions.flatMap((session, s) => session.files.map((file) => `[${(s + 1).toLocaleString('en-US')}/${sessions.length.toLocaleString('en-US')}] ${file.name}`));
   const loop = { io: run.io, signal: run.signal, sessions, progress: run.progress(names), skipped };
