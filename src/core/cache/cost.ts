@@ -47,38 +47,31 @@ export type PricedRequest = Pick<ParsedRequest, 'index' | 'format' | 'model' | '
 /** Cost of one request from its simulated cache figures; null fields when the model has no pricing entry. */
 export function priceRequest(request: PricedRequest, cache: PricedFigures, pricing: ModelPricing | null): RequestCost {
   const outputTokens = request.recorded?.output ?? 0;
-  const base: RequestCost = {
-    requestIndex: request.index,
-    pricedAs: null,
-    input: null,
-    cacheRead: null,
-    cacheWrite: null,
-    output: null,
-    total: null,
-    outputTokens,
-    outputRecorded: request.recorded !== null,
-    longContextTier: false,
-  };
-  if (pricing === null) return base;
+  const outputRecorded = request.recorded !== null;
+  if (pricing === null) {
+    return { requestIndex: request.index, pricedAs: null, input: null, cacheRead: null, cacheWrite: null, output: null, total: null, outputTokens, outputRecorded, longContextTier: false };
+  }
   // Haiku 5.5 above 100K prompt tokens and OpenAI's 272K modifier reprice the whole request, output included.
-  const tiered = hasTiers(pricing) ? effectivePricing(pricing, cache.promptTokens) : pricing;
-  const rates = { ...tiered, cacheRead: cacheReadAt(pricing, tiered, request.timestamp) };
+  // The rates are read off the tier, not copied: this runs for every call of a folder, twice per miss.
+  const rates = hasTiers(pricing) ? effectivePricing(pricing, cache.promptTokens) : pricing;
   // A write price that does not exist (no separate write fee) bills the tokens as plain input.
   const write5mRate = rates.cacheWrite5m ?? rates.input;
   const write1hRate = rates.cacheWrite1h ?? write5mRate;
   const input = (cache.uncached * rates.input) / PER_MILLION;
-  const cacheRead = (cache.read * rates.cacheRead) / PER_MILLION;
+  const cacheRead = (cache.read * cacheReadAt(pricing, rates, request.timestamp)) / PER_MILLION;
   const cacheWrite = (cache.write5m * write5mRate + cache.write1h * write1hRate) / PER_MILLION;
   const output = (outputTokens * rates.output) / PER_MILLION;
   return {
-    ...base,
+    requestIndex: request.index,
     pricedAs: pricing.id,
     input,
     cacheRead,
     cacheWrite,
     output,
     total: input + cacheRead + cacheWrite + output,
-    longContextTier: tiered !== pricing,
+    outputTokens,
+    outputRecorded,
+    longContextTier: rates !== pricing,
   };
 }
 
@@ -94,8 +87,8 @@ type PricedFigures = BilledFigures & Pick<RequestCacheResult, 'promptTokens'>;
 
 /** Total USD of one request with this cache split (output included), or null when its model has no price. */
 export function priceFigures(request: PricedRequest, figures: BilledFigures, pricing: ModelPricing | null): number | null {
-  const promptTokens = figures.read + figures.write5m + figures.write1h + figures.uncached;
-  return priceRequest(request, { ...figures, promptTokens }, pricing).total;
+  const { read, write5m, write1h, uncached } = figures;
+  return priceRequest(request, { read, write5m, write1h, uncached, promptTokens: read + write5m + write1h + uncached }, pricing).total;
 }
 
 /**

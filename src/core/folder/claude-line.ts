@@ -54,7 +54,6 @@ class KeyTable {
   }
 }
 
-const NO_KEYS = new KeyTable([]);
 /** Of these the walk reads only the agent id (of an object). */
 const AGENT_HOLDERS = ['toolUseResult', 'data'] as const;
 const LINE_KEYS = new KeyTable([...WALK_LINE_KEYS, 'message', ...AGENT_HOLDERS]);
@@ -75,6 +74,109 @@ interface Span {
 }
 
 const LITERALS = ['true', 'false', 'null'].map((word) => Uint8Array.from(word, (c) => c.charCodeAt(0)));
+
+/** The closing bytes of the containers skipValue is inside, innermost last (one stack for every line). */
+let closers = new Uint8Array(64);
+
+/** Where the string opening at `at` ends (past its closing quote: the next quote after an even run of backslashes), or -1. */
+function stringEnd(line: Uint8Array, at: number): number {
+  let end = at;
+  for (;;) {
+    end = line.indexOf(QUOTE, end + 1);
+    if (end < 0) return -1;
+    let backslashes = 0;
+    while (line[end - 1 - backslashes] === BACKSLASH) backslashes++;
+    if ((backslashes & 1) === 0) return end + 1;
+  }
+}
+
+/** Where JSON's number starting at `at` ends, or -1: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+function numberEnd(line: Uint8Array, at: number): number {
+  if (line[at] === 0x2d) at++;
+  if (line[at] === 0x30) at++;
+  else {
+    if (!isDigit(line[at])) return -1;
+    while (isDigit(line[at])) at++;
+  }
+  if (line[at] === 0x2e) {
+    if (!isDigit(line[++at])) return -1;
+    while (isDigit(line[at])) at++;
+  }
+  if (line[at] === 0x65 || line[at] === 0x45) {
+    at++;
+    if (line[at] === 0x2b || line[at] === 0x2d) at++;
+    if (!isDigit(line[at])) return -1;
+    while (isDigit(line[at])) at++;
+  }
+  return at;
+}
+
+function literalEnd(line: Uint8Array, at: number): number {
+  outer: for (const word of LITERALS) {
+    for (let i = 0; i < word.length; i++) if (line[at + i] !== word[i]) continue outer;
+    return at + word.length;
+  }
+  return -1;
+}
+
+/**
+ * Where the value at `at` ends (its containers opening at `depth`), its structure checked; -1 when it is not
+ * well formed or nests past `maxDepth`. One loop over the bytes with the open containers on a stack and the
+ * place in a local: most of a line's bytes are in the values stepped over (tool results, answers).
+ */
+function skipValue(line: Uint8Array, at: number, depth: number, maxDepth: number): number {
+  if (closers.length <= maxDepth) closers = new Uint8Array(maxDepth + 1);
+  let top = 0;
+  for (;;) {
+    // At a value; in an object, at the member's key first.
+    const byte = line[at];
+    if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
+      if (depth + top > maxDepth) return -1;
+      const close = byte === OPEN_OBJECT ? CLOSE_OBJECT : CLOSE_ARRAY;
+      at = spaceEnd(line, at + 1);
+      if (line[at] !== close) {
+        closers[top++] = close;
+        if (close === CLOSE_OBJECT && (at = keyEnd(line, at)) < 0) return -1;
+        continue;
+      }
+      at++;
+    } else if ((at = scalarEnd(line, at)) < 0) return -1;
+    // After a value: close what it ends, or go on to the next item.
+    for (;;) {
+      if (top === 0) return at;
+      at = spaceEnd(line, at);
+      const next = line[at++];
+      if (next === closers[top - 1]) top--;
+      else if (next !== COMMA) return -1;
+      else {
+        at = spaceEnd(line, at);
+        if (closers[top - 1] === CLOSE_OBJECT && (at = keyEnd(line, at)) < 0) return -1;
+        break;
+      }
+    }
+  }
+}
+
+/** Where the string, number or literal at `at` ends, or -1. */
+function scalarEnd(line: Uint8Array, at: number): number {
+  const byte = line[at];
+  if (byte === QUOTE) return stringEnd(line, at);
+  return byte === 0x2d || isDigit(byte) ? numberEnd(line, at) : literalEnd(line, at);
+}
+
+function spaceEnd(line: Uint8Array, at: number): number {
+  while (isJsonSpace(line[at])) at++;
+  return at;
+}
+
+/** Past a member's key (a string), its colon and the space after it: where its value starts, or -1. */
+function keyEnd(line: Uint8Array, at: number): number {
+  if (line[at] !== QUOTE) return -1;
+  at = stringEnd(line, at);
+  if (at < 0) return -1;
+  at = spaceEnd(line, at);
+  return line[at] === COLON ? spaceEnd(line, at + 1) : -1;
+}
 
 class LineScan {
   private at = 0;
@@ -160,9 +262,9 @@ class LineScan {
     return this.open(depth, CLOSE_OBJECT);
   }
 
-  /** A member's key (its index in `keys`, or -1; NO_KEYS: stepped over as any string) and the colon after it. */
+  /** A member's key (its index in `keys`, or -1) and the colon after it. */
   private memberKey(keys: KeyTable): number {
-    const key = keys === NO_KEYS ? this.skipKey() : this.key(keys);
+    const key = this.key(keys);
     this.space();
     if (this.line[this.at++] !== COLON) throw NOT_SCANNED;
     this.space();
@@ -206,82 +308,17 @@ class LineScan {
     return keys.find(line, start, end);
   }
 
-  private skipKey(): number {
-    if (this.line[this.at] !== QUOTE) throw NOT_SCANNED;
-    this.string();
-    return -1;
-  }
-
   /** Steps over one value whose containers open at `depth`, checking its structure. */
   private skip(depth: number): void {
-    const byte = this.line[this.at];
-    if (byte === QUOTE) this.string();
-    else if (byte === OPEN_OBJECT) {
-      if (this.openObject(depth)) {
-        do {
-          this.memberKey(NO_KEYS);
-          this.skip(depth + 1);
-        } while (this.nextMember());
-      }
-    } else if (byte === OPEN_ARRAY) {
-      if (this.open(depth, CLOSE_ARRAY)) {
-        do this.skip(depth + 1);
-        while (this.next(CLOSE_ARRAY));
-      }
-    } else if (byte === 0x2d || isDigit(byte)) this.number();
-    else this.literal();
+    const end = skipValue(this.line, this.at, depth, this.maxDepth);
+    if (end < 0) throw NOT_SCANNED;
+    this.at = end;
   }
 
   /** The value starting at `start` (the scan's place), stepped over and built. */
   private valueAfter(start: number, depth: number, slot = -1): unknown {
     this.skip(depth);
     return this.valueOf(start, this.at, slot);
-  }
-
-  /** Steps to after the string's closing quote: the next quote not escaped (an odd run of backslashes before it). */
-  private string(): void {
-    const { line } = this;
-    let end = this.at;
-    for (;;) {
-      end = line.indexOf(QUOTE, end + 1);
-      if (end < 0) throw NOT_SCANNED;
-      let backslashes = 0;
-      while (line[end - 1 - backslashes] === BACKSLASH) backslashes++;
-      if (backslashes % 2 === 0) break;
-    }
-    this.at = end + 1;
-  }
-
-  /** JSON's number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
-  private number(): void {
-    const { line } = this;
-    if (line[this.at] === 0x2d) this.at++;
-    if (line[this.at] === 0x30) this.at++;
-    else this.digits();
-    if (line[this.at] === 0x2e) {
-      this.at++;
-      this.digits();
-    }
-    if (line[this.at] === 0x65 || line[this.at] === 0x45) {
-      this.at++;
-      if (line[this.at] === 0x2b || line[this.at] === 0x2d) this.at++;
-      this.digits();
-    }
-  }
-
-  private digits(): void {
-    if (!isDigit(this.line[this.at])) throw NOT_SCANNED;
-    while (isDigit(this.line[this.at])) this.at++;
-  }
-
-  private literal(): void {
-    const { line, at } = this;
-    outer: for (const word of LITERALS) {
-      for (let i = 0; i < word.length; i++) if (line[at + i] !== word[i]) continue outer;
-      this.at += word.length;
-      return;
-    }
-    throw NOT_SCANNED;
   }
 
   private space(): void {
