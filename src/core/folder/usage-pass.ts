@@ -17,7 +17,7 @@ import { InputError, throwIfAborted, WorkLimitError } from '../input/errors.ts';
 import type { InputFile, ReadProgress } from '../input/read-types.ts';
 import { linkSubagents } from '../input/subagent-links.ts';
 import { resolveLimits, type InputLimits } from '../input/limits.ts';
-import { decodeRawLine, rawTextLines, type LineItem, type RawLine, type TextLine } from '../input/lines.ts';
+import { decodeRawLine, rawTextLineBatches, type LineItem, type RawLine, type TextLine } from '../input/lines.ts';
 import { parseRecord, readRecords, type RawRecord } from '../input/records.ts';
 import { scanWalkView, type FastLines } from './claude-line.ts';
 import { decodedChunks, rawChunks } from '../input/source.ts';
@@ -158,14 +158,11 @@ class UsageFileReader {
     const signal = options.signal;
     const raw = rawChunks(input.bytes, (n) => this.countBytes(n), signal);
     const decoded = decodedChunks(input.name, raw, limits.maxDecompressedBytes, signal);
-    const items = rawTextLines(decoded, { maxRecordBytes: limits.maxRecordBytes, maxBlankLines: limits.maxBlankLines, signal })[Symbol.asyncIterator]();
+    const lines = new LineCursor(rawTextLineBatches(decoded, { maxRecordBytes: limits.maxRecordBytes, maxBlankLines: limits.maxBlankLines, signal }));
     // The first records go through the reader a full read uses (layout, detection); `pulled` is the last line it took.
     let pulled = 0;
     async function* asText(): AsyncGenerator<TextLine> {
-      for (;;) {
-        const next = await items.next();
-        if (next.done) return;
-        const item = next.value;
+      for (let item = await lines.next(); item !== null; item = await lines.next()) {
         pulled = item.line + ('blank' in item ? item.blank - 1 : 0);
         yield 'bytes' in item ? decodeRawLine(item) : item;
       }
@@ -184,7 +181,7 @@ class UsageFileReader {
         decided = true;
       }
       // JSONL with every line the reader took handed on: the rest is read here, a line at a time.
-      if (source.layout() === 'jsonl' && pulled === record.line) return this.readRest(items);
+      if (source.layout() === 'jsonl' && pulled === record.line) return this.readRest(lines);
     }
     if (!decided) this.decide(head);
   }
@@ -201,25 +198,24 @@ class UsageFileReader {
    * The lines after the reader's, as its JSONL path reads them (records.ts, jsonlRest): an unreadable line is an
    * error record, a blank one is skipped, any other is parsed. A line is first scanned for the keys the walk reads.
    */
-  private async readRest(items: AsyncIterator<LineItem>): Promise<void> {
+  private async readRest(lines: LineCursor): Promise<void> {
+    for (let batch: readonly LineItem[] | null = lines.rest(); batch !== null; batch = await lines.nextBatch()) for (const item of batch) this.restLine(item);
+  }
+
+  private restLine(item: LineItem): void {
     const { limits, options } = this.ctx;
     const fast = options.fastLines;
-    for (;;) {
-      const next = await items.next();
-      if (next.done) return;
-      const item = next.value;
-      if ('blank' in item) continue;
-      const value = 'bytes' in item && fast !== undefined ? fastValue(item, fast, limits.maxNestingDepth) : undefined;
-      if (value !== undefined) {
-        this.count(item.line);
-        this.take({ line: item.line, value });
-        continue;
-      }
-      const line = 'bytes' in item ? decodeRawLine(item) : item;
-      if ('blank' in line || ('text' in line && line.text.trim() === '')) continue;
-      this.count(line.line);
-      this.take('error' in line ? line : parseRecord(line.text, line.line, limits.maxNestingDepth));
+    if ('blank' in item) return;
+    const value = 'bytes' in item && fast !== undefined ? fastValue(item, fast, limits.maxNestingDepth) : undefined;
+    if (value !== undefined) {
+      this.count(item.line);
+      this.take({ line: item.line, value });
+      return;
     }
+    const line = 'bytes' in item ? decodeRawLine(item) : item;
+    if ('blank' in line || ('text' in line && line.text.trim() === '')) return;
+    this.count(line.line);
+    this.take('error' in line ? line : parseRecord(line.text, line.line, limits.maxNestingDepth));
   }
 
   /** The registry's choice on the file's first records, as the full read makes it; anything but Claude Code is refused. */
@@ -282,6 +278,39 @@ class UsageFileReader {
         compacted: call.compacted,
       });
     }
+  }
+}
+
+/** A file's lines, taken one at a time (the first records, read as a full read reads them) or a batch at a time (the rest). */
+class LineCursor {
+  private batch: readonly LineItem[] = [];
+  private at = 0;
+  constructor(private readonly batches: AsyncIterator<LineItem[]>) {}
+
+  async next(): Promise<LineItem | null> {
+    while (this.at === this.batch.length) {
+      const next = await this.batches.next();
+      if (next.done) return null;
+      this.batch = next.value;
+      this.at = 0;
+    }
+    return this.batch[this.at++]!;
+  }
+
+  /** What is left of the batch the last line came from (taken whole). */
+  rest(): readonly LineItem[] {
+    const rest = this.batch.slice(this.at);
+    this.at = this.batch.length;
+    return rest;
+  }
+
+  /** The next batch, taken whole; null at the end. */
+  async nextBatch(): Promise<readonly LineItem[] | null> {
+    const next = await this.batches.next();
+    if (next.done) return null;
+    this.batch = next.value;
+    this.at = this.batch.length;
+    return next.value;
   }
 }
 

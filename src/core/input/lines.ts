@@ -1,4 +1,4 @@
-// Decompressed bytes → text lines, one at a time. UTF-8 lines are cut at byte 0x0A (which never occurs inside a
+// Decompressed bytes → text lines, one at a time or a batch at a time. UTF-8 lines are cut at byte 0x0A (which never occurs inside a
 // multi-byte UTF-8 sequence) and decoded one by one with a fatal decoder, so an invalid byte is reported with its
 // offset and only its own line is lost. UTF-16 (recognised by its BOM only) is decoded as a stream.
 
@@ -104,17 +104,22 @@ function controlBytes(bytes: Uint8Array): { count: number; first: number } {
  * Split decoded text into lines. Throws InputError for a 0-byte file or one that is not text; yields per-line
  * errors for invalid UTF-8 and over-long lines and goes on with the next line.
  */
-export function textLines(chunks: AsyncIterable<Uint8Array>, options: LineReaderOptions): AsyncGenerator<TextLine> {
-  return lineItems(chunks, options, false) as AsyncGenerator<TextLine>;
+export async function* textLines(chunks: AsyncIterable<Uint8Array>, options: LineReaderOptions): AsyncGenerator<TextLine> {
+  for await (const batch of lineBatches(chunks, options, false)) yield* batch as TextLine[];
 }
 
 /**
- * textLines, with each UTF-8 line handed on as its bytes (the same lines, numbers, blank runs and errors; UTF-16
- * lines are decoded as textLines decodes them): for a reader that decodes only the lines it needs.
+ * textLines' lines in batches (up to a chunk's lines, at most MAX_BATCH_LINES), each UTF-8 line handed on as its
+ * bytes (the same lines, numbers, blank runs and errors; UTF-16 lines are decoded as textLines decodes them): for
+ * a reader that decodes only the lines it needs and takes them without an await per line. A read that fails hands
+ * on the lines before the failure first.
  */
-export function rawTextLines(chunks: AsyncIterable<Uint8Array>, options: LineReaderOptions): AsyncGenerator<LineItem> {
-  return lineItems(chunks, options, true);
+export function rawTextLineBatches(chunks: AsyncIterable<Uint8Array>, options: LineReaderOptions): AsyncGenerator<LineItem[]> {
+  return lineBatches(chunks, options, true);
 }
+
+/** Lines per batch at most: a chunk of short lines is not held as millions of line objects at once. */
+const MAX_BATCH_LINES = 512;
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -129,7 +134,7 @@ export function decodeRawLine(raw: RawLine): TextLine {
   }
 }
 
-async function* lineItems(chunks: AsyncIterable<Uint8Array>, options: LineReaderOptions, raw: boolean): AsyncGenerator<LineItem> {
+async function* lineBatches(chunks: AsyncIterable<Uint8Array>, options: LineReaderOptions, raw: boolean): AsyncGenerator<LineItem[]> {
   const iterator = chunks[Symbol.asyncIterator]();
   // Gather enough leading bytes to recognise a BOM and to sniff for binary content.
   const head: Uint8Array[] = [];
@@ -170,8 +175,8 @@ async function* lineItems(chunks: AsyncIterable<Uint8Array>, options: LineReader
       yield next.value;
     }
   }
-  if (encoding === 'utf-8') yield* utf8Lines(all(), options, raw);
-  else yield* utf16Lines(all(), encoding, options);
+  if (encoding === 'utf-8') yield* utf8LineBatches(all(), options, raw);
+  else for await (const line of utf16Lines(all(), encoding, options)) yield [line];
 }
 
 export function encodingFromBom(head: Uint8Array): TextEncodingName {
@@ -180,81 +185,114 @@ export function encodingFromBom(head: Uint8Array): TextEncodingName {
   return 'utf-8';
 }
 
-async function* utf8Lines(chunks: AsyncIterable<Uint8Array>, options: LineReaderOptions, raw: boolean): AsyncGenerator<LineItem> {
-  const pending: Uint8Array[] = [];
-  let pendingBytes = 0;
-  /** The current line outgrew the record limit: its bytes are dropped until the next newline. */
-  let overflow = false;
-  let line = 0;
-  let fileOffset = 0;
-  let lineStart = 0;
-  const blanks = new BlankLines(options.maxBlankLines);
-  const scan = { lines: 0 };
-
-  const finish = (): LineItem => {
-    line++;
-    const startOffset = lineStart;
-    lineStart = fileOffset;
-    if (overflow) {
-      overflow = false;
-      pending.length = 0;
-      pendingBytes = 0;
-      return {
-        line,
-        error: `line is longer than the record limit of ${formatBytes(options.maxRecordBytes)}; skipped`,
-      };
+async function* utf8LineBatches(chunks: AsyncIterable<Uint8Array>, options: LineReaderOptions, raw: boolean): AsyncGenerator<LineItem[]> {
+  const lines = new Utf8Lines(options, raw);
+  let batch: LineItem[] = [];
+  try {
+    for await (const chunk of chunks) {
+      throwIfAborted(options.signal);
+      for (let start = 0; start >= 0; ) {
+        start = lines.split(chunk, start, batch);
+        if (batch.length > 0) {
+          yield batch;
+          batch = [];
+        }
+      }
     }
-    let bytes = concatBytes(pending, pendingBytes);
-    pending.length = 0;
-    pendingBytes = 0;
+    lines.end(batch);
+  } catch (error) {
+    // The lines before a failure (a limit, a broken stream) are handed on as a line-by-line read hands them on.
+    if (batch.length > 0) yield batch;
+    throw error;
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/** UTF-8 lines cut from chunk after chunk: a line's bytes gathered across chunks, blank runs counted, over-long lines skipped. */
+class Utf8Lines {
+  private readonly pending: Uint8Array[] = [];
+  private pendingBytes = 0;
+  /** The current line outgrew the record limit: its bytes are dropped until the next newline. */
+  private overflow = false;
+  private line = 0;
+  private fileOffset = 0;
+  private lineStart = 0;
+  private readonly blanks: BlankLines;
+  private readonly scan = { lines: 0 };
+
+  constructor(
+    private readonly options: LineReaderOptions,
+    private readonly raw: boolean,
+  ) {
+    this.blanks = new BlankLines(options.maxBlankLines);
+  }
+
+  /**
+   * The lines of chunk[start..] into `batch`, until MAX_BATCH_LINES are there (the place to go on from is
+   * returned) or the chunk ends (-1; a line it leaves open goes on in the next chunk).
+   */
+  split(chunk: Uint8Array, start: number, batch: LineItem[]): number {
+    while (batch.length < MAX_BATCH_LINES) {
+      if (this.pendingBytes === 0 && !this.overflow) {
+        // Blank lines at the start of a line are counted in one run (a file of newlines is a bomb shape).
+        const at = blankRunEnd(chunk, start, this.scan);
+        const run = this.scan.lines;
+        if (run > 0) {
+          this.blanks.add(this.line + 1, run);
+          batch.push({ line: this.line + 1, blank: run });
+          this.line += run;
+          this.fileOffset += at - start;
+          this.lineStart = this.fileOffset;
+          start = at;
+        }
+      }
+      const nl = chunk.indexOf(LF, start);
+      const end = nl < 0 ? chunk.byteLength : nl;
+      if (!this.overflow) {
+        if (this.pendingBytes + (end - start) > this.options.maxRecordBytes) {
+          this.overflow = true;
+          this.pending.length = 0;
+          this.pendingBytes = 0;
+        } else if (end > start) {
+          this.pending.push(chunk.subarray(start, end));
+          this.pendingBytes += end - start;
+        }
+      }
+      this.fileOffset += end - start;
+      if (nl < 0) return -1;
+      this.fileOffset += 1;
+      batch.push(this.finish());
+      start = nl + 1;
+    }
+    return start;
+  }
+
+  /** A last line without a trailing newline; a file ending in '\n' has no extra empty line. */
+  end(batch: LineItem[]): void {
+    if (this.pendingBytes > 0 || this.overflow) batch.push(this.finish());
+  }
+
+  private finish(): LineItem {
+    const line = ++this.line;
+    const startOffset = this.lineStart;
+    this.lineStart = this.fileOffset;
+    if (this.overflow) {
+      this.overflow = false;
+      this.pending.length = 0;
+      this.pendingBytes = 0;
+      return { line, error: `line is longer than the record limit of ${formatBytes(this.options.maxRecordBytes)}; skipped` };
+    }
+    let bytes = concatBytes(this.pending, this.pendingBytes);
+    this.pending.length = 0;
+    this.pendingBytes = 0;
     let bomBytes = 0;
     if (line === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
       bytes = bytes.subarray(3);
       bomBytes = 3;
     }
     const item: RawLine = { line, bytes, offset: startOffset + bomBytes };
-    return raw ? item : decodeRawLine(item);
-  };
-
-  for await (const chunk of chunks) {
-    throwIfAborted(options.signal);
-    let start = 0;
-    for (;;) {
-      if (pendingBytes === 0 && !overflow) {
-        // Blank lines at the start of a line are counted in one run (a file of newlines is a bomb shape).
-        const at = blankRunEnd(chunk, start, scan);
-        const run = scan.lines;
-        if (run > 0) {
-          blanks.add(line + 1, run);
-          const first = line + 1;
-          line += run;
-          fileOffset += at - start;
-          lineStart = fileOffset;
-          start = at;
-          yield { line: first, blank: run };
-        }
-      }
-      const nl = chunk.indexOf(LF, start);
-      const end = nl < 0 ? chunk.byteLength : nl;
-      if (!overflow) {
-        if (pendingBytes + (end - start) > options.maxRecordBytes) {
-          overflow = true;
-          pending.length = 0;
-          pendingBytes = 0;
-        } else if (end > start) {
-          pending.push(chunk.subarray(start, end));
-          pendingBytes += end - start;
-        }
-      }
-      fileOffset += end - start;
-      if (nl < 0) break;
-      fileOffset += 1;
-      yield finish();
-      start = nl + 1;
-    }
+    return this.raw ? item : decodeRawLine(item);
   }
-  // A last line without a trailing newline; a file ending in '\n' has no extra empty line.
-  if (pendingBytes > 0 || overflow) yield finish();
 }
 
 async function* utf16Lines(
