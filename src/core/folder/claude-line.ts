@@ -188,7 +188,7 @@ class LineScan {
 
   /** The line's record reduced to the keys the walk reads. */
   record(): JsonObject {
-    this.space();
+    this.at = spaceEnd(this.line, 0);
     const view: JsonObject = {};
     let content: Span | null = null;
     if (this.openObject(1)) {
@@ -199,8 +199,7 @@ class LineScan {
         else view[LINE_KEYS.names[key]!] = AGENT_HOLDER_KEYS.has(key) ? this.agentOnly() : this.valueAfter(this.at, 2, key);
       } while (this.nextMember());
     }
-    this.space();
-    if (this.at !== this.line.length) throw NOT_SCANNED;
+    if (spaceEnd(this.line, this.at) !== this.line.length) throw NOT_SCANNED;
     // A Task result's link (linkSubagent) reads the message's tool_result block.
     const result = view['toolUseResult'] as JsonObject | null | undefined;
     const message = view['message'] as JsonObject | null | undefined;
@@ -258,41 +257,29 @@ class LineScan {
    * closures cost as much as the scan of its keys.
    */
   private openObject(depth: number): boolean {
-    if (this.line[this.at] !== OPEN_OBJECT) throw NOT_SCANNED;
-    return this.open(depth, CLOSE_OBJECT);
+    if (this.line[this.at] !== OPEN_OBJECT || depth > this.maxDepth) throw NOT_SCANNED;
+    this.at = spaceEnd(this.line, this.at + 1);
+    if (this.line[this.at] !== CLOSE_OBJECT) return true;
+    this.at++;
+    return false;
   }
 
   /** A member's key (its index in `keys`, or -1) and the colon after it. */
   private memberKey(keys: KeyTable): number {
     const key = this.key(keys);
-    this.space();
-    if (this.line[this.at++] !== COLON) throw NOT_SCANNED;
-    this.space();
+    this.at = spaceEnd(this.line, this.at);
+    if (this.line[this.at] !== COLON) throw NOT_SCANNED;
+    this.at = spaceEnd(this.line, this.at + 1);
     return key;
   }
 
-  /** After a member's value: whether another follows (the scan then at its key), or the object closed. */
+  /** After a member's value: a comma and the next member (true, the scan at its key), or the object closed (false, the scan past it). */
   private nextMember(): boolean {
-    return this.next(CLOSE_OBJECT);
-  }
-
-  /** Past the opening byte of a container at `depth`: whether an item follows (the scan then at it), or it closed. */
-  private open(depth: number, close: number): boolean {
-    if (depth > this.maxDepth) throw NOT_SCANNED;
-    this.at++;
-    this.space();
-    if (this.line[this.at] !== close) return true;
-    this.at++;
-    return false;
-  }
-
-  /** After an item: a comma and the next item (true, the scan at it), or `close` (false, the scan past it). */
-  private next(close: number): boolean {
-    this.space();
+    this.at = spaceEnd(this.line, this.at);
     const next = this.line[this.at++];
-    if (next === close) return false;
+    if (next === CLOSE_OBJECT) return false;
     if (next !== COMMA) throw NOT_SCANNED;
-    this.space();
+    this.at = spaceEnd(this.line, this.at);
     return true;
   }
 
@@ -319,10 +306,6 @@ class LineScan {
   private valueAfter(start: number, depth: number, slot = -1): unknown {
     this.skip(depth);
     return this.valueOf(start, this.at, slot);
-  }
-
-  private space(): void {
-    while (isJsonSpace(this.line[this.at])) this.at++;
   }
 
   /**

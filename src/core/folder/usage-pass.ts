@@ -180,7 +180,7 @@ class UsageFileReader {
         this.decide(head);
         decided = true;
       }
-      // JSONL with every line the reader took handed on: the rest is read here, a line at a time.
+      // JSONL with every line the reader took handed on: the rest is read here, a batch of lines at a time.
       if (source.layout() === 'jsonl' && pulled === record.line) return this.readRest(lines);
     }
     if (!decided) this.decide(head);

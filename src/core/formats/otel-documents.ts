@@ -14,7 +14,15 @@ export type Attributes = Map<string, unknown>;
  * (snake_case, as exporters that keep proto names write it: `resource_spans`, `string_value`).
  */
 export function otlp(object: JsonObject, camel: string): unknown {
-  return camel in object ? object[camel] : object[camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)];
+  return camel in object ? object[camel] : object[protoName(camel)];
+}
+
+/** The proto field name of each JSON name asked for, made once: detection asks it of every file's first records. */
+const protoNames = new Map<string, string>();
+function protoName(camel: string): string {
+  let name = protoNames.get(camel);
+  if (name === undefined) protoNames.set(camel, (name = camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)));
+  return name;
 }
 
 /** An OTLP AnyValue as a plain value. */

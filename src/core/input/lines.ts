@@ -1,6 +1,7 @@
-// Decompressed bytes → text lines, one at a time or a batch at a time. UTF-8 lines are cut at byte 0x0A (which never occurs inside a
-// multi-byte UTF-8 sequence) and decoded one by one with a fatal decoder, so an invalid byte is reported with its
-// offset and only its own line is lost. UTF-16 (recognised by its BOM only) is decoded as a stream.
+// Decompressed bytes → text lines, one at a time or a batch at a time. UTF-8 lines are cut at byte 0x0A (which
+// never occurs inside a multi-byte UTF-8 sequence) and decoded one by one with a fatal decoder, so an invalid byte
+// is reported with its offset and only its own line is lost. UTF-16 (recognised by its BOM only) is decoded as a
+// stream.
 
 import { concatBytes } from './bytes.ts';
 import { InputError, throwIfAborted, WorkLimitError } from './errors.ts';
@@ -105,7 +106,7 @@ function controlBytes(bytes: Uint8Array): { count: number; first: number } {
  * errors for invalid UTF-8 and over-long lines and goes on with the next line.
  */
 export async function* textLines(chunks: AsyncIterable<Uint8Array>, options: LineReaderOptions): AsyncGenerator<TextLine> {
-  for await (const batch of lineBatches(chunks, options, false)) yield* batch as TextLine[];
+  for await (const batch of lineBatches(chunks, options, false)) for (const line of batch as TextLine[]) yield line;
 }
 
 /**
